@@ -1,0 +1,157 @@
+"""The ``cardkit`` command line: thin commands over the library.
+
+This is the only module that prints or exits.  Every command takes ``--root``
+(the project folder holding ``cards/`` and ``locales/``).  Errors cross one
+boundary, :func:`main`, which turns a :class:`CardkitError` into one line per
+problem on stderr and exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cardkit.errors import CardkitError, Issue, Severity, sort_issues
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Card data, localization and print-and-play toolkit.")
+l10n_app = typer.Typer(no_args_is_help=True, help="Extract, update and check translation catalogs.")
+app.add_typer(l10n_app, name="l10n")
+
+RootOpt = Annotated[Path, typer.Option("--root", help="Project folder holding cards/ and locales/.",
+                                       file_okay=False, show_default="current directory")]
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _echo_issues(issues: list[Issue]) -> None:
+    for issue in sort_issues(issues):
+        typer.echo(issue.format(), err=True)
+
+
+def _load(root: Path):  # -> Project
+    from cardkit.load.project import load_project
+
+    if not root.is_dir():
+        raise CardkitError(f"--root {root} is not a folder", code="P001")
+    return load_project(root)
+
+
+@app.command()
+def validate(root: RootOpt = Path("."),
+             format: Annotated[Format, typer.Option("--format", help="text lines or one JSON document")] = Format.text) -> None:
+    """Check every card file against its schema and the game's rules of
+    composition, and every catalog for an entry per card string."""
+    from cardkit.i18n.catalogs import catalog_entry_issues, project_locales
+
+    project = _load(root)
+    issues = list(project.issues)
+    locales = project_locales(root)
+    for loaded in project.sets.values():
+        if loaded.set is not None:
+            issues.extend(catalog_entry_issues(root, loaded.set, locales))
+    errors = [i for i in issues if i.severity is Severity.ERROR]
+    sets = {sid: {"cards": ls.set.physical_count()} for sid, ls in sorted(project.sets.items()) if ls.set}
+    if format is Format.json:
+        typer.echo(json.dumps({"ok": not errors, "errors": [i.to_json() for i in sort_issues(issues)], "sets": sets},
+                              ensure_ascii=False, indent=2))
+    else:
+        _echo_issues(issues)
+        if not errors:
+            parts = ", ".join(f"{sid} {info['cards']} cards" for sid, info in sets.items())
+            strings = sum(len(ls.set.strings) for ls in project.sets.values() if ls.set)
+            typer.echo(f"ok: {len(sets)} set(s) ({parts}); {strings} strings; catalogs: {', '.join(locales) or 'none'}")
+        else:
+            typer.echo(f"{len(errors)} error(s)", err=True)
+    if errors:
+        raise typer.Exit(1)
+
+
+def _clean_project(root: Path):
+    project = _load(root)
+    if project.issues:
+        raise CardkitError(project.issues)
+    return project
+
+
+@l10n_app.command("extract")
+def l10n_extract(root: RootOpt = Path(".")) -> None:
+    """Write locales/<set>.pot from the English strings of the cards."""
+    from cardkit.i18n.catalogs import plan_update, write_plans
+
+    project = _clean_project(root)
+    for loaded in project.sets.values():
+        assert loaded.set is not None
+        written = write_plans(plan_update(root, loaded.set, [])[:1])
+        for p in written:
+            typer.echo(f"wrote {p.relative_to(root)}")
+
+
+@l10n_app.command("update")
+def l10n_update(root: RootOpt = Path("."),
+                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="also create catalogs for this locale")] = None,
+                check: Annotated[bool, typer.Option("--check", help="write nothing; fail if any catalog is stale")] = False) -> None:
+    """Extract the templates and merge them into every locale's catalogs; changed
+    English sources mark their translations fuzzy."""
+    from babel import Locale, UnknownLocaleError
+
+    from cardkit.i18n.catalogs import plan_update, project_locales, write_plans
+
+    project = _clean_project(root)
+    locales = sorted(set(project_locales(root)) | set(locale or []))
+    for loc in locale or []:
+        try:
+            Locale.parse(loc)
+        except (UnknownLocaleError, ValueError):
+            raise CardkitError(f"unknown locale '{loc}'", code="L003") from None
+    stale: list[Path] = []
+    for loaded in project.sets.values():
+        assert loaded.set is not None
+        plans = plan_update(root, loaded.set, locales)
+        if check:
+            stale.extend(p.path for p in plans if p.stale())
+        else:
+            for p in write_plans(plans):
+                typer.echo(f"updated {p.relative_to(root)}")
+    if check:
+        if stale:
+            raise CardkitError([Issue("L004", "catalog is stale against the cards (run: cardkit l10n update)",
+                                      file=p.relative_to(root).as_posix()) for p in stale])
+        typer.echo(f"ok: catalogs up to date ({', '.join(locales) or 'no locales'})")
+
+
+def main() -> None:
+    """Console entry point and the single exception boundary."""
+    try:
+        code = app(standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
+    except CardkitError as exc:
+        _echo_issues(exc.issues)
+        sys.exit(1)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # click usage errors and genuine bugs
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        if os.environ.get("CARDKIT_DEBUG"):
+            raise
+        typer.echo(f"internal error: {type(exc).__name__}: {exc} (set CARDKIT_DEBUG=1 for a traceback)", err=True)
+        sys.exit(70)

@@ -1,0 +1,43 @@
+"""Atomic file output: write a temporary file beside the target, then rename.
+
+A crash or an error half-way never leaves a truncated file where a good one was
+expected.
+
+>>> import tempfile, pathlib
+>>> d = pathlib.Path(tempfile.mkdtemp())
+>>> atomic_write_bytes(d / "a" / "x.txt", b"hi")
+>>> (d / "a" / "x.txt").read_bytes()
+b'hi'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, Iterator
+
+
+@contextlib.contextmanager
+def atomic_output(target: Path | str) -> Iterator[IO[bytes]]:
+    """Open a temporary file for writing; on success it replaces ``target``,
+    on any exception it is removed and ``target`` is left untouched."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_bytes(target: Path | str, data: bytes) -> None:
+    with atomic_output(target) as fh:
+        fh.write(data)

@@ -1,0 +1,160 @@
+"""JSON Schema validation of YAML documents, with file/line/column for each error.
+
+The schemas live in the project's top-level ``schemas/`` folder; an installed
+wheel carries the same files under ``cardkit/_data/schemas`` (see
+``pyproject.toml``).  :func:`schema_dir` finds whichever is present.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+
+from cardkit.errors import Issue
+from cardkit.load.yamlsafe import YamlDoc
+
+TEXT_REF = "common.schema.json#/$defs/text"
+
+
+def schema_dir() -> Path:
+    """The folder of schemas this installation uses."""
+    packaged = Path(str(resources.files("cardkit"))) / "_data" / "schemas"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "schemas"
+
+
+@functools.lru_cache(maxsize=None)
+def _registry() -> tuple[Registry, dict[str, dict[str, Any]]]:
+    docs: dict[str, dict[str, Any]] = {}
+    for path in sorted(schema_dir().glob("*.schema.json")):
+        docs[path.name] = json.loads(path.read_text(encoding="utf-8"))
+    registry = Registry().with_resources(
+        (name, Resource.from_contents(doc)) for name, doc in docs.items()
+    )
+    return registry, docs
+
+
+def schema_names() -> list[str]:
+    return sorted(_registry()[1])
+
+
+def get_schema(name: str) -> dict[str, Any]:
+    return _registry()[1][name]
+
+
+@functools.lru_cache(maxsize=None)
+def validator(name: str) -> Draft202012Validator:
+    registry, docs = _registry()
+    return Draft202012Validator(docs[name], registry=registry)
+
+
+def resolve(ref: str, base: str) -> tuple[str, dict[str, Any]]:
+    """Follow a ``$ref`` (relative file + JSON pointer) from schema file ``base``."""
+    file, _, pointer = ref.partition("#")
+    file = file or base
+    node: Any = get_schema(file)
+    for part in [p for p in pointer.split("/") if p]:
+        node = node[part]
+    return file, node
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    return {int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
+    path = tuple(error.absolute_path)
+    kw = error.validator
+    if kw in ("allOf", "anyOf", "oneOf") and error.context:
+        # Report the most specific sub-error (the effect branches use allOf + if/then).
+        for sub in sorted(error.context, key=lambda e: -len(e.absolute_path))[:1]:
+            yield from _issues_for(sub, doc)
+        return
+    if kw == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = sorted(error.schema.get("properties", {}))
+        for key in error.instance:
+            if key not in error.schema.get("properties", {}):
+                yield doc.issue("S001", f"unknown key '{key}' (allowed here: {', '.join(allowed)})", path + (key,), key=True)
+        return
+    if kw == "required":
+        missing = [k for k in error.validator_value if isinstance(error.instance, dict) and k not in error.instance]
+        for key in missing:
+            yield doc.issue("S002", f"missing required key '{key}'", path)
+        return
+    if kw == "dependentRequired":
+        yield doc.issue("S002", error.message, path)
+        return
+    if kw == "type":
+        yield doc.issue("S003", f"expected {error.validator_value}, found {_describe(error.instance)}", path)
+        return
+    if kw in ("enum", "const"):
+        choices = error.validator_value if kw == "enum" else [error.validator_value]
+        yield doc.issue("S004", f"{error.instance!r} is not one of: {', '.join(map(str, choices))}", path)
+        return
+    if kw in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        yield doc.issue("S005", f"value {error.instance!r} is out of range ({kw} {error.validator_value})", path)
+        return
+    if kw in ("minItems", "maxItems", "minLength", "maxLength", "uniqueItems"):
+        yield doc.issue("S006", error.message, path)
+        return
+    if kw == "pattern":
+        yield doc.issue("S007", f"{error.instance!r} does not match the expected form {error.validator_value}", path)
+        return
+    yield doc.issue("S000", error.message, path)
+
+
+def validate_doc(doc: YamlDoc, schema_name: str) -> list[Issue]:
+    """Every schema problem in ``doc``, each located at its YAML node."""
+    issues: list[Issue] = []
+    for error in validator(schema_name).iter_errors(doc.data):
+        issues.extend(_issues_for(error, doc))
+    # one error can surface through several branches; keep each once
+    seen: set[tuple[int, int, str, str]] = set()
+    unique = []
+    for i in issues:
+        key = (i.line, i.column, i.code, i.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(i)
+    return unique
+
+
+def text_paths(data: Any, schema_name: str) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """Yield ``(json_path, string)`` for every translatable string in ``data``:
+    the strings whose schema is the shared ``text`` definition.  Assumes ``data``
+    is valid against the schema."""
+
+    def walk(value: Any, node: dict[str, Any], file: str, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:
+        while "$ref" in node:
+            ref = node["$ref"]
+            if ref == TEXT_REF or (file == "common.schema.json" and ref == "#/$defs/text"):
+                if isinstance(value, str):
+                    yield path, value
+                return
+            file, node = resolve(ref, file)
+        if isinstance(value, dict):
+            props = node.get("properties", {})
+            for key, sub in value.items():
+                if key in props:
+                    yield from walk(sub, props[key], file, path + (key,))
+        elif isinstance(value, list) and "items" in node:
+            for i, sub in enumerate(value):
+                yield from walk(sub, node["items"], file, path + (i,))
+        for alt in node.get("oneOf", []) + node.get("anyOf", []):
+            if isinstance(alt, dict) and alt.get("type") != "null" and "properties" in alt and isinstance(value, dict):
+                yield from walk(value, alt, file, path)
+                break
+
+    yield from walk(data, get_schema(schema_name), schema_name, ())

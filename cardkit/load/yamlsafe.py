@@ -1,0 +1,183 @@
+"""Untrusting YAML reader that remembers where every value came from.
+
+PyYAML's ``safe_load`` still accepts duplicate keys (last wins), expands alias
+bombs without limit and forgets line numbers.  This module composes the node
+tree with the safe loader and converts it itself, so that it can
+
+* reject duplicate keys, non-core tags (``!!python/...``), merge keys and
+  non-string mapping keys;
+* bound file size, node count (aliases included) and nesting depth;
+* record the 1-based line and column of every node, keyed by JSON path.
+
+>>> doc = parse_yaml("a:\\n  - 1\\n  - {b: x}\\n", "f.yaml")
+>>> doc.data
+{'a': [1, {'b': 'x'}]}
+>>> doc.mark(("a", 1, "b"))
+(3, 9)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from cardkit.errors import Issue, JsonPath
+
+MAX_FILE_BYTES = 1 << 20  # one card file; the whole base set is ~60 KiB
+MAX_NODES = 100_000  # after alias expansion
+MAX_DEPTH = 48
+
+_CORE = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null")}
+
+
+@dataclass
+class YamlDoc:
+    """A parsed document: plain data plus the position of every node."""
+
+    file: str
+    data: Any
+    marks: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    key_marks: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+
+    def mark(self, path: JsonPath, key: bool = False) -> tuple[int, int]:
+        """Line and column of the node at ``path`` (or of its key), falling back to
+        the nearest ancestor that exists."""
+        table = self.key_marks if key else self.marks
+        p = tuple(path)
+        while p:
+            if p in table:
+                return table[p]
+            if p in self.marks:
+                return self.marks[p]
+            p = p[:-1]
+        return self.marks.get((), (1, 1))
+
+    def issue(self, code: str, message: str, path: JsonPath = (), key: bool = False) -> Issue:
+        line, col = self.mark(path, key)
+        return Issue(code, message, file=self.file, line=line, column=col, path=tuple(path))
+
+
+class YamlError(Exception):
+    def __init__(self, issue: Issue) -> None:
+        super().__init__(issue.format())
+        self.issue = issue
+
+
+def _mark(node: Node) -> tuple[int, int]:
+    m = node.start_mark
+    return (m.line + 1, m.column + 1)
+
+
+class _Converter:
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.count = 0
+        self.constructor = SafeConstructor()
+        self.doc = YamlDoc(file, None)
+
+    def fail(self, code: str, message: str, node: Node | None = None, at: tuple[int, int] | None = None) -> None:
+        line, col = at or (_mark(node) if node is not None else (1, 1))
+        raise YamlError(Issue(code, message, file=self.file, line=line, column=col))
+
+    def convert(self, node: Node, path: JsonPath, depth: int) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            self.fail("Y005", f"document expands to more than {MAX_NODES} nodes (alias bomb?)", node)
+        if depth > MAX_DEPTH:
+            self.fail("Y005", f"document nests deeper than {MAX_DEPTH} levels", node)
+        self.doc.marks.setdefault(path, _mark(node))
+        if isinstance(node, ScalarNode):
+            if node.tag not in _SCALAR_TAGS:
+                self.fail("Y004", f"tag {_short(node.tag)} is not allowed (only plain strings, numbers, booleans and null)", node)
+            try:
+                return self.constructor.construct_object(node, deep=True)
+            except (yaml.YAMLError, ValueError) as exc:  # pragma: no cover - resolver guarantees shape
+                self.fail("Y001", f"bad scalar: {exc}", node)
+        if isinstance(node, SequenceNode):
+            if node.tag != _CORE + "seq":
+                self.fail("Y004", f"tag {_short(node.tag)} is not allowed", node)
+            return [self.convert(child, path + (i,), depth + 1) for i, child in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            if node.tag != _CORE + "map":
+                self.fail("Y004", f"tag {_short(node.tag)} is not allowed", node)
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == _CORE + "merge":
+                    self.fail("Y004", "merge keys ('<<') are not supported; write the keys out", key_node)
+                if not isinstance(key_node, ScalarNode) or key_node.tag != _CORE + "str":
+                    self.fail("Y006", "mapping keys must be plain strings", key_node)
+                key = key_node.value
+                if key in out:
+                    first = self.doc.key_marks.get(path + (key,), (0, 0))[0]
+                    self.fail("Y003", f"duplicate key '{key}' (first defined on line {first})", key_node)
+                self.doc.key_marks[path + (key,)] = _mark(key_node)
+                out[key] = self.convert(value_node, path + (key,), depth + 1)
+            return out
+        self.fail("Y001", "unsupported YAML node", node)  # pragma: no cover
+
+
+def _short(tag: str) -> str:
+    if tag.startswith(_CORE):
+        return "!!" + tag[len(_CORE):]
+    return tag
+
+
+def parse_yaml(text: str, file: str) -> YamlDoc:
+    """Parse one YAML document from ``text``; raise :class:`YamlError` on the first
+    problem (a file with broken syntax has no meaningful second error)."""
+    for lineno, line in enumerate(text.splitlines(), 1):
+        stripped = line.lstrip(" ")
+        if stripped.startswith("\t"):
+            raise YamlError(Issue("Y002", "tab character in indentation; YAML indents with spaces",
+                                  file=file, line=lineno, column=len(line) - len(stripped) + 1))
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = (exc.problem or exc.context or "syntax error").strip()
+        raise YamlError(Issue("Y001", f"YAML syntax error: {problem}", file=file, line=line, column=col)) from None
+    except yaml.YAMLError as exc:
+        raise YamlError(Issue("Y001", f"YAML error: {exc}", file=file, line=1, column=1)) from None
+    finally:
+        loader.dispose()
+    if node is None:
+        raise YamlError(Issue("Y007", "file is empty", file=file, line=1, column=1))
+    conv = _Converter(file)
+    conv.doc.data = conv.convert(node, (), 0)
+    return conv.doc
+
+
+def decode_utf8(raw: bytes, file: str) -> str:
+    """Strict UTF-8 (a leading BOM is allowed); the error names the line of the first bad byte."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise YamlError(Issue("Y008", f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
+                              file=file, line=line, column=col)) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_yaml_file(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES) -> YamlDoc:
+    """Read, bound, decode and parse one YAML file."""
+    try:
+        size = os.stat(path).st_size
+    except OSError as exc:
+        raise YamlError(Issue("F001", f"cannot read file: {exc.strerror}", file=file)) from None
+    if size > max_bytes:
+        raise YamlError(Issue("Y009", f"file is {size} bytes; the limit is {max_bytes}", file=file, line=1, column=1))
+    with open(path, "rb") as fh:
+        raw = fh.read(max_bytes + 1)
+    if len(raw) > max_bytes:  # grew while we looked
+        raise YamlError(Issue("Y009", f"file exceeds {max_bytes} bytes", file=file, line=1, column=1))
+    return parse_yaml(decode_utf8(raw, file), file)

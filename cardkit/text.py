@@ -1,0 +1,99 @@
+"""The small markup language of card strings, shared by checks, layout and print.
+
+A card string is plain text with three kinds of markup:
+
+* icon tokens in square brackets, drawn as vector icons scaled with the text:
+  ``[skull]``, ``[claw]``, ``[spawn-major]`` ... (:data:`TOKEN_NAMES`);
+* emphasis tags ``<b>...</b>`` and ``<i>...</i>``;
+* run-time placeholders ``{name}`` (used by narrative strings, not card faces).
+
+Any other ``<``, ``>`` or ``&`` is ordinary text: the renderer draws glyphs
+itself, so nothing is ever interpreted as reportlab markup.
+
+>>> [(r.kind, r.value, r.bold) for r in parse_runs("Roll a [skull]: <b>dead</b>")]
+[('text', 'Roll a ', False), ('icon', 'skull', False), ('text', ': ', False), ('text', 'dead', True)]
+>>> markup_problems("a [skul] <b>b")
+["unknown icon token '[skul]'", "unclosed tag '<b>'"]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+TOKEN_NAMES = frozenset({
+    "skull", "claw", "tongue", "tail", "head",
+    "spawn-major", "spawn-minor", "move-adjacent", "move-flank",
+    "support", "arrow-up", "arrow-down", "arrow-left", "arrow-right",
+})
+TAGS = ("b", "i")
+
+TOKEN_RE = re.compile(r"\[([a-z][a-z0-9-]*)\]")
+TAG_RE = re.compile(r"</?(b|i)>")
+PLACEHOLDER_RE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+MARKUP_RE = re.compile(r"\[([a-z][a-z0-9-]*)\]|<(/?)(b|i)>")
+
+
+@dataclass(frozen=True)
+class Run:
+    kind: str  # "text" or "icon"
+    value: str
+    bold: bool = False
+    italic: bool = False
+
+
+def parse_runs(text: str) -> list[Run]:
+    """Split a string into text and icon runs carrying their emphasis.  Unknown
+    ``[words]`` stay text (the checks report them)."""
+    runs: list[Run] = []
+    bold = italic = False
+    pos = 0
+    for m in MARKUP_RE.finditer(text):
+        if m.group(1) is not None and m.group(1) not in TOKEN_NAMES:
+            continue
+        if m.start() > pos:
+            runs.append(Run("text", text[pos:m.start()], bold, italic))
+        if m.group(1) is not None:
+            runs.append(Run("icon", m.group(1), bold, italic))
+        else:
+            on = m.group(2) == ""
+            if m.group(3) == "b":
+                bold = on
+            else:
+                italic = on
+        pos = m.end()
+    if pos < len(text):
+        runs.append(Run("text", text[pos:], bold, italic))
+    return runs
+
+
+def tokens(text: str) -> list[str]:
+    """Icon tokens in order of appearance, known or not."""
+    return TOKEN_RE.findall(text)
+
+
+def tags(text: str) -> list[str]:
+    return [m.group(0) for m in TAG_RE.finditer(text)]
+
+
+def placeholders(text: str) -> list[str]:
+    return PLACEHOLDER_RE.findall(text)
+
+
+def markup_problems(text: str) -> list[str]:
+    """Unknown icon tokens and unbalanced or mis-nested emphasis tags."""
+    problems = [f"unknown icon token '[{t}]'" for t in tokens(text) if t not in TOKEN_NAMES]
+    stack: list[str] = []
+    for m in TAG_RE.finditer(text):
+        tag = m.group(1)
+        if m.group(0).startswith("</"):
+            if not stack or stack[-1] != tag:
+                problems.append(f"closing tag '</{tag}>' without a matching '<{tag}>'")
+            else:
+                stack.pop()
+        else:
+            if tag in stack:
+                problems.append(f"tag '<{tag}>' opened twice")
+            stack.append(tag)
+    problems.extend(f"unclosed tag '<{t}>'" for t in stack)
+    return problems

@@ -1,0 +1,47 @@
+"""Shared fixtures: a scratch copy of the real project, and an in-process CLI runner."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the shipped cards/ and locales/ that a test may break."""
+    for name in ("cards", "locales"):
+        shutil.copytree(REPO / name, tmp_path / name)
+    return tmp_path
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    """Run ``cardkit ARGS`` through the real entry point (exception boundary included)."""
+    from cardkit.cli import main
+
+    def run(*args: str) -> Result:
+        monkeypatch.setattr(sys, "argv", ["cardkit", *args])
+        capsys.readouterr()
+        try:
+            main()
+            code = 0
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        out, err = capsys.readouterr()
+        return Result(code, out, err)
+
+    return run
