@@ -1,0 +1,139 @@
+"""Fonts by role and locale, and the one font-metrics function.
+
+Templates name a *role* (``title``, ``body``, ``bold``, ``italic``,
+``bolditalic``, ``number``); :data:`ROLE_CHAINS` maps each role, per locale, to
+a chain of vendored TrueType files.  A character is drawn with the first font
+of the chain whose cmap has it, so nothing prints as a box while any font in
+the chain covers it.  Only metrics and cmaps are read here; the renderer embeds
+the same files.
+
+>>> book = FontBook()
+>>> book.chain("ko", "body")[0]
+'NanumGothic'
+>>> [f for f, _ in book.segments("Gideon 진스틸러", book.chain("fi", "body"))]
+['NotoSans', 'NanumGothic']
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from cardkit.errors import CardkitError
+
+FONT_DIR = Path(__file__).resolve().parents[1] / "fonts"
+
+FONT_FILES: dict[str, str] = {
+    "NotoSans": "noto/NotoSans-Regular.ttf",
+    "NotoSans-Bold": "noto/NotoSans-Bold.ttf",
+    "NotoSans-Italic": "noto/NotoSans-Italic.ttf",
+    "NotoSans-BoldItalic": "noto/NotoSans-BoldItalic.ttf",
+    "NanumGothic": "nanum/NanumGothic.ttf",
+    "NanumGothic-Bold": "nanum/NanumGothicBold.ttf",
+}
+
+_LATIN = {
+    "title": ("NotoSans-Bold", "NanumGothic-Bold"),
+    "body": ("NotoSans", "NanumGothic"),
+    "bold": ("NotoSans-Bold", "NanumGothic-Bold"),
+    "italic": ("NotoSans-Italic", "NotoSans", "NanumGothic"),
+    "bolditalic": ("NotoSans-BoldItalic", "NotoSans-Bold", "NanumGothic-Bold"),
+    "number": ("NotoSans-Bold",),
+}
+_HANGUL = {
+    "title": ("NanumGothic-Bold", "NotoSans-Bold"),
+    "body": ("NanumGothic", "NotoSans"),
+    "bold": ("NanumGothic-Bold", "NotoSans-Bold"),
+    # Hangul has no italic: emphasis falls back to bold
+    "italic": ("NanumGothic-Bold", "NotoSans-Italic"),
+    "bolditalic": ("NanumGothic-Bold", "NotoSans-BoldItalic"),
+    "number": ("NotoSans-Bold",),
+}
+ROLE_CHAINS: dict[str, dict[str, tuple[str, ...]]] = {"default": _LATIN, "ko": _HANGUL}
+
+
+@dataclass(frozen=True)
+class FontInfo:
+    name: str
+    path: Path
+    ascent: float  # per 1pt of size
+    descent: float
+    cmap: frozenset[int]
+
+
+class FontBook:
+    """Registers vendored fonts with reportlab (once per process) and measures text."""
+
+    def __init__(self, font_dir: Path = FONT_DIR) -> None:
+        self.font_dir = font_dir
+
+    def chain(self, locale: str, role: str) -> tuple[str, ...]:
+        table = ROLE_CHAINS.get(locale.split("_")[0], ROLE_CHAINS["default"])
+        if role not in table:
+            raise CardkitError(f"unknown font role '{role}' (roles: {', '.join(table)})", code="T002")
+        return table[role]
+
+    def info(self, name: str) -> FontInfo:
+        return _load(name, str(self.font_dir))
+
+    def has(self, font: str, char: str) -> bool:
+        return ord(char) in self.info(font).cmap
+
+    def font_for(self, char: str, chain: tuple[str, ...]) -> str | None:
+        code = ord(char)
+        for font in chain:
+            if code in self.info(font).cmap:
+                return font
+        return None
+
+    def segments(self, text: str, chain: tuple[str, ...]) -> list[tuple[str, str]]:
+        """Split ``text`` into (font, substring) runs along the fallback chain.
+        Characters no font has go to the first font (and are reported by the
+        glyph-coverage check)."""
+        out: list[tuple[str, str]] = []
+        for ch in text:
+            font = self.font_for(ch, chain) or chain[0]
+            if out and out[-1][0] == font:
+                out[-1] = (font, out[-1][1] + ch)
+            else:
+                out.append((font, ch))
+        return out
+
+    def width(self, text: str, chain: tuple[str, ...], size: float) -> float:
+        """The one metrics function: advance width of ``text`` at ``size`` points."""
+        return _width(self, text, chain, size)
+
+    def missing(self, text: str, chain: tuple[str, ...]) -> list[str]:
+        return sorted({ch for ch in text if ch not in "\n\u00ad" and self.font_for(ch, chain) is None})
+
+
+@functools.lru_cache(maxsize=65536)
+def _width_cached(font_dir: str, text: str, chain: tuple[str, ...], size: float) -> float:
+    book = FontBook(Path(font_dir))
+    return sum(pdfmetrics.stringWidth(s, f, size) for f, s in book.segments(text, chain))
+
+
+def _width(book: FontBook, text: str, chain: tuple[str, ...], size: float) -> float:
+    for f in chain:
+        book.info(f)  # make sure each font is registered
+    return _width_cached(str(book.font_dir), text, chain, size)
+
+
+@functools.lru_cache(maxsize=None)
+def _load(name: str, font_dir: str) -> FontInfo:
+    if name not in FONT_FILES:
+        raise CardkitError(f"unknown font '{name}'", code="T001")
+    path = Path(font_dir) / FONT_FILES[name]
+    if not path.is_file():
+        raise CardkitError(f"font file missing: {path} (reinstall cardkit; fonts are vendored in cardkit/fonts)", code="T001")
+    try:
+        font = TTFont(name, str(path))
+    except Exception as exc:  # reportlab raises plain Exceptions (TTFError) for bad files
+        raise CardkitError(f"cannot read font {path}: {exc}", code="T001") from None
+    pdfmetrics.registerFont(font)
+    face = font.face
+    return FontInfo(name, path, face.ascent / 1000.0, face.descent / 1000.0, frozenset(face.charToGlyph))

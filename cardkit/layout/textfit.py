@@ -1,0 +1,274 @@
+"""Line breaking and shrink-to-fit: the text code path shared by print and the
+translation fit check.
+
+:func:`fit` lays a marked-up string into a box at the template's size and,
+when it does not fit, at smaller sizes down to the field's minimum.  The
+result says exactly what happened (fits, shrank to N %, fits only below the
+minimum, or overflows by N lines) and carries the positioned lines the
+renderer draws.
+
+Breaking: lines break at spaces; a word that does not fit may break at the
+locale's hyphenation points (:mod:`cardkit.layout.hyphen`); Korean breaks only
+between words.  Icons are inline boxes one em wide.
+
+>>> from cardkit.layout.fonts import FontBook
+>>> r = fit("Roll the die. On a [skull], discard this card.", Style("en"), 100, 40, 9, 6, FontBook())
+>>> r.status, len(r.lines) > 1
+('fits', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from cardkit.layout.fonts import FontBook
+from cardkit.layout.hyphen import SOFT_HYPHEN, break_points, split_at
+from cardkit.text import parse_runs
+
+ICON_EM = 1.05  # inline icon advance, in ems
+Status = Literal["fits", "shrunk", "below_min", "overflow"]
+
+
+@dataclass(frozen=True)
+class Style:
+    locale: str
+    role: str = "body"
+    leading: float = 1.18  # line height as a multiple of the size
+    align: str = "left"  # left | center | right
+    max_lines: int = 0  # 0 = as many as the box holds
+    colour: str = "#000000"
+
+    def role_for(self, bold: bool, italic: bool) -> str:
+        if self.role in ("title", "number"):
+            return self.role
+        if bold and italic:
+            return "bolditalic"
+        if bold:
+            return "bold"
+        if italic:
+            return "italic"
+        return self.role
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A positioned fragment of one line: text in one style, or an icon."""
+
+    kind: str  # "text" | "icon"
+    value: str
+    role: str
+    x: float  # from the line's left edge
+    width: float
+
+
+@dataclass(frozen=True)
+class Line:
+    pieces: tuple[Piece, ...]
+    width: float
+
+
+@dataclass
+class FitResult:
+    status: Status
+    size: float  # the size used (the smallest tried when nothing fits)
+    nominal: float
+    lines: list[Line] = field(default_factory=list)
+    overflow_lines: int = 0
+    too_wide: bool = False
+
+    @property
+    def scale(self) -> float:
+        return self.size / self.nominal if self.nominal else 1.0
+
+    def describe(self) -> str:
+        if self.status == "fits":
+            return "fits"
+        if self.status == "shrunk":
+            return f"fits after shrinking to {self.scale:.0%}"
+        if self.status == "below_min":
+            return f"fits only at {self.scale:.0%} ({self.size:.2f}pt), below the minimum readable size"
+        extra = f"overflows by {self.overflow_lines} line(s)" if self.overflow_lines else "overflows"
+        return extra + (" (a word is wider than the box)" if self.too_wide else "")
+
+
+@dataclass(frozen=True)
+class _Atom:
+    kind: str  # "word" | "space" | "icon" | "newline"
+    text: str
+    bold: bool
+    italic: bool
+
+
+def _atoms(text: str) -> list[_Atom]:
+    out: list[_Atom] = []
+    for run in parse_runs(text):
+        if run.kind == "icon":
+            out.append(_Atom("icon", run.value, run.bold, run.italic))
+            continue
+        buf = ""
+        for ch in run.value:
+            if ch in " \n":
+                if buf:
+                    out.append(_Atom("word", buf, run.bold, run.italic))
+                    buf = ""
+                out.append(_Atom("newline" if ch == "\n" else "space", ch, run.bold, run.italic))
+            else:
+                buf += ch
+        if buf:
+            out.append(_Atom("word", buf, run.bold, run.italic))
+    # a word glued to an icon or to a differently styled word stays glued (no break between)
+    return out
+
+
+class _Breaker:
+    """Greedy breaker over *units*: runs of words and icons with no space between
+    them (``[skull],`` is one unit).  Only a unit made of a single word may be
+    hyphenated."""
+
+    def __init__(self, book: FontBook, style: Style, size: float, width: float) -> None:
+        self.book, self.style, self.size, self.width = book, style, size, width
+        self.lines: list[list[Piece]] = [[]]
+        self.x = 0.0
+        self.space: Piece | None = None
+        self.too_wide = False
+
+    def measure(self, text: str, role: str) -> float:
+        return self.book.width(text.replace(SOFT_HYPHEN, ""), self.book.chain(self.style.locale, role), self.size)
+
+    def part_width(self, part: tuple[str, str, str]) -> float:
+        kind, value, role = part
+        return self.size * ICON_EM if kind == "icon" else self.measure(value, role)
+
+    def newline(self) -> None:
+        self.lines.append([])
+        self.x = 0.0
+        self.space = None
+
+    def _put(self, kind: str, value: str, role: str, w: float) -> None:
+        line = self.lines[-1]
+        if kind == "text" and line and line[-1].kind == "text" and line[-1].role == role:
+            prev = line[-1]
+            line[-1] = Piece("text", prev.value + value, role, prev.x, prev.width + w)
+        else:
+            line.append(Piece(kind, value, role, self.x, w))
+        self.x += w
+
+    def _put_unit(self, parts: list[tuple[str, str, str]], widths: list[float]) -> None:
+        if self.space is not None and self.lines[-1]:
+            self._put("text", " ", self.space.role, self.space.width)
+        self.space = None
+        for (kind, value, role), w in zip(parts, widths):
+            self._put(kind, value.replace(SOFT_HYPHEN, "") if kind == "text" else value, role, w)
+
+    def add_unit(self, parts: list[tuple[str, str, str]]) -> None:
+        widths = [self.part_width(p) for p in parts]
+        total = sum(widths)
+        space_w = self.space.width if (self.space is not None and self.lines[-1]) else 0.0
+        if self.x + space_w + total <= self.width + 1e-6:
+            self._put_unit(parts, widths)
+            return
+        single_word = len(parts) == 1 and parts[0][0] == "text"
+        if single_word and self._hyphenate(parts[0][1], parts[0][2], space_w):
+            return
+        if self.lines[-1]:
+            self.newline()
+            if total <= self.width + 1e-6:
+                self._put_unit(parts, widths)
+                return
+            if single_word and self._hyphenate(parts[0][1], parts[0][2], 0.0):
+                return
+        self.too_wide = True
+        self._put_unit(parts, widths)
+
+    def _hyphenate(self, text: str, role: str, space_w: float) -> bool:
+        if self.style.locale.split("_")[0] == "ko":
+            return False
+        for p in reversed(break_points(text, self.style.locale)):
+            head, tail = split_at(text, p)
+            hw = self.measure(head, role)
+            if self.x + space_w + hw <= self.width + 1e-6:
+                self._put_unit([("text", head, role)], [hw])
+                self.newline()
+                self.add_unit([("text", tail, role)])
+                return True
+        return False
+
+    def add_space(self, role: str) -> None:
+        if self.lines[-1]:
+            self.space = Piece("text", " ", role, 0.0, self.measure(" ", role))
+
+
+def break_lines(text: str, style: Style, size: float, width: float, book: FontBook) -> tuple[list[Line], bool]:
+    """Lines of ``text`` at ``size`` within ``width``; second value is True when
+    some unit could not be made to fit the width."""
+    br = _Breaker(book, style, size, width)
+    unit: list[tuple[str, str, str]] = []
+    for atom in _atoms(text):
+        role = style.role_for(atom.bold, atom.italic)
+        if atom.kind in ("space", "newline"):
+            if unit:
+                br.add_unit(unit)
+                unit = []
+            if atom.kind == "newline":
+                br.newline()
+            else:
+                br.add_space(role)
+        else:
+            unit.append(("icon" if atom.kind == "icon" else "text", atom.text, role))
+    if unit:
+        br.add_unit(unit)
+    lines = [Line(tuple(p), sum(x.width for x in p)) for p in br.lines]
+    while len(lines) > 1 and not lines[-1].pieces:
+        lines.pop()
+    return lines, br.too_wide
+
+
+def _fits(lines: list[Line], too_wide: bool, size: float, style: Style, height: float) -> tuple[bool, int]:
+    capacity = max(1, int((height + 1e-6) // (size * style.leading)))
+    if style.max_lines:
+        capacity = min(capacity, style.max_lines)
+    over = max(0, len(lines) - capacity)
+    return (over == 0 and not too_wide), over
+
+
+def fit(text: str, style: Style, width: float, height: float, size: float, min_size: float,
+        book: FontBook, floor_ratio: float = 0.5) -> FitResult:
+    """Fit ``text`` into ``width`` x ``height`` points.
+
+    Tries ``size``; if that overflows, the largest size between ``min_size`` and
+    ``size`` that fits (0.1 pt resolution).  If even ``min_size`` overflows,
+    looks below it (down to ``floor_ratio`` of the nominal size) only to say
+    whether it would fit there (``below_min``) or not at all (``overflow``,
+    with the line count missing at ``min_size``)."""
+    lines, wide = break_lines(text, style, size, width, book)
+    ok, _ = _fits(lines, wide, size, style, height)
+    if ok:
+        return FitResult("fits", size, size, lines)
+
+    def attempt(s: float) -> tuple[bool, list[Line], bool, int]:
+        ls, w = break_lines(text, style, s, width, book)
+        good, over = _fits(ls, w, s, style, height)
+        return good, ls, w, over
+
+    good, ls, w, over = attempt(min_size)
+    if good:
+        lo, hi = int(round(min_size * 10)), int(round(size * 10))
+        best = (min_size, ls)
+        while hi - lo > 1:  # invariant: lo fits, hi does not
+            mid = (lo + hi) // 2
+            g, l2, _, _ = attempt(mid / 10)
+            if g:
+                lo, best = mid, (mid / 10, l2)
+            else:
+                hi = mid
+        return FitResult("shrunk", best[0], size, best[1])
+    min_lines, min_wide, min_over = ls, w, over
+    s = min_size
+    floor = size * floor_ratio
+    while s - 0.25 >= floor - 1e-9:
+        s = round(s - 0.25, 2)
+        g, l2, _, _ = attempt(s)
+        if g:
+            return FitResult("below_min", s, size, l2)
+    return FitResult("overflow", min_size, size, min_lines, overflow_lines=min_over, too_wide=min_wide)

@@ -1,0 +1,85 @@
+"""Catalog round trips with Babel: extract, merge by context, --check."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+from cardkit.i18n.catalogs import lint_po
+from tests.conftest import REPO
+
+
+def _catalog(path: Path, locale: str | None):
+    return read_po(io.BytesIO(path.read_bytes()), locale=locale)
+
+
+def test_shipped_catalogs_are_current(cli):
+    result = cli("l10n", "update", "--check", "--root", str(REPO))
+    assert result.code == 0, result.err
+
+
+def test_every_entry_translated_and_not_fuzzy():
+    for loc in ("fi", "ko"):
+        for set_id in ("death-angel", "deep-strike"):
+            cat = _catalog(REPO / "locales" / loc / "LC_MESSAGES" / f"{set_id}.po", loc)
+            entries = [m for m in cat if m.id]
+            assert entries, (loc, set_id)
+            untranslated = [m.context for m in entries if not m.string]
+            fuzzy = [m.context for m in entries if m.fuzzy]
+            assert untranslated == [] and fuzzy == [], (loc, set_id, untranslated[:5], fuzzy[:5])
+
+
+def test_changed_source_marks_translation_fuzzy(project: Path, cli):
+    po = project / "locales" / "fi" / "LC_MESSAGES" / "death-angel.po"
+    before = {m.context: m.string for m in _catalog(po, "fi") if m.id}
+    cards = project / "cards" / "death-angel" / "events.yaml"
+    text = cards.read_text(encoding="utf-8")
+    old = "Choose a blip pile and discard its top card."
+    assert old in text
+    cards.write_text(text.replace(old, "Choose a blip pile and discard its top 2 cards."), encoding="utf-8")
+
+    stale = cli("l10n", "update", "--check", "--root", str(project))
+    assert stale.code == 1
+    assert "error[L004]" in stale.err and "death-angel.po" in stale.err
+
+    assert cli("l10n", "update", "--root", str(project)).code == 0
+    after = {m.context: m for m in _catalog(po, "fi") if m.id}
+    changed = after["full_scan.text"]
+    assert changed.fuzzy
+    assert changed.string == before["full_scan.text"]  # translation kept for review
+    assert changed.previous_id == [old]
+    # the untouched location with the same English keeps its translation, not fuzzy
+    assert not after["cryo_control.text"].fuzzy
+    assert cli("l10n", "update", "--check", "--root", str(project)).code == 0
+
+
+def test_removed_card_field_becomes_obsolete(project: Path, cli):
+    path = project / "cards" / "death-angel" / "genestealers.yaml"
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines(keepends=True) if "Kill the Brood Lord last" not in ln]
+    path.write_text("".join(lines), encoding="utf-8")
+    assert cli("l10n", "update", "--root", str(project)).code == 0
+    po_text = (project / "locales" / "ko" / "LC_MESSAGES" / "death-angel.po").read_text(encoding="utf-8")
+    assert '#~ msgctxt "brood_lord_a.text"' in po_text
+
+
+def test_update_is_deterministic(project: Path, cli):
+    assert cli("l10n", "update", "--root", str(project)).code == 0
+    first = {p: p.read_bytes() for p in (project / "locales").rglob("*.po*")}
+    assert cli("l10n", "update", "--root", str(project)).code == 0
+    assert first == {p: p.read_bytes() for p in (project / "locales").rglob("*.po*")}
+
+
+def test_new_locale_is_created(project: Path, cli):
+    assert cli("l10n", "update", "--root", str(project), "--locale", "sv").code == 0
+    cat = _catalog(project / "locales" / "sv" / "LC_MESSAGES" / "death-angel.po", "sv")
+    template = _catalog(REPO / "locales" / "death-angel.pot", None)
+    assert len([m for m in cat if m.id]) == len([m for m in template if m.id])
+    assert cli("l10n", "update", "--root", str(project), "--locale", "xx_QQ").code == 1
+
+
+def test_lint_names_each_bad_line():
+    text = 'msgid "a"\nmsgstr "b\nhello\n"ok"\n'
+    issues = lint_po(text, "x.po")
+    assert [(i.code, i.line) for i in issues] == [("L001", 2), ("L001", 3)]

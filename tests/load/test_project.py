@@ -1,0 +1,115 @@
+"""The shipped project loads clean and matches the published component list."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+from cardkit.effects import effect_schema_text
+from cardkit.load.project import load_project
+from cardkit.load.schema import schema_dir
+from cardkit.model import Action, Event, Location, SetupCard
+from tests.conftest import REPO
+
+FACTS = REPO.parent / "shared" / "reference" / "death-angel-facts.yaml"
+
+
+def test_validate_json_on_shipped_project(cli):
+    result = cli("validate", "--root", str(REPO), "--format", "json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["ok"] is True
+    assert report["errors"] == []
+    assert report["sets"]["death-angel"]["cards"] == 128
+    assert report["sets"]["deep-strike"]["cards"] == 6
+
+
+def test_validate_text_summary(cli):
+    result = cli("validate", "--root", str(REPO))
+    assert result.code == 0
+    assert result.out.startswith("ok: 2 set(s)")
+    assert result.err == ""
+
+
+def test_card_mix_matches_component_list():
+    s = load_project(REPO).card_set("death-angel")
+    by_kind = Counter()
+    for c in s.cards.values():
+        by_kind[c.kind] += c.quantity
+    components = yaml.safe_load(FACTS.read_text())["components"] if FACTS.exists() else None
+    expected = {"action": 18, "marine": 12, "event": 30, "genestealer": 36, "brood_lord": 2,
+                "location": 18, "setup": 4, "terrain": 8}
+    if components:
+        expected = {"action": components["action_cards"], "marine": components["space_marine_cards"],
+                    "event": components["event_cards"], "genestealer": components["genestealer_cards"],
+                    "brood_lord": components["brood_lord_cards"], "location": components["mission_location_cards"],
+                    "setup": components["setup_location_cards"], "terrain": components["terrain_cards"]}
+    assert dict(by_kind) == expected
+
+
+def test_action_numbers_and_event_copies():
+    s = load_project(REPO).card_set("death-angel")
+    assert sorted(a.order for a in s.of_kind(Action)) == list(range(1, 19))
+    twins = [e for e in s.of_kind(Event) if len(set(e.moves)) > 1]
+    assert sorted(e.id for e in twins) == ["out_of_thin_air", "the_swarm"]
+    # every setup deck can be dealt and ends on a final location
+    tiers = Counter(loc.tier for loc in s.of_kind(Location))
+    for st in s.of_kind(SetupCard):
+        assert all(tiers[t] >= n for t, n in Counter(st.deck).items())
+
+
+def test_location_facts_agree_with_reference():
+    """Blips and terrain of every location equal the reference dossier's primary values."""
+    if not FACTS.exists():
+        return
+    facts = {loc["id"]: loc for loc in yaml.safe_load(FACTS.read_text())["locations"]}
+    s = load_project(REPO).card_set("death-angel")
+    for loc in s.of_kind(Location):
+        f = facts[loc.id]
+        assert loc.blips == (f["blips"]["left"], f["blips"]["right"]), loc.id
+        assert loc.tier == f["tier"], loc.id
+        assert [(p.side, p.terrain, p.position, p.count_from) for p in loc.terrain] == \
+            [(t["side"], t["terrain"], t["number"], t["count_from"]) for t in f["terrain"]], loc.id
+
+
+def test_effect_schema_is_generated_from_vocabulary():
+    assert (REPO / "schemas" / "effect.schema.json").read_text(encoding="utf-8") == effect_schema_text()
+
+
+def test_package_uses_the_project_schemas():
+    used = schema_dir()
+    shipped = REPO / "schemas"
+    names = sorted(p.name for p in shipped.glob("*.json"))
+    assert names == sorted(p.name for p in used.glob("*.json"))
+    for name in names:
+        assert (used / name).read_bytes() == (shipped / name).read_bytes(), name
+
+
+def test_card_files_declare_their_schema():
+    for path in sorted((REPO / "cards").rglob("*.yaml")):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith("# yaml-language-server: $schema=../../schemas/"), path
+        schema = (path.parent / first.split("=", 1)[1]).resolve()
+        assert schema.is_file(), path
+
+
+def test_wheel_carries_the_same_schemas(tmp_path: Path):
+    """Build the wheel and compare its schema files with schemas/."""
+    import subprocess
+    import sys
+    import zipfile
+
+    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(REPO)],
+                         capture_output=True, text=True)
+    if out.returncode != 0:  # hatchling missing from the environment: build with isolation
+        out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path), str(REPO)],
+                             capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    wheel = next(tmp_path.glob("cardkit-*.whl"))
+    with zipfile.ZipFile(wheel) as zf:
+        packed = {Path(n).name: zf.read(n) for n in zf.namelist() if n.startswith("cardkit/_data/schemas/")}
+    shipped = {p.name: p.read_bytes() for p in (REPO / "schemas").glob("*.json")}
+    assert packed == shipped
