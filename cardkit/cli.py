@@ -52,13 +52,15 @@ def validate(root: RootOpt = Path("."),
     """Check every card file against its schema and the game's rules of
     composition, and every catalog for an entry per card string."""
     from cardkit.i18n.catalogs import catalog_entry_issues, project_locales
+    from cardkit.i18n.localize import UI_DOMAIN, ui_strings
 
     project = _load(root)
     issues = list(project.issues)
     locales = project_locales(root)
     for loaded in project.sets.values():
         if loaded.set is not None:
-            issues.extend(catalog_entry_issues(root, loaded.set, locales))
+            issues.extend(catalog_entry_issues(root, loaded.set.id, loaded.set.strings, locales))
+    issues.extend(catalog_entry_issues(root, UI_DOMAIN, ui_strings(), locales))
     errors = [i for i in issues if i.severity is Severity.ERROR]
     sets = {sid: {"cards": ls.set.physical_count()} for sid, ls in sorted(project.sets.items()) if ls.set}
     if format is Format.json:
@@ -83,16 +85,21 @@ def _clean_project(root: Path):
     return project
 
 
+def _domains(project):  # -> list[(domain, strings)]
+    from cardkit.i18n.localize import UI_DOMAIN, ui_strings
+
+    out = [(ls.set.id, ls.set.strings) for ls in project.sets.values() if ls.set is not None]
+    return out + [(UI_DOMAIN, ui_strings())]
+
+
 @l10n_app.command("extract")
 def l10n_extract(root: RootOpt = Path(".")) -> None:
     """Write locales/<set>.pot from the English strings of the cards."""
     from cardkit.i18n.catalogs import plan_update, write_plans
 
     project = _clean_project(root)
-    for loaded in project.sets.values():
-        assert loaded.set is not None
-        written = write_plans(plan_update(root, loaded.set, [])[:1])
-        for p in written:
+    for domain, strings in _domains(project):
+        for p in write_plans(plan_update(root, domain, strings, [])[:1]):
             typer.echo(f"wrote {p.relative_to(root)}")
 
 
@@ -114,9 +121,8 @@ def l10n_update(root: RootOpt = Path("."),
         except (UnknownLocaleError, ValueError):
             raise CardkitError(f"unknown locale '{loc}'", code="L003") from None
     stale: list[Path] = []
-    for loaded in project.sets.values():
-        assert loaded.set is not None
-        plans = plan_update(root, loaded.set, locales)
+    for domain, strings in _domains(project):
+        plans = plan_update(root, domain, strings, locales)
         if check:
             stale.extend(p.path for p in plans if p.stale())
         else:

@@ -25,7 +25,7 @@ from babel.messages.pofile import PoFileError, read_po, write_po
 
 from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import atomic_write_bytes
-from cardkit.model import CardSet
+from cardkit.model import CardSet, SourceString
 from cardkit.text import placeholders
 
 # Fixed header dates keep catalogs byte-stable between runs (no churn in diffs).
@@ -57,12 +57,12 @@ def project_locales(root: Path) -> list[str]:
     return sorted(p.name for p in base.iterdir() if (p / "LC_MESSAGES").is_dir())
 
 
-def template_for(card_set: CardSet) -> Catalog:
-    """The ``.pot`` catalog of a set: one entry per translatable card field."""
-    cat = Catalog(project=PROJECT, version="1", domain=card_set.id, creation_date=EPOCH,
+def template_for(domain: str, strings: tuple[SourceString, ...]) -> Catalog:
+    """The ``.pot`` catalog of a domain (a set, or ``ui``): one entry per string."""
+    cat = Catalog(project=PROJECT, version="1", domain=domain, creation_date=EPOCH,
                   revision_date=EPOCH, fuzzy=False, charset="utf-8", copyright_holder="cardkit contributors",
                   msgid_bugs_address="", last_translator="", language_team="")
-    for s in card_set.strings:
+    for s in strings:
         flags = ["python-brace-format"] if placeholders(s.text) else []
         cat.add(s.text, "", locations=[(s.file, s.line)], auto_comments=[s.comment], flags=flags, context=s.msgctxt)
     return cat
@@ -172,12 +172,12 @@ class Planned:
             return True
 
 
-def plan_update(root: Path, card_set: CardSet, locales: list[str]) -> list[Planned]:
-    """The bytes that ``extract`` + ``update`` would write for one set."""
-    template = template_for(card_set)
-    plans = [Planned(pot_path(root, card_set.id), render(template))]
+def plan_update(root: Path, domain: str, strings: tuple[SourceString, ...], locales: list[str]) -> list[Planned]:
+    """The bytes that ``extract`` + ``update`` would write for one domain."""
+    template = template_for(domain, strings)
+    plans = [Planned(pot_path(root, domain), render(template))]
     for loc in locales:
-        path = po_path(root, loc, card_set.id)
+        path = po_path(root, loc, domain)
         old = read_catalog(path, rel(root, path), loc).catalog if path.exists() else None
         plans.append(Planned(path, render(merge(template, old, loc))))
     return plans
@@ -192,14 +192,14 @@ def write_plans(plans: list[Planned]) -> list[Path]:
     return written
 
 
-def catalog_entry_issues(root: Path, card_set: CardSet, locales: list[str]) -> list[Issue]:
-    """Every card string needs an entry in every locale's catalog; a catalog that
+def catalog_entry_issues(root: Path, domain: str, strings: tuple[SourceString, ...], locales: list[str]) -> list[Issue]:
+    """Every string needs an entry in every locale's catalog; a catalog that
     cannot be parsed is reported with its line."""
     issues: list[Issue] = []
     for loc in locales:
-        path = po_path(root, loc, card_set.id)
+        path = po_path(root, loc, domain)
         if not path.exists():
-            issues.append(Issue("L002", f"no {loc} catalog for set '{card_set.id}' (run: cardkit l10n update)",
+            issues.append(Issue("L002", f"no {loc} catalog for '{domain}' (run: cardkit l10n update)",
                                 file=rel(root, path)))
             continue
         try:
@@ -208,7 +208,7 @@ def catalog_entry_issues(root: Path, card_set: CardSet, locales: list[str]) -> l
             issues.extend(exc.issues)
             continue
         contexts = {m.context for m in cat if m.id}
-        for s in card_set.strings:
+        for s in strings:
             if s.msgctxt not in contexts:
                 issues.append(Issue("L010", f"'{s.msgctxt}' has no entry in the {loc} catalog {rel(root, path)} (run: cardkit l10n update)",
                                     file=s.file, line=s.line, column=s.column))

@@ -27,6 +27,7 @@ from cardkit.layout.hyphen import SOFT_HYPHEN, break_points, split_at
 from cardkit.text import parse_runs
 
 ICON_EM = 1.05  # inline icon advance, in ems
+HYPHENATE_BELOW_FILL = 0.72  # hyphenate only if the line would otherwise be filled less than this
 Status = Literal["fits", "shrunk", "below_min", "overflow"]
 
 
@@ -169,7 +170,10 @@ class _Breaker:
             self._put_unit(parts, widths)
             return
         single_word = len(parts) == 1 and parts[0][0] == "text"
-        if single_word and self._hyphenate(parts[0][1], parts[0][2], space_w):
+        # hyphenate at the end of a line only when moving the word would leave
+        # the line ragged, or when the word is too long for any line
+        ragged = self.x < self.width * HYPHENATE_BELOW_FILL
+        if single_word and (ragged or total > self.width) and self._hyphenate(parts[0][1], parts[0][2], space_w):
             return
         if self.lines[-1]:
             self.newline()
@@ -184,7 +188,11 @@ class _Breaker:
     def _hyphenate(self, text: str, role: str, space_w: float) -> bool:
         if self.style.locale.split("_")[0] == "ko":
             return False
-        for p in reversed(break_points(text, self.style.locale)):
+        points = break_points(text, self.style.locale)
+        # prefer the translator's soft hyphens and real hyphens (compound seams) to syllables
+        explicit = [p for p in points if text[p - 1] in "-\u2010\u2013" or (p < len(text) and text[p] == SOFT_HYPHEN)]
+        ordered = sorted(explicit, reverse=True) + sorted(set(points) - set(explicit), reverse=True)
+        for p in ordered:
             head, tail = split_at(text, p)
             hw = self.measure(head, role)
             if self.x + space_w + hw <= self.width + 1e-6:
@@ -272,3 +280,68 @@ def fit(text: str, style: Style, width: float, height: float, size: float, min_s
         if g:
             return FitResult("below_min", s, size, l2)
     return FitResult("overflow", min_size, size, min_lines, overflow_lines=min_over, too_wide=min_wide)
+
+
+@dataclass
+class Block:
+    """One paragraph of a flowing column: a heading or body text."""
+
+    text: str
+    style: Style
+    ratio: float = 1.0  # size relative to the column size (headings > 1)
+    gap_after: float = 0.0  # in multiples of the size
+
+
+@dataclass
+class ColumnResult:
+    status: Status
+    size: float
+    nominal: float
+    blocks: list[tuple[Block, list[Line], float]]  # block, lines, size used
+    overflow_height: float = 0.0
+
+    @property
+    def scale(self) -> float:
+        return self.size / self.nominal if self.nominal else 1.0
+
+    def describe(self) -> str:
+        return FitResult(self.status, self.size, self.nominal).describe() if self.status != "overflow" \
+            else f"overflows by {self.overflow_height / 2.835:.1f} mm"
+
+
+def fit_column(blocks: list[Block], width: float, height: float, size: float, min_size: float,
+               book: FontBook, floor_ratio: float = 0.5) -> ColumnResult:
+    """Fit a column of paragraphs sharing one size (headings scaled by their
+    ratio) into ``width`` x ``height``; the same statuses as :func:`fit`."""
+
+    def attempt(s: float) -> tuple[float, list[tuple[Block, list[Line], float]], bool]:
+        used, laid, wide = 0.0, [], False
+        for b in blocks:
+            bs = s * b.ratio
+            lines, w = break_lines(b.text, b.style, bs, width, book)
+            wide = wide or w
+            laid.append((b, lines, bs))
+            used += len(lines) * bs * b.style.leading + b.gap_after * s
+        return used, laid, wide
+
+    used, laid, wide = attempt(size)
+    if used <= height + 1e-6 and not wide:
+        return ColumnResult("fits", size, size, laid)
+    used_min, laid_min, wide_min = attempt(min_size)
+    if used_min <= height + 1e-6 and not wide_min:
+        lo, hi, best = int(round(min_size * 10)), int(round(size * 10)), (min_size, laid_min)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            u, l2, w2 = attempt(mid / 10)
+            if u <= height + 1e-6 and not w2:
+                lo, best = mid, (mid / 10, l2)
+            else:
+                hi = mid
+        return ColumnResult("shrunk", best[0], size, best[1])
+    s = min_size
+    while s - 0.25 >= size * floor_ratio - 1e-9:
+        s = round(s - 0.25, 2)
+        u, l2, w2 = attempt(s)
+        if u <= height + 1e-6 and not w2:
+            return ColumnResult("below_min", s, size, l2)
+    return ColumnResult("overflow", min_size, size, laid_min, overflow_height=used_min - height)

@@ -1,0 +1,232 @@
+"""Print-and-play PDFs: compose every face, impose on sheets, render, write atomically.
+
+This is porcelain: it calls the pure layout (:mod:`cardkit.layout`) and the
+only PDF-drawing module (:mod:`cardkit.render.pdf`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardkit.errors import CardkitError, Issue
+from cardkit.fsutil import atomic_write_bytes
+from cardkit.i18n.localize import Localizer
+from cardkit.layout.compose import INK, Composer, Face, FieldFit, PrintItem, bad_fits
+from cardkit.layout.fonts import FontBook
+from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Rect, Text
+from cardkit.layout.sheet import Sheet, back_slot, crop_marks, plan_sheet
+from cardkit.layout.textfit import Style, fit
+from cardkit.layout.units import MM
+from cardkit.model import CardSet
+from cardkit.render.pdf import PdfDocument
+
+LANGUAGE_NAMES = {"en": "English", "fi": "Suomi", "ko": "한국어"}
+
+
+@dataclass
+class BuildResult:
+    path: Path
+    pages: int
+    cards: int
+    faces: int
+    fits: list[FieldFit] = field(default_factory=list)
+
+
+def compose_set(root: Path, card_set: CardSet, locale: str) -> tuple[list[PrintItem], list[PrintItem]]:
+    """Every physical card of the set (and the extras) composed in ``locale``."""
+    loc = Localizer(root, locale, card_set)
+    if card_set.game == "deep-strike":
+        from cardkit.layout.scenario import ScenarioComposer
+
+        sc = ScenarioComposer(card_set, loc)
+        return sc.items(), []
+    comp = Composer(card_set, loc)
+    return comp.items(), comp.extras()
+
+
+def fit_issues(root: Path, card_set: CardSet, locale: str, fits: list[FieldFit]) -> list[Issue]:
+    """Build errors for strings that do not fit, located at their source."""
+    loc = Localizer(root, locale, card_set)
+    english = {s.msgctxt: s for s in card_set.strings}
+    out = []
+    for f in fits:
+        key = f.key.split(",")[0]
+        file, line = "", 0
+        if key.startswith("ui:"):
+            file, line = loc.where_ui(key[3:])
+        elif locale != "en" and loc.where(key)[0]:
+            file, line = loc.where(key)
+        elif key in english:
+            file, line = english[key].file, english[key].line
+        out.append(Issue("P010", f"{f.key} ({locale}) does not fit field '{f.field}' of {f.card}: {f.result.describe()}",
+                         file=file, line=line, column=1))
+    return out
+
+
+def _place(face: Face, x: float, y: float, bleed: float, turned: bool) -> Group:
+    t = face.template
+    clip = (-bleed, -bleed, t.width + 2 * bleed, t.height + 2 * bleed)
+    if turned:
+        return Group((Group(tuple(face.ops), clip=clip),), dx=x + t.width, dy=y + t.height, rotate=180)
+    return Group(tuple(face.ops), dx=x, dy=y, clip=clip)
+
+
+def _footer(doc: PdfDocument, sheet: Sheet, text: str, locale: str) -> None:
+    doc.draw([Text(sheet.left, max(2.5 * MM, sheet.bottom - 6 * MM), text, locale, "body", 6.5, "#666666")])
+
+
+def _note(doc: PdfDocument, sheet: Sheet, lines: list[str], locale: str) -> None:
+    y = sheet.page_h - 5 * MM
+    ops: list[Op] = []
+    for line in lines:
+        ops.append(Text(sheet.left + 1 * MM, y, line, locale, "bold", 7.5, INK))
+        y -= 9.5
+    doc.draw(ops)
+
+
+def calibration_pages(doc: PdfDocument, sheet: Sheet, loc: Localizer, duplex: str, title: str) -> None:
+    """A front and back page with matching crosses in every card slot."""
+    book = doc.book
+    for side in ("front", "back"):
+        if side == "back" and duplex == "none":
+            break
+        ops: list[Op] = []
+        label = loc.ui(f"calibration.{side}")
+        for slot in range(sheet.per_page):
+            x, y = sheet.trim_xy(slot)
+            target, turned = (slot, False) if side == "front" else back_slot(sheet, slot, duplex)
+            tx, ty = sheet.trim_xy(target)
+            cx, cy = tx + sheet.card_w / 2, ty + sheet.card_h / 2
+            ops.append(Rect(tx, ty, sheet.card_w, sheet.card_h, stroke="#999999", lw=0.4))
+            ops.append(Line(cx - 12 * MM, cy, cx + 12 * MM, cy, INK, 0.5))
+            ops.append(Line(cx, cy - 12 * MM, cx, cy + 12 * MM, INK, 0.5))
+            ops.append(Circle(cx, cy, 5 * MM, stroke=INK, lw=0.5))
+            tag = f"{label} {slot + 1}"
+            w = book.width(tag, book.chain(loc.locale, "bold"), 9)
+            dy = -9 * MM if not turned else 9 * MM
+            if turned:
+                ops.append(Group((Text(-w / 2, -3, tag, loc.locale, "bold", 9, INK),), dx=cx, dy=cy + dy, rotate=180))
+            else:
+                ops.append(Text(cx - w / 2, cy + dy, tag, loc.locale, "bold", 9, INK))
+        doc.draw(crop_marks(sheet, sheet.per_page))
+        doc.draw(ops)
+        if side == "front":
+            heading = loc.ui("calibration.title")
+            help_style = Style(loc.locale, "body", 1.2)
+            res = fit(loc.ui("calibration.help"), help_style, sheet.card_w * 2.6, sheet.card_h * 0.6, 8, 6, book)
+            x0, y0 = sheet.trim_xy(4)
+            box_y = y0 + sheet.card_h * 0.18
+            hops: list[Op] = [Rect(x0 - sheet.card_w * 0.8, box_y - 4, sheet.card_w * 2.6, sheet.card_h * 0.5, fill="#ffffff", stroke=INK, lw=0.5),
+                              Text(x0 - sheet.card_w * 0.8 + 6, box_y + sheet.card_h * 0.5 - 16, heading, loc.locale, "bold", 10, INK)]
+            yy = box_y + sheet.card_h * 0.5 - 30
+            for line in res.lines:
+                for p in line.pieces:
+                    if p.kind == "text" and p.value.strip():
+                        hops.append(Text(x0 - sheet.card_w * 0.8 + 6 + p.x, yy, p.value, loc.locale, p.role, res.size, INK))
+                yy -= res.size * 1.2
+            doc.draw(hops)
+            notes = [loc.ui("sheet.actual_size", width=f"{sheet.card_w / MM:.0f}", height=f"{sheet.card_h / MM:.0f}")]
+            if duplex == "none":
+                notes.append(loc.ui("sheet.fronts_only"))
+            else:
+                notes.append(loc.ui("sheet.duplex", edge=loc.ui(f"sheet.edge.{duplex.split('-')[0]}")))
+            _note(doc, sheet, notes, loc.locale)
+        _footer(doc, sheet, f"{title} · {loc.ui('calibration.title')}", loc.locale)
+        doc.end_page()
+
+
+def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer, duplex: str, title: str) -> None:
+    """Support tokens and combat team markers as circles to cut out."""
+    n_support = int(card_set.components.get("support_tokens", 0))
+    teams = card_set.teams
+    if not n_support and not teams:
+        return
+    ops: list[Op] = []
+    r = 11 * MM
+    margin = 18 * MM
+    x, y = margin, sheet.page_h - 30 * MM
+    heading = loc.ui("tokens.title")
+    ops.append(Text(margin, sheet.page_h - 15 * MM, heading, loc.locale, "title", 12, INK))
+    ops.append(Text(margin, sheet.page_h - 20 * MM, loc.ui("tokens.cut"), loc.locale, "body", 8, INK))
+    book = doc.book
+    label = loc.ui("tokens.support")
+    for i in range(n_support):
+        cx, cy = x + r, y - r
+        ops.append(Circle(cx, cy, r, fill="#e9e2cf", stroke=INK, lw=0.6))
+        ops.append(Icon("support", cx - 7 * MM, cy - 5 * MM, 14 * MM, "#7a1e16"))
+        w = book.width(label, book.chain(loc.locale, "bold"), 6)
+        ops.append(Text(cx - w / 2, cy - 8.5 * MM, label, loc.locale, "bold", 6, INK))
+        x += 2 * r + 5 * MM
+        if x + 2 * r > sheet.page_w - margin:
+            x, y = margin, y - 2 * r - 5 * MM
+    x, y = margin, y - 2 * r - 12 * MM
+    for team in teams:
+        cx, cy = x + r, y - r
+        name = loc.card(f"set.teams.{team.id}.name")
+        ops.append(Circle(cx, cy, r, fill=team.colour, stroke=INK, lw=0.6))
+        ops.append(Circle(cx, cy, r - 2 * MM, stroke="#ffffff", lw=1))
+        for txt, dy, role, size in ((name, 0.5 * MM, "title", 9), (loc.ui("tokens.team"), -4 * MM, "body", 6)):
+            w = book.width(txt, book.chain(loc.locale, role), size)
+            ops.append(Text(cx - w / 2, cy + dy, txt, loc.locale, role, size, "#ffffff"))
+        x += 2 * r + 5 * MM
+        if x + 2 * r > sheet.page_w - margin:
+            x, y = margin, y - 2 * r - 5 * MM
+    doc.draw(ops)
+    _footer(doc, sheet, f"{title} · {heading}", loc.locale)
+    doc.end_page()
+    if duplex != "none":  # keep fronts on odd pages
+        doc.end_page()
+
+
+def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", duplex: str = "long-edge",
+              bleed: float | None = None, mode: str = "cards", out: Path | None = None) -> BuildResult:
+    """Write ``output/<set>-<locale>-<paper>.pdf`` (or ``out``); raise with every
+    string that does not fit."""
+    if duplex not in ("long-edge", "short-edge", "none"):
+        raise CardkitError(f"unknown --duplex '{duplex}' (long-edge, short-edge or none)", code="B003")
+    if mode not in ("cards", "inserts"):
+        raise CardkitError(f"unknown --mode '{mode}' (cards or inserts)", code="B004")
+    items, extras = compose_set(root, card_set, locale)
+    all_items = items + extras
+    faces = [i.front for i in all_items] + [i.back for i in all_items if i.back is not None]
+    bad = bad_fits(faces)
+    if bad:
+        raise CardkitError(fit_issues(root, card_set, locale, bad))
+    if mode == "inserts":
+        from cardkit.layout.inserts import insert_items
+
+        all_items = insert_items(all_items)
+        duplex = "none"
+    loc = Localizer(root, locale, card_set)
+    first = all_items[0].front.template
+    sheet = plan_sheet(paper, first.width, first.height, bleed)
+    title = loc.ui("sheet.title", title=loc.card("set.title"), language=LANGUAGE_NAMES.get(locale, locale))
+    doc = PdfDocument((sheet.page_w, sheet.page_h), title, subject=f"{card_set.id} {locale} {paper} {duplex}", lang=locale)
+    calibration_pages(doc, sheet, loc, duplex, title)
+    per = sheet.per_page
+    total_pages = (len(all_items) + per - 1) // per
+    for page_no in range(total_pages):
+        chunk = all_items[page_no * per:(page_no + 1) * per]
+        doc.set_boxes(sheet.trim_box(len(chunk)), sheet.bleed)
+        doc.draw(crop_marks(sheet, len(chunk)))
+        doc.draw([_place(item.front, *sheet.trim_xy(i), sheet.bleed, False) for i, item in enumerate(chunk)])
+        _footer(doc, sheet, f"{title} · {page_no + 1}/{total_pages}", locale)
+        doc.end_page()
+        if duplex != "none":
+            doc.set_boxes(sheet.trim_box(per), sheet.bleed)
+            groups = []
+            for i, item in enumerate(chunk):
+                if item.back is None:
+                    continue
+                slot, turned = back_slot(sheet, i, duplex)
+                groups.append(_place(item.back, *sheet.trim_xy(slot), sheet.bleed, turned))
+            doc.draw(groups)
+            doc.end_page()
+    if mode == "cards":
+        token_page(doc, sheet, card_set, loc, duplex, title)
+    data = doc.finish()
+    path = out or (root / "output" / f"{card_set.id}-{locale}-{paper}{'' if mode == 'cards' else '-inserts'}.pdf")
+    atomic_write_bytes(path, data)
+    fits = [f for face in faces for f in face.fits]
+    return BuildResult(path, doc.pages, sum(1 for _ in items), len(faces), fits)

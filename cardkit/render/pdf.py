@@ -1,0 +1,158 @@
+"""Draw operations onto reportlab canvases: the only module that draws PDF.
+
+The canvas is created in reportlab's invariant mode, so the same operations
+give byte-identical files.  Text is split along the same font fallback chain
+the layout measured with; fonts are embedded as TrueType subsets.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import Iterable
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from cardkit.layout.fonts import FontBook
+from cardkit.layout.icons import ICONS, Shape
+from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Poly, Rect, Text
+
+PAPER_WHITE = "#ffffff"
+
+
+class PdfDocument:
+    """A multi-page PDF built in memory; :meth:`finish` returns its bytes."""
+
+    def __init__(self, page_size: tuple[float, float], title: str, subject: str = "", lang: str = "en") -> None:
+        self.buffer = io.BytesIO()
+        self.canvas = Canvas(self.buffer, pagesize=page_size, invariant=1, pageCompression=1, lang=lang)
+        self.canvas.setTitle(title)
+        self.canvas.setAuthor("cardkit")
+        self.canvas.setCreator("cardkit")
+        self.canvas.setSubject(subject)
+        self.book = FontBook()
+        self.pages = 0
+        self._colour_cache: dict[str, HexColor] = {}
+
+    def colour(self, hex_colour: str) -> HexColor:
+        c = self._colour_cache.get(hex_colour)
+        if c is None:
+            c = self._colour_cache[hex_colour] = HexColor(hex_colour)
+        return c
+
+    def set_boxes(self, trim: tuple[float, float, float, float] | None, bleed: float) -> None:
+        if trim is None:
+            return
+        x0, y0, x1, y1 = trim
+        self.canvas.setTrimBox((x0, y0, x1, y1))
+        self.canvas.setBleedBox((x0 - bleed, y0 - bleed, x1 + bleed, y1 + bleed))
+
+    def end_page(self) -> None:
+        self.canvas.showPage()
+        self.pages += 1
+
+    def finish(self) -> bytes:
+        self.canvas.save()
+        return self.buffer.getvalue()
+
+    # ------------------------------------------------------------ primitives
+    def draw(self, ops: Iterable[Op]) -> None:
+        c = self.canvas
+        for op in ops:
+            if isinstance(op, Text):
+                self._text(op)
+            elif isinstance(op, Rect):
+                self._paint_style(op.fill, op.stroke, op.lw)
+                if op.r > 0:
+                    c.roundRect(op.x, op.y, op.w, op.h, op.r, stroke=int(op.stroke is not None), fill=int(op.fill is not None))
+                else:
+                    c.rect(op.x, op.y, op.w, op.h, stroke=int(op.stroke is not None), fill=int(op.fill is not None))
+            elif isinstance(op, Icon):
+                self._icon(op)
+            elif isinstance(op, Circle):
+                self._paint_style(op.fill, op.stroke, op.lw)
+                c.circle(op.cx, op.cy, op.r, stroke=int(op.stroke is not None), fill=int(op.fill is not None))
+            elif isinstance(op, Line):
+                c.setStrokeColor(self.colour(op.stroke))
+                c.setLineWidth(op.lw)
+                c.setDash(list(op.dash) if op.dash else [])
+                c.line(op.x1, op.y1, op.x2, op.y2)
+                if op.dash:
+                    c.setDash([])
+            elif isinstance(op, Poly):
+                self._paint_style(op.fill, op.stroke, op.lw)
+                p = c.beginPath()
+                p.moveTo(*op.points[0])
+                for pt in op.points[1:]:
+                    p.lineTo(*pt)
+                if op.closed:
+                    p.close()
+                c.drawPath(p, stroke=int(op.stroke is not None), fill=int(op.fill is not None and op.closed))
+            elif isinstance(op, Group):
+                c.saveState()
+                c.translate(op.dx, op.dy)
+                if op.rotate:
+                    c.rotate(op.rotate)
+                if op.clip:
+                    x, y, w, h = op.clip
+                    p = c.beginPath()
+                    p.rect(x, y, w, h)
+                    c.clipPath(p, stroke=0, fill=0)
+                self.draw(op.ops)
+                c.restoreState()
+            else:  # pragma: no cover - closed union
+                raise TypeError(op)
+
+    def _paint_style(self, fill: str | None, stroke: str | None, lw: float) -> None:
+        c = self.canvas
+        if fill is not None:
+            c.setFillColor(self.colour(fill))
+        if stroke is not None:
+            c.setStrokeColor(self.colour(stroke))
+            c.setLineWidth(lw)
+
+    def _text(self, op: Text) -> None:
+        c = self.canvas
+        c.setFillColor(self.colour(op.colour))
+        x = op.x
+        chain = self.book.chain(op.locale, op.role)
+        for font, part in self.book.segments(op.text, chain):
+            c.setFont(font, op.size)
+            c.drawString(x, op.y, part)
+            x += self.book.width(part, (font,), op.size)
+
+    def _icon(self, op: Icon) -> None:
+        c = self.canvas
+        shapes: tuple[Shape, ...] = ICONS[op.name]
+        s = op.size
+        for sh in shapes:
+            colour = self.colour(op.colour if sh.paint == "ink" else PAPER_WHITE)
+            if sh.kind == "circle":
+                c.setFillColor(colour)
+                c.circle(op.x + sh.cx * s, op.y + sh.cy * s, sh.r * s, stroke=0, fill=1)
+            elif sh.kind == "poly":
+                c.setFillColor(colour)
+                p = c.beginPath()
+                p.moveTo(op.x + sh.points[0][0] * s, op.y + sh.points[0][1] * s)
+                for px, py in sh.points[1:]:
+                    p.lineTo(op.x + px * s, op.y + py * s)
+                p.close()
+                c.drawPath(p, stroke=0, fill=1)
+            else:  # stroke
+                c.setStrokeColor(colour)
+                c.setLineWidth(max(0.2, sh.width * s))
+                c.setLineCap(1)
+                c.setLineJoin(1)
+                p = c.beginPath()
+                p.moveTo(op.x + sh.points[0][0] * s, op.y + sh.points[0][1] * s)
+                for px, py in sh.points[1:]:
+                    p.lineTo(op.x + px * s, op.y + py * s)
+                c.drawPath(p, stroke=1, fill=0)
+                c.setLineCap(0)
+                c.setLineJoin(0)
+
+
+def rotate_point(x: float, y: float, degrees: float) -> tuple[float, float]:
+    a = math.radians(degrees)
+    return x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)
