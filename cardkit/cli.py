@@ -23,6 +23,10 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Card data, localization and print-and-play toolkit.")
 l10n_app = typer.Typer(no_args_is_help=True, help="Extract, update and check translation catalogs.")
 app.add_typer(l10n_app, name="l10n")
+build_app = typer.Typer(help="Build print-and-play output (with no subcommand: every set and locale as A4 PDFs).",
+                        invoke_without_command=True)
+app.add_typer(build_app, name="build")
+LOCALES = ("en", "fi", "ko")
 
 RootOpt = Annotated[Path, typer.Option("--root", help="Project folder holding cards/ and locales/.",
                                        file_okay=False, show_default="current directory")]
@@ -133,6 +137,54 @@ def l10n_update(root: RootOpt = Path("."),
             raise CardkitError([Issue("L004", "catalog is stale against the cards (run: cardkit l10n update)",
                                       file=p.relative_to(root).as_posix()) for p in stale])
         typer.echo(f"ok: catalogs up to date ({', '.join(locales) or 'no locales'})")
+
+
+def _parse_bleed(bleed: str | None) -> float | None:
+    from cardkit.layout.units import to_pt
+
+    if bleed is None or bleed == "auto":
+        return None
+    return to_pt(bleed)
+
+
+@build_app.callback()
+def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
+    """Validate, then write output/<set>-<locale>-a4.pdf for every set in en, fi and ko."""
+    if ctx.invoked_subcommand is not None:
+        return
+    import time
+
+    from cardkit.printing import build_pdf
+
+    project = _clean_project(root)
+    started = time.perf_counter()
+    cards = 0
+    for set_id, loaded in sorted(project.sets.items()):
+        assert loaded.set is not None
+        for locale in LOCALES:
+            result = build_pdf(root, loaded.set, locale)
+            cards += result.cards
+            typer.echo(f"wrote {result.path.relative_to(root) if result.path.is_relative_to(root) else result.path} "
+                       f"({result.cards} cards, {result.pages} pages)")
+    typer.echo(f"built {cards} cards in {time.perf_counter() - started:.1f} s")
+
+
+@build_app.command("pdf")
+def build_pdf_cmd(root: RootOpt = Path("."),
+                  set_id: Annotated[str, typer.Option("--set", help="card set id")] = "death-angel",
+                  locale: Annotated[str, typer.Option("--locale", help="en, fi or ko (any locale with catalogs)")] = "en",
+                  paper: Annotated[str, typer.Option("--paper", help="a4 or letter")] = "a4",
+                  duplex: Annotated[str, typer.Option("--duplex", help="long-edge, short-edge or none (fronts only)")] = "long-edge",
+                  bleed: Annotated[Optional[str], typer.Option("--bleed", help="e.g. 3mm; default: the largest up to 3 mm that leaves room for crop marks")] = None,
+                  mode: Annotated[str, typer.Option("--mode", help="cards, or inserts (text overlays)")] = "cards",
+                  out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>.pdf)")] = None) -> None:
+    """Write one localized print-and-play PDF."""
+    from cardkit.printing import build_pdf
+
+    project = _clean_project(root)
+    result = build_pdf(root, project.card_set(set_id), locale, paper=paper.lower(), duplex=duplex,
+                       bleed=_parse_bleed(bleed), mode=mode, out=out)
+    typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")
 
 
 def main() -> None:

@@ -42,7 +42,7 @@ class Issue:
     path: JsonPath = field(default=())
 
     def format(self) -> str:
-        where = self.file or "<input>"
+        where = self.file or "cardkit"
         if self.line:
             where += f":{self.line}:{self.column or 1}"
         return f"{where}: {self.severity.value}[{self.code}]: {self.message}"

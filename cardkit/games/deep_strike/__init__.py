@@ -1,0 +1,1 @@
+"""Deep Strike scenarios: table geometry, deployment feasibility and scoring."""
