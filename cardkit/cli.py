@@ -139,6 +139,30 @@ def l10n_update(root: RootOpt = Path("."),
         typer.echo(f"ok: catalogs up to date ({', '.join(locales) or 'no locales'})")
 
 
+@l10n_app.command("check")
+def l10n_check(root: RootOpt = Path("."),
+               locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to check (default: all with catalogs)")] = None,
+               set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to check (default: all)")] = None,
+               format: Annotated[Format, typer.Option("--format")] = Format.text,
+               no_fit: Annotated[bool, typer.Option("--no-fit", help="skip laying strings out in the card templates")] = False) -> None:
+    """Check every translation: completeness, tokens, numbers, terminology,
+    Korean spacing and particles, typography, glyphs, and fit on the card."""
+    from cardkit.i18n.catalogs import project_locales
+    from cardkit.i18n.report import check_translations, render_text
+
+    project = _clean_project(root)
+    locales = list(locale or project_locales(root))
+    if not locales:
+        raise CardkitError("no locales to check (locales/<lang>/LC_MESSAGES is empty)", code="L002")
+    report = check_translations(root, project, locales, list(set_id or []), fit=not no_fit)
+    if format is Format.json:
+        typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(render_text(report))
+    if not report.ok:
+        raise typer.Exit(1)
+
+
 def _parse_bleed(bleed: str | None) -> float | None:
     from cardkit.layout.units import to_pt
 

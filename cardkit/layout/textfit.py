@@ -19,6 +19,7 @@ between words.  Icons are inline boxes one em wide.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -101,7 +102,12 @@ class _Atom:
     italic: bool
 
 
+_SUFFIX_HYPHEN = re.compile(r" (-\w)")
+
+
 def _atoms(text: str) -> list[_Atom]:
+    # a spaced hyphen suffix ("ohjauspaneeli -ominaisuus") never starts a line
+    text = _SUFFIX_HYPHEN.sub("\u00a0\\1", text)
     out: list[_Atom] = []
     for run in parse_runs(text):
         if run.kind == "icon":

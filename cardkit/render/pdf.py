@@ -8,7 +8,6 @@ the layout measured with; fonts are embedded as TrueType subsets.
 from __future__ import annotations
 
 import io
-import math
 from typing import Iterable
 
 from reportlab.lib.colors import HexColor
@@ -26,12 +25,14 @@ class PdfDocument:
 
     def __init__(self, page_size: tuple[float, float], title: str, subject: str = "", lang: str = "en") -> None:
         self.buffer = io.BytesIO()
-        self.canvas = Canvas(self.buffer, pagesize=page_size, invariant=1, pageCompression=1, lang=lang)
+        self.book = FontBook()
+        self.book.info("NotoSans")  # registered first, so the canvas default font is embedded too (no Helvetica)
+        self.canvas = Canvas(self.buffer, pagesize=page_size, invariant=1, pageCompression=1, lang=lang,
+                             initialFontName="NotoSans", initialFontSize=9)
         self.canvas.setTitle(title)
         self.canvas.setAuthor("cardkit")
         self.canvas.setCreator("cardkit")
         self.canvas.setSubject(subject)
-        self.book = FontBook()
         self.pages = 0
         self._colour_cache: dict[str, HexColor] = {}
 
@@ -152,7 +153,3 @@ class PdfDocument:
                 c.setLineCap(0)
                 c.setLineJoin(0)
 
-
-def rotate_point(x: float, y: float, degrees: float) -> tuple[float, float]:
-    a = math.radians(degrees)
-    return x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)
