@@ -121,7 +121,37 @@ def read_catalog(path: Path, file: str, locale: str | None = None) -> LoadedCata
                                  file=file, line=exc.lineno + 1, column=1)) from None
     except (ValueError, IndexError, KeyError) as exc:
         raise CardkitError(Issue("L001", f"catalog cannot be read: {exc}", file=file, line=1, column=1)) from None
+    previous = _previous_ids(text)
+    for m in cat:
+        # Babel reads "#|" lines as user comments starting with "|": they are previous ids
+        m.user_comments = [c for c in m.user_comments if not c.startswith("|")]
+        if m.id and m.context in previous:
+            m.previous_id = [previous[m.context]]
     return LoadedCatalog(file, cat, text)
+
+
+def _unquote(s: str) -> str:
+    body = s.strip()[1:-1]
+    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+def _previous_ids(text: str) -> dict[str, str]:
+    """``#| msgid`` comments by the context of the entry they precede (Babel
+    writes them but does not read them back)."""
+    out: dict[str, str] = {}
+    pending: list[str] | None = None
+    for line in text.splitlines():
+        s = line.strip()
+        if not s:
+            pending = None
+        elif s.startswith("#| msgid "):
+            pending = [_unquote(s[len("#| msgid "):])]
+        elif s.startswith('#| "') and pending is not None:
+            pending.append(_unquote(s[3:]))
+        elif s.startswith("msgctxt ") and pending is not None:
+            out[_unquote(s[len("msgctxt "):])] = "".join(pending)
+            pending = None
+    return out
 
 
 def merge(template: Catalog, old: Catalog | None, locale: str) -> Catalog:
