@@ -230,3 +230,13 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     atomic_write_bytes(path, data)
     fits = [f for face in faces for f in face.fits]
     return BuildResult(path, doc.pages, sum(1 for _ in items), len(faces), fits)
+
+
+def face_pdf(face: Face, bleed: float = 3 * MM, title: str = "") -> bytes:
+    """One face on its own page (trim plus bleed), with TrimBox and BleedBox set."""
+    t = face.template
+    doc = PdfDocument((t.width + 2 * bleed, t.height + 2 * bleed), title or face.id)
+    doc.set_boxes((bleed, bleed, bleed + t.width, bleed + t.height), bleed)
+    doc.draw([_place(face, bleed, bleed, bleed, False)])
+    doc.end_page()
+    return doc.finish()

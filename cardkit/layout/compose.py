@@ -17,7 +17,7 @@ from cardkit.errors import CardkitError
 from cardkit.i18n.localize import Localizer
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Poly, Rect, Text
-from cardkit.layout.textfit import Block, ColumnResult, FitResult, Style, fit, fit_column
+from cardkit.layout.textfit import Block, ColumnResult, FitResult, Style, block_height, fit, fit_column
 from cardkit.layout.units import MM, to_pt
 from cardkit.load.yamlsafe import read_yaml_file
 from cardkit.model import (Action, Card, CardSet, Event, Genestealer, Location, Marine, Placement, Scenario,
@@ -97,6 +97,8 @@ class FieldFit:
     locale: str
     text: str
     result: FitResult | ColumnResult
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    ops: tuple[Op, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -152,14 +154,16 @@ class Composer:
         f = box or face.template.fields[fieldname]
         style = Style(self.locale, f.role, f.leading, f.align, f.max_lines, colour)
         result = fit(text, style, f.w, f.h, f.size, f.min, self.book)
-        face.fits.append(FieldFit(face.card, fieldname, key, self.locale, text, result))
+        start = len(face.ops)
         self._draw_lines(face.ops, result.lines, style, result.size, f, valign)
+        face.fits.append(FieldFit(face.card, fieldname, key, self.locale, text, result, (f.x, f.y, f.w, f.h),
+                                  tuple(face.ops[start:])))
         return result
 
     def _draw_lines(self, ops: list[Op], lines: list[Any], style: Style, size: float, f: Field, valign: str,
                     top: float | None = None) -> float:
         lead = size * style.leading
-        block_h = size * 1.2 + (len(lines) - 1) * lead if lines else 0.0
+        block_h = block_height(len(lines), size, style.leading)
         top_y = f.y + f.h if top is None else top
         if valign == "middle" and top is None:
             top_y = f.y + (f.h + block_h) / 2
@@ -184,12 +188,14 @@ class Composer:
         """Flow several paragraphs in one box at one shared size."""
         result = fit_column([b for b, _ in blocks], box.w, box.h, box.size, box.min, self.book)
         keys = ",".join(k for _, k in blocks)
-        face.fits.append(FieldFit(face.card, fieldname, keys, self.locale, "\n".join(b.text for b, _ in blocks), result))
+        start = len(face.ops)
         top = box.y + box.h
         for block, lines, size in result.blocks:
             st = Style(self.locale, block.style.role, block.style.leading, box.align, 0, colour)
             top = self._draw_lines(face.ops, lines, st, size, box, "top", top=top)
             top -= block.gap_after * result.size
+        face.fits.append(FieldFit(face.card, fieldname, keys, self.locale, "\n".join(b.text for b, _ in blocks), result,
+                                  (box.x, box.y, box.w, box.h), tuple(face.ops[start:])))
         return result
 
     def card_text(self, card_id: str, fieldname: str) -> tuple[str, str]:

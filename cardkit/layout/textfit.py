@@ -238,8 +238,17 @@ def break_lines(text: str, style: Style, size: float, width: float, book: FontBo
     return lines, br.too_wide
 
 
+EXTENT = 1.2  # ascent plus descent of one line, in ems (what the renderer occupies)
+
+
+def block_height(n_lines: int, size: float, leading: float) -> float:
+    """Height that ``n_lines`` lines occupy when drawn: one full line extent plus
+    one leading step per further line."""
+    return 0.0 if n_lines == 0 else size * EXTENT + (n_lines - 1) * size * leading
+
+
 def _fits(lines: list[Line], too_wide: bool, size: float, style: Style, height: float) -> tuple[bool, int]:
-    capacity = max(1, int((height + 1e-6) // (size * style.leading)))
+    capacity = 1 + max(0, int((height - size * EXTENT + 1e-6) // (size * style.leading))) if height >= size * EXTENT - 1e-6 else 0
     if style.max_lines:
         capacity = min(capacity, style.max_lines)
     over = max(0, len(lines) - capacity)
@@ -327,7 +336,7 @@ def fit_column(blocks: list[Block], width: float, height: float, size: float, mi
             lines, w = break_lines(b.text, b.style, bs, width, book)
             wide = wide or w
             laid.append((b, lines, bs))
-            used += len(lines) * bs * b.style.leading + b.gap_after * s
+            used += block_height(len(lines), bs, b.style.leading) + b.gap_after * s
         return used, laid, wide
 
     used, laid, wide = attempt(size)

@@ -1,0 +1,165 @@
+"""Open the generated PDFs again and inspect them (pypdf, pypdfium2)."""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from cardkit.layout.fonts import FontBook
+from cardkit.layout.ops import Text
+from cardkit.layout.sheet import back_slot, plan_sheet
+from cardkit.layout.units import MM
+from cardkit.load.project import load_project
+from cardkit.printing import build_pdf, compose_set
+from tests.conftest import REPO
+
+PROJECT = load_project(REPO)
+DA = PROJECT.card_set("death-angel")
+
+
+@pytest.fixture(scope="module")
+def pdfs(tmp_path_factory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("pdf")
+    return {loc: build_pdf(REPO, DA, loc, out=out / f"da-{loc}.pdf").path for loc in ("en", "fi", "ko")}
+
+
+def _catalog(locale: str) -> dict[str, str]:
+    from cardkit.i18n.localize import Localizer
+
+    loc = Localizer(REPO, locale, DA)
+    return {s.msgctxt: loc.card(s.msgctxt) for s in DA.strings}
+
+
+def test_page_count_size_and_boxes(pdfs):
+    items, extras = compose_set(REPO, DA, "en")
+    sheet = plan_sheet("a4", 63 * MM, 88 * MM, None)
+    card_pages = math.ceil((len(items) + len(extras)) / sheet.per_page)
+    reader = PdfReader(pdfs["en"])
+    # calibration front+back, a front and a back per sheet, token sheet and its blank back
+    assert len(reader.pages) == 2 + 2 * card_pages + 2
+    for page in reader.pages:
+        assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (595, 842)
+    first_cards = reader.pages[2]
+    x0, y0, x1, y1 = sheet.trim_box(sheet.per_page)
+    trim = [float(v) for v in first_cards.trimbox]
+    bleed = [float(v) for v in first_cards.bleedbox]
+    assert trim == pytest.approx([x0, y0, x1, y1], abs=0.01)
+    assert bleed == pytest.approx([x0 - sheet.bleed, y0 - sheet.bleed, x1 + sheet.bleed, y1 + sheet.bleed], abs=0.01)
+
+
+def test_every_font_is_embedded(pdfs):
+    for loc, path in pdfs.items():
+        reader = PdfReader(path)
+        seen = set()
+        for page in reader.pages:
+            fonts = page["/Resources"].get_object().get("/Font", {})
+            for ref in fonts.values():
+                font = ref.get_object()
+                seen.add(font["/BaseFont"])
+                desc = font.get("/FontDescriptor")
+                if desc is None and "/DescendantFonts" in font:
+                    desc = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+                assert desc is not None, (loc, font["/BaseFont"])
+                desc = desc.get_object()
+                assert "/FontFile2" in desc, (loc, font["/BaseFont"])  # TrueType program embedded
+        assert seen and all("+" in str(n) for n in seen), seen  # subset prefixes
+
+
+def test_localized_text_on_expected_page(pdfs):
+    items, _ = compose_set(REPO, DA, "en")
+    index = next(i for i, it in enumerate(items) if it.front.id == "heroic_charge")
+    page = 2 + 2 * (index // 9)
+    for loc in ("en", "fi", "ko"):
+        name = _norm(_catalog(loc)["heroic_charge.name"])
+        assert name in _norm(PdfReader(pdfs[loc]).pages[page].extract_text()), (loc, name)
+        # and not on the page before
+        assert name not in _norm(PdfReader(pdfs[loc]).pages[page - 2].extract_text())
+
+
+def _norm(text: str) -> str:
+    """Text as extracted, without line breaks, hyphenation breaks and soft hyphens."""
+    return " ".join(text.replace("\u00ad", "").replace("-\n", "").split())
+
+
+def _slot_text(page: pdfium.PdfPage, sheet, slot: int) -> str:
+    x, y = sheet.trim_xy(slot)
+    tp = page.get_textpage()
+    return tp.get_text_bounded(left=x, bottom=y, right=x + sheet.card_w, top=y + sheet.card_h)
+
+
+def test_backs_are_mirrored_long_edge(pdfs):
+    items, _ = compose_set(REPO, DA, "en")
+    first_loc = next(i for i, it in enumerate(items) if it.deck == "location")
+    page_index = first_loc // 9
+    sheet = plan_sheet("a4", 63 * MM, 88 * MM, None)
+    doc = pdfium.PdfDocument(str(pdfs["en"]))
+    back = doc[2 + 2 * page_index + 1]
+    for i in range(page_index * 9, min(len(items), page_index * 9 + 9)):
+        it = items[i]
+        if it.deck != "location":
+            continue
+        slot = i - page_index * 9
+        target, turned = back_slot(sheet, slot, "long-edge")
+        tier = next(c for c in DA.cards.values() if c.id == it.front.card).tier
+        assert f"Tier {tier}" in _slot_text(back, sheet, target)
+
+
+def test_short_edge_backs_turned(tmp_path):
+    path = build_pdf(REPO, DA, "en", duplex="short-edge", out=tmp_path / "s.pdf").path
+    sheet = plan_sheet("a4", 63 * MM, 88 * MM, None)
+    doc = pdfium.PdfDocument(str(path))
+    # page 3 holds marines 1-9: slot 0 is Gideon; his right-facing side must sit in the mirrored row
+    target, turned = back_slot(sheet, 0, "short-edge")
+    assert turned and target == 6
+    assert "Gideon" in _slot_text(doc[3], sheet, target)
+    assert "Gideon" not in _slot_text(doc[3], sheet, 0)
+
+
+def test_no_text_outside_its_box():
+    book = FontBook()
+    for loc in ("en", "fi", "ko"):
+        for set_id in ("death-angel", "deep-strike"):
+            items, extras = compose_set(REPO, PROJECT.card_set(set_id), loc)
+            for item in items + extras:
+                for face in (item.front, item.back):
+                    for f in face.fits if face else ():
+                        x, y, w, h = f.box
+                        for op in f.ops:
+                            if not isinstance(op, Text):
+                                continue
+                            width = book.width(op.text, book.chain(op.locale, op.role), op.size)
+                            assert op.x >= x - 0.01 and op.x + width <= x + w + 0.05, (loc, face.id, f.field, op.text)
+                            assert y - 0.3 * op.size <= op.y <= y + h, (loc, face.id, f.field, op.text)
+
+
+def test_two_builds_are_byte_identical(tmp_path):
+    a = build_pdf(REPO, DA, "ko", out=tmp_path / "a.pdf").path.read_bytes()
+    b = build_pdf(REPO, DA, "ko", out=tmp_path / "b.pdf").path.read_bytes()
+    assert a == b
+
+
+def test_every_card_is_in_the_pdf(pdfs):
+    for loc in ("en", "fi", "ko"):
+        text = _norm("\n".join(p.extract_text() for p in PdfReader(pdfs[loc]).pages))
+        names = {k: v for k, v in _catalog(loc).items() if k.endswith(".name") and not k.startswith("set.")}
+        missing = [k for k, v in names.items() if _norm(v) not in text]
+        assert missing == [], loc
+
+
+def test_deep_strike_cards_and_map_labels(tmp_path):
+    ds = PROJECT.card_set("deep-strike")
+    for loc in ("en", "fi", "ko"):
+        path = build_pdf(REPO, ds, loc, out=tmp_path / f"ds-{loc}.pdf").path
+        reader = PdfReader(path)
+        text = " ".join(p.extract_text() for p in reader.pages)
+        from cardkit.i18n.localize import Localizer
+
+        l10n = Localizer(REPO, loc, ds)
+        assert l10n.ui("map.player_a") in text
+        for sc in ds.cards:
+            assert l10n.card(f"{sc}.name").split()[0] in text
