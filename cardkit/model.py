@@ -59,6 +59,7 @@ class Card:
     kind: str
     quantity: int
     origin: Origin
+    art: str | None = None  # project-relative path of the user's artwork, checked at load
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -19,6 +19,7 @@ from cardkit.layout.sheet import Sheet, back_slot, crop_marks, plan_sheet
 from cardkit.layout.textfit import Style, fit
 from cardkit.layout.units import MM
 from cardkit.model import CardSet
+from cardkit.render.images import load_art
 from cardkit.render.pdf import PdfDocument
 
 LANGUAGE_NAMES = {"en": "English", "fi": "Suomi", "ko": "한국어"}
@@ -41,7 +42,7 @@ def compose_set(root: Path, card_set: CardSet, locale: str) -> tuple[list[PrintI
 
         sc = ScenarioComposer(card_set, loc)
         return sc.items(), []
-    comp = Composer(card_set, loc)
+    comp = Composer(card_set, loc, art=lambda rel: load_art(root / rel, rel))
     return comp.items(), comp.extras()
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from cardkit.errors import CardkitError
 from cardkit.i18n.localize import Localizer
 from cardkit.layout.fonts import FontBook
-from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Poly, Rect, Text
+from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rect, Text
 from cardkit.layout.textfit import Block, ColumnResult, FitResult, Style, block_height, fit, fit_column
 from cardkit.layout.units import MM, to_pt
 from cardkit.load.yamlsafe import read_yaml_file
@@ -139,7 +139,8 @@ class Composer:
     """Lays out every face of a card set in one locale."""
 
     def __init__(self, card_set: CardSet, localizer: Localizer, book: FontBook | None = None,
-                 templates: dict[str, Template] | None = None) -> None:
+                 templates: dict[str, Template] | None = None, art: Callable[[str], Any] | None = None) -> None:
+        self.art_loader = art
         self.set = card_set
         self.loc = localizer
         self.locale = localizer.locale
@@ -215,6 +216,15 @@ class Composer:
             x, y, w, h = panel
             face.ops.append(Rect(x, y, w, h, fill=PAPER, stroke=_darken(colour, 0.2), lw=0.6, r=1.6 * MM))
 
+    def picture(self, face: Face, card: Card, x: float, y: float, w: float, h: float) -> bool:
+        """The card's own artwork in a box, if it has any (and a loader was given)."""
+        if not card.art or self.art_loader is None:
+            return False
+        art = self.art_loader(card.art)
+        face.ops.append(Rect(x, y, w, h, fill="#000000"))
+        face.ops.append(Picture(x, y, w, h, art.png, art.width, art.height))
+        return True
+
     def _new(self, face_id: str, card: str, template: str) -> Face:
         return Face(face_id, card, self.templates[template])
 
@@ -226,9 +236,13 @@ class Composer:
         t = face.template
         name, key = self.card_text(m.id, "name")
         self.text(face, "name", name, key, colour="#ffffff")
-        # big facing arrow
-        face.ops.append(Circle(t.width / 2, t.height * 0.5, 17 * MM, fill=_lighten(colour, 0.2), stroke="#ffffff", lw=1.2))
-        face.ops.append(Icon(f"arrow-{facing}", t.width / 2 - 13 * MM, t.height * 0.5 - 13 * MM, 26 * MM, "#ffffff"))
+        # big facing arrow (a badge over the artwork when the card has some)
+        if self.picture(face, m, 8 * MM, 27 * MM, t.width - 16 * MM, 44 * MM):
+            face.ops.append(Circle(t.width - 15 * MM, 32 * MM, 6 * MM, fill=colour, stroke="#ffffff", lw=1))
+            face.ops.append(Icon(f"arrow-{facing}", t.width - 20 * MM, 27 * MM, 10 * MM, "#ffffff"))
+        else:
+            face.ops.append(Circle(t.width / 2, t.height * 0.5, 17 * MM, fill=_lighten(colour, 0.2), stroke="#ffffff", lw=1.2))
+            face.ops.append(Icon(f"arrow-{facing}", t.width / 2 - 13 * MM, t.height * 0.5 - 13 * MM, 26 * MM, "#ffffff"))
         # small arrows that steer adjacent Genestealer movement (left side down, right side up)
         rules = self.set.rules
         moves = dict(rules.adjacent_move) if rules else {"left": "down", "right": "up"}
@@ -402,7 +416,7 @@ class Composer:
             self.text(face, "activate", label, lkey, colour="#7a1e16")
             text, tkey = self.card_text(tr.id, "text")
             self.text(face, "text", text, tkey)
-        else:
+        elif not self.picture(face, tr, 8 * MM, 12 * MM, t.width - 16 * MM, 42 * MM):
             face.ops.append(Rect(8 * MM, 12 * MM, t.width - 16 * MM, 42 * MM, fill=colour, r=3 * MM))
         return face
 
@@ -421,8 +435,9 @@ class Composer:
             text, tkey = self.card_text(g.id, "text")
             self.text(face, "text", text, tkey)
         else:
-            face.ops.append(Circle(t.width / 2, 46 * MM, 20 * MM, fill=_lighten(colour, 0.12), stroke="#d8c8e8", lw=1))
-            face.ops.append(Icon(g.icons[0], t.width / 2 - 14 * MM, 32 * MM, 28 * MM, "#f0e6f8"))
+            if not self.picture(face, g, 8 * MM, 22 * MM, t.width - 16 * MM, 48 * MM):
+                face.ops.append(Circle(t.width / 2, 46 * MM, 20 * MM, fill=_lighten(colour, 0.12), stroke="#d8c8e8", lw=1))
+                face.ops.append(Icon(g.icons[0], t.width / 2 - 14 * MM, 32 * MM, 28 * MM, "#f0e6f8"))
             face.ops.append(Rect(4.5 * MM, 4.5 * MM, 11 * MM, 11 * MM, fill=PAPER, r=1.2 * MM))
             face.ops.append(Icon(g.icons[0], 5.5 * MM, 5.5 * MM, 9 * MM, INK))
         return face

@@ -17,6 +17,7 @@ the same files.
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from cardkit.errors import CardkitError
 
 FONT_DIR = Path(__file__).resolve().parents[1] / "fonts"
+FONT_DIR_ENV = "CARDKIT_FONT_DIR"  # a folder with the same layout overrides the vendored fonts
 
 FONT_FILES: dict[str, str] = {
     "NotoSans": "noto/NotoSans-Regular.ttf",
@@ -68,8 +70,8 @@ class FontInfo:
 class FontBook:
     """Registers vendored fonts with reportlab (once per process) and measures text."""
 
-    def __init__(self, font_dir: Path = FONT_DIR) -> None:
-        self.font_dir = font_dir
+    def __init__(self, font_dir: Path | None = None) -> None:
+        self.font_dir = font_dir or Path(os.environ.get(FONT_DIR_ENV) or FONT_DIR)
 
     def chain(self, locale: str, role: str) -> tuple[str, ...]:
         table = ROLE_CHAINS.get(locale.split("_")[0], ROLE_CHAINS["default"])

@@ -6,7 +6,7 @@ trim box (bleed extends to negative coordinates).  Colours are ``#rrggbb``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 
@@ -76,6 +76,19 @@ class Icon:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A raster image (PNG bytes from :mod:`cardkit.render.images`) fitted into a box, centred, aspect kept."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    png: bytes = field(repr=False)
+    px_w: int = 1
+    px_h: int = 1
+
+
+@dataclass(frozen=True)
 class Group:
     """Operations drawn translated, then rotated about the translated origin."""
 
@@ -86,4 +99,4 @@ class Group:
     clip: tuple[float, float, float, float] | None = None  # x, y, w, h in the group's own coordinates
 
 
-Op = Union[Rect, Poly, Circle, Line, Text, Icon, Group]
+Op = Union[Rect, Poly, Circle, Line, Text, Icon, Picture, Group]

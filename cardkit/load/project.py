@@ -10,7 +10,7 @@ one typo does not cascade into dozens of follow-on errors.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable
@@ -248,7 +248,19 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
                 duplicates.append(loaded.issue("C001", f"duplicate card id '{c['id']}' (first defined in {prev.file}:{prev_line})", origin, "id"))
                 continue
             first_seen[c["id"]] = origin
-            cards[c["id"]] = _build_card(kind, c, origin)
+            card = _build_card(kind, c, origin)
+            if "art" in c:
+                art = safe_path(set_dir, c["art"])
+                if art is None:
+                    issues.append(doc.issue("F002", f"artwork path '{c['art']}' escapes the set folder", ("cards", ci, "art")))
+                    loaded.schema_clean = False
+                    continue
+                if not art.is_file():
+                    issues.append(doc.issue("F001", f"artwork '{c['art']}' does not exist", ("cards", ci, "art")))
+                    loaded.schema_clean = False
+                    continue
+                card = replace(card, art=_rel(root, art))
+            cards[c["id"]] = card
     issues.extend(duplicates)
     if duplicates:
         loaded.schema_clean = False

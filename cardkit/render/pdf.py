@@ -11,11 +11,12 @@ import io
 from typing import Iterable
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.icons import ICONS, Shape
-from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Poly, Rect, Text
+from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rect, Text
 
 PAPER_WHITE = "#ffffff"
 
@@ -90,6 +91,10 @@ class PdfDocument:
                 if op.closed:
                     p.close()
                 c.drawPath(p, stroke=int(op.stroke is not None), fill=int(op.fill is not None and op.closed))
+            elif isinstance(op, Picture):
+                scale = min(op.w / op.px_w, op.h / op.px_h)
+                w, h = op.px_w * scale, op.px_h * scale
+                c.drawImage(ImageReader(io.BytesIO(op.png)), op.x + (op.w - w) / 2, op.y + (op.h - h) / 2, w, h)
             elif isinstance(op, Group):
                 c.saveState()
                 c.translate(op.dx, op.dy)

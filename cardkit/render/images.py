@@ -1,0 +1,65 @@
+"""Everything that touches Pillow: reading user artwork safely, PNG export and
+Tabletop Simulator deck sheets.
+
+Artwork is untrusted: the path must stay inside the project, the file must be a
+real PNG/JPEG/WebP, its pixel count is bounded before decoding (decompression
+bombs), and it is re-encoded as a plain RGB PNG before anything else sees it.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, UnidentifiedImageError
+
+from cardkit.errors import CardkitError, Issue
+
+MAX_ART_PIXELS = 40_000_000
+MAX_ART_BYTES = 32 << 20
+MAX_ART_SIDE = 1600
+FORMATS = {"PNG", "JPEG", "WEBP"}
+
+
+@dataclass(frozen=True)
+class Art:
+    png: bytes
+    width: int
+    height: int
+
+
+def load_art(path: Path, rel: str) -> Art:
+    """Decode, bound and re-encode one artwork file."""
+    return _load_art(str(path), path.stat().st_mtime if path.exists() else 0.0, rel)
+
+
+@functools.lru_cache(maxsize=256)
+def _load_art(path: str, mtime: float, rel: str) -> Art:
+    p = Path(path)
+    if not p.is_file():
+        raise CardkitError(Issue("F001", "artwork file does not exist", file=rel))
+    if p.stat().st_size > MAX_ART_BYTES:
+        raise CardkitError(Issue("I002", f"artwork is larger than {MAX_ART_BYTES >> 20} MiB", file=rel))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(p) as im:
+                if im.format not in FORMATS:
+                    raise CardkitError(Issue("I001", f"artwork must be PNG, JPEG or WebP, not {im.format}", file=rel))
+                if im.width * im.height > MAX_ART_PIXELS:
+                    raise CardkitError(Issue("I002", f"artwork has {im.width} x {im.height} pixels; the limit is {MAX_ART_PIXELS:,} (decompression bomb?)", file=rel))
+                im.load()
+                rgb = im.convert("RGB")
+    except CardkitError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise CardkitError(Issue("I002", f"artwork rejected as a decompression bomb: {exc}", file=rel)) from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        raise CardkitError(Issue("I001", f"not a readable image: {exc}", file=rel)) from None
+    rgb.thumbnail((MAX_ART_SIDE, MAX_ART_SIDE))
+    out = io.BytesIO()
+    rgb.save(out, format="PNG", optimize=False)
+    return Art(out.getvalue(), rgb.width, rgb.height)

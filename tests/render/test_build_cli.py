@@ -1,0 +1,106 @@
+"""`cardkit build` through the CLI boundary, including bad input."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PIL import Image
+from pypdf import PdfReader
+
+LINE = re.compile(r"^\S+: error\[[A-Z]\d{3}\]: .+$")
+
+
+def _only_error_lines(err: str) -> None:
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert lines and all(LINE.match(ln) for ln in lines), err
+    assert "Traceback" not in err
+
+
+def _outputs(project: Path) -> list[Path]:
+    return sorted(p for p in (project / "output").rglob("*") if p.is_file()) if (project / "output").exists() else []
+
+
+def test_build_writes_every_set_and_locale(project: Path, cli):
+    result = cli("build", "--root", str(project))
+    assert result.code == 0, result.err
+    names = sorted(p.name for p in _outputs(project))
+    assert names == sorted(f"{s}-{loc}-a4.pdf" for s in ("death-angel", "deep-strike") for loc in ("en", "fi", "ko"))
+
+
+def test_missing_font_is_a_clear_error(project: Path, cli, monkeypatch, tmp_path: Path):
+    monkeypatch.setenv("CARDKIT_FONT_DIR", str(tmp_path / "no-fonts"))
+    result = cli("build", "pdf", "--root", str(project), "--locale", "fi")
+    assert result.code == 1
+    _only_error_lines(result.err)
+    assert "error[T001]" in result.err and "font file missing" in result.err
+    assert _outputs(project) == []
+
+
+def _with_art(project: Path, art: str) -> None:
+    path = project / "cards" / "death-angel" / "marines.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    range: 0\n", f"    range: 0\n    art: \"{art}\"\n", 1), encoding="utf-8")
+
+
+def test_art_path_escaping_the_project(project: Path, cli):
+    _with_art(project, "../../../../etc/hostname")
+    result = cli("build", "pdf", "--root", str(project))
+    assert result.code == 1
+    _only_error_lines(result.err)
+    assert "marines.yaml:" in result.err and "error[F002]" in result.err
+    assert _outputs(project) == []
+
+
+def test_art_that_is_not_an_image(project: Path, cli):
+    (project / "cards" / "death-angel" / "gideon.png").write_text("this is not a picture")
+    _with_art(project, "gideon.png")
+    result = cli("build", "pdf", "--root", str(project))
+    assert result.code == 1
+    _only_error_lines(result.err)
+    assert "gideon.png: error[I001]" in result.err
+    assert _outputs(project) == []
+
+
+def test_decompression_bomb(project: Path, cli):
+    Image.new("1", (20000, 20000)).save(project / "cards" / "death-angel" / "bomb.png")
+    _with_art(project, "bomb.png")
+    result = cli("build", "pdf", "--root", str(project))
+    assert result.code == 1
+    _only_error_lines(result.err)
+    assert "error[I002]" in result.err
+    assert _outputs(project) == []
+
+
+def test_real_art_is_printed(project: Path, cli):
+    im = Image.new("RGB", (300, 200), (200, 30, 30))
+    im.save(project / "cards" / "death-angel" / "gideon.jpg")
+    _with_art(project, "gideon.jpg")
+    result = cli("build", "pdf", "--root", str(project))
+    assert result.code == 0, result.err
+    reader = PdfReader(project / "output" / "death-angel-en-a4.pdf")
+    front, back = list(reader.pages[2].images), list(reader.pages[3].images)
+    assert len(front) == len(back) == 1  # the left-facing side, and behind it the right-facing side
+    assert front[0].image.size == (300, 200)
+
+
+def test_markup_characters_are_text(project: Path, cli):
+    path = project / "cards" / "death-angel" / "locations.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('name: "Black Holds"', 'name: "Black & <Holds>"'), encoding="utf-8")
+    assert cli("l10n", "update", "--root", str(project)).code == 0
+    result = cli("build", "pdf", "--root", str(project))
+    assert result.code == 0, result.err
+    reader = PdfReader(project / "output" / "death-angel-en-a4.pdf")
+    assert any("Black & <Holds>" in p.extract_text() for p in reader.pages)
+
+
+def test_letter_bleed_that_does_not_fit(project: Path, cli):
+    result = cli("build", "pdf", "--root", str(project), "--paper", "letter", "--bleed", "3mm")
+    assert result.code == 1
+    _only_error_lines(result.err)
+    assert "error[B002]" in result.err and "use a smaller --bleed" in result.err
+    ok = cli("build", "pdf", "--root", str(project), "--paper", "letter")
+    assert ok.code == 0
+    page = PdfReader(project / "output" / "death-angel-en-letter.pdf").pages[0]
+    assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
