@@ -211,6 +211,32 @@ def build_pdf_cmd(root: RootOpt = Path("."),
     typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")
 
 
+@build_app.command("png")
+def build_png_cmd(root: RootOpt = Path("."),
+                  set_id: Annotated[str, typer.Option("--set", help="card set id")] = "death-angel",
+                  locale: Annotated[str, typer.Option("--locale")] = "en",
+                  dpi: Annotated[int, typer.Option("--dpi", help="resolution")] = 300,
+                  bleed: Annotated[str, typer.Option("--bleed")] = "3mm") -> None:
+    """Write one PNG per card face (with bleed) to output/png/<set>-<locale>/."""
+    from cardkit.printing import build_png
+
+    project = _clean_project(root)
+    paths = build_png(root, project.card_set(set_id), locale, dpi=dpi, bleed=_parse_bleed(bleed) or 0.0)
+    typer.echo(f"wrote {len(paths)} PNG files to {paths[0].parent if paths else 'nowhere'}")
+
+
+@build_app.command("tts")
+def build_tts_cmd(root: RootOpt = Path("."),
+                  set_id: Annotated[str, typer.Option("--set", help="card set id")] = "death-angel",
+                  locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
+    """Write Tabletop Simulator deck sheets (at most 10 x 7 cards, 4096 px wide) to output/tts/<set>-<locale>/."""
+    from cardkit.printing import build_tts
+
+    project = _clean_project(root)
+    paths = build_tts(root, project.card_set(set_id), locale)
+    typer.echo(f"wrote {len(paths)} deck images to {paths[0].parent if paths else 'nowhere'}")
+
+
 def main() -> None:
     """Console entry point and the single exception boundary."""
     try:

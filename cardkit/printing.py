@@ -191,9 +191,7 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     items, extras = compose_set(root, card_set, locale)
     all_items = items + extras
     faces = [i.front for i in all_items] + [i.back for i in all_items if i.back is not None]
-    bad = bad_fits(faces)
-    if bad:
-        raise CardkitError(fit_issues(root, card_set, locale, bad))
+    _check_fits(root, card_set, locale, all_items)
     if mode == "inserts":
         from cardkit.layout.inserts import insert_items
 
@@ -241,3 +239,71 @@ def face_pdf(face: Face, bleed: float = 3 * MM, title: str = "") -> bytes:
     doc.draw([_place(face, bleed, bleed, bleed, False)])
     doc.end_page()
     return doc.finish()
+
+
+def _faces_by_id(items: list[PrintItem]) -> list[Face]:
+    """Every distinct face (fronts, then backs) in print order."""
+    seen: dict[str, Face] = {}
+    for it in items:
+        for face in (it.front, it.back):
+            if face is not None and face.id not in seen:
+                seen[face.id] = face
+    return list(seen.values())
+
+
+def _check_fits(root: Path, card_set: CardSet, locale: str, items: list[PrintItem]) -> None:
+    faces = [i.front for i in items] + [i.back for i in items if i.back is not None]
+    bad = bad_fits(faces)
+    if bad:
+        raise CardkitError(fit_issues(root, card_set, locale, bad))
+
+
+def build_png(root: Path, card_set: CardSet, locale: str, dpi: int = 300, bleed: float = 3 * MM,
+              out_dir: Path | None = None) -> list[Path]:
+    """One PNG per distinct card face at ``dpi`` with bleed, in output/png/<set>-<locale>/."""
+    from cardkit.render.images import png_bytes, rasterize
+
+    if not 72 <= dpi <= 1200:
+        raise CardkitError(f"--dpi {dpi} is outside 72-1200", code="B005")
+    items, extras = compose_set(root, card_set, locale)
+    _check_fits(root, card_set, locale, items + extras)
+    folder = out_dir or root / "output" / "png" / f"{card_set.id}-{locale}"
+    written = []
+    for face in _faces_by_id(items + extras):
+        image = rasterize(face_pdf(face, bleed), dpi / 72)
+        path = folder / f"{face.id.replace(':', '_').replace('#', '-')}.png"
+        atomic_write_bytes(path, png_bytes(image, dpi))
+        written.append(path)
+    return written
+
+
+def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None = None) -> list[Path]:
+    """Tabletop Simulator deck sheets per deck (fronts) and one back image per deck."""
+    from cardkit.render.images import TTS_MAX_COLS, TTS_MAX_WIDTH, png_bytes, rasterize, tts_sheets
+
+    items, extras = compose_set(root, card_set, locale)
+    _check_fits(root, card_set, locale, items + extras)
+    folder = out_dir or root / "output" / "tts" / f"{card_set.id}-{locale}"
+    first = items[0].front.template
+    scale = (TTS_MAX_WIDTH // TTS_MAX_COLS) / first.width  # card width in px at this scale
+    decks: dict[str, list[PrintItem]] = {}
+    for it in items + extras:
+        decks.setdefault(it.deck, []).append(it)
+    written = []
+    for deck, its in decks.items():
+        fronts = [rasterize(face_pdf(it.front, 0), scale) for it in its]
+        for n, sheet in enumerate(tts_sheets(fronts), 1):
+            path = folder / f"{deck}-{n}.png"
+            atomic_write_bytes(path, png_bytes(sheet))
+            written.append(path)
+        backs = {it.back.id: it.back for it in its if it.back is not None}
+        if len(backs) == 1:
+            path = folder / f"{deck}-back.png"
+            atomic_write_bytes(path, png_bytes(tts_sheets([rasterize(face_pdf(next(iter(backs.values())), 0), scale)])[0]))
+            written.append(path)
+        elif backs:  # double-sided cards or per-tier backs: a sheet of backs in the same order
+            for n, sheet in enumerate(tts_sheets([rasterize(face_pdf(it.back, 0), scale) for it in its if it.back]), 1):
+                path = folder / f"{deck}-backs-{n}.png"
+                atomic_write_bytes(path, png_bytes(sheet))
+                written.append(path)
+    return written

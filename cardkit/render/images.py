@@ -63,3 +63,57 @@ def _load_art(path: str, mtime: float, rel: str) -> Art:
     out = io.BytesIO()
     rgb.save(out, format="PNG", optimize=False)
     return Art(out.getvalue(), rgb.width, rgb.height)
+
+
+# ---------------------------------------------------------------- raster output
+TTS_MAX_COLS, TTS_MAX_ROWS, TTS_MAX_WIDTH = 10, 7, 4096
+
+
+def rasterize(pdf: bytes, scale: float) -> Image.Image:
+    """The first page of a PDF as an RGB image (pdfium renders exactly what prints)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        page = doc[0]
+        bitmap = page.render(scale=scale, draw_annots=False)
+        image = bitmap.to_pil().convert("RGB")
+        page.close()
+    finally:
+        doc.close()
+    return image
+
+
+def png_bytes(image: Image.Image, dpi: int | None = None) -> bytes:
+    out = io.BytesIO()
+    kwargs = {"dpi": (dpi, dpi)} if dpi else {}
+    image.save(out, format="PNG", **kwargs)
+    return out.getvalue()
+
+
+def crop_to_trim(image: Image.Image, bleed_px: int) -> Image.Image:
+    if bleed_px <= 0:
+        return image
+    return image.crop((bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px))
+
+
+def tts_sheets(cards: list[Image.Image]) -> list[Image.Image]:
+    """Tabletop Simulator deck sheets: at most 10 x 7 cards and 4096 px wide, RGB."""
+    if not cards:
+        return []
+    w0, h0 = cards[0].size
+    cw = min(w0, TTS_MAX_WIDTH // TTS_MAX_COLS)
+    ch = round(h0 * cw / w0)
+    per = TTS_MAX_COLS * TTS_MAX_ROWS
+    sheets = []
+    for start in range(0, len(cards), per):
+        chunk = cards[start:start + per]
+        cols = min(TTS_MAX_COLS, len(chunk))
+        rows = (len(chunk) + cols - 1) // cols
+        sheet = Image.new("RGB", (cols * cw, rows * ch), (0, 0, 0))
+        for i, im in enumerate(chunk):
+            cell = im if im.size == (cw, ch) else im.resize((cw, ch), Image.Resampling.LANCZOS)
+            sheet.paste(cell, ((i % cols) * cw, (i // cols) * ch))
+        assert sheet.width <= TTS_MAX_WIDTH
+        sheets.append(sheet)
+    return sheets

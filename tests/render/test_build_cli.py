@@ -104,3 +104,35 @@ def test_letter_bleed_that_does_not_fit(project: Path, cli):
     assert ok.code == 0
     page = PdfReader(project / "output" / "death-angel-en-letter.pdf").pages[0]
     assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
+
+
+def test_png_and_tts_exports(project: Path, cli):
+    from PIL import Image as PILImage
+
+    result = cli("build", "png", "--root", str(project), "--locale", "ko", "--dpi", "150")
+    assert result.code == 0, result.err
+    pngs = sorted((project / "output" / "png" / "death-angel-ko").glob("*.png"))
+    # every distinct face: marine sides, card fronts, deck backs, the quick reference
+    assert len(pngs) > 100
+    im = PILImage.open(project / "output" / "png" / "death-angel-ko" / "block.png")
+    expected = ((63 + 6) / 25.4 * 150, (88 + 6) / 25.4 * 150)
+    assert abs(im.size[0] - expected[0]) <= 1 and abs(im.size[1] - expected[1]) <= 1
+    result = cli("build", "tts", "--root", str(project), "--locale", "fi")
+    assert result.code == 0, result.err
+    sheets = sorted((project / "output" / "tts" / "death-angel-fi").glob("*.png"))
+    assert any(p.name == "genestealer-1.png" for p in sheets)
+    for p in sheets:
+        im = PILImage.open(p)
+        assert im.mode == "RGB" and im.width <= 4096
+        cw = 4096 // 10
+        assert im.width % cw == 0 and im.width // cw <= 10 and round(im.height / (cw * 88 / 63)) <= 7
+
+
+def test_inserts_carry_only_translated_text(project: Path, cli):
+    result = cli("build", "pdf", "--root", str(project), "--locale", "fi", "--mode", "inserts")
+    assert result.code == 0, result.err
+    reader = PdfReader(project / "output" / "death-angel-fi-a4-inserts.pdf")
+    text = " ".join(" ".join(p.extract_text().replace("-\n", "").split()) for p in reader.pages)
+    assert "Sankarillinen rynnäkkö" in text
+    assert "Heroic Charge" not in text
+    assert not any(p.images for p in reader.pages)
