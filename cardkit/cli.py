@@ -173,24 +173,44 @@ def _parse_bleed(bleed: str | None) -> float | None:
 
 @build_app.callback()
 def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
-    """Validate, then write output/<set>-<locale>-a4.pdf for every set in en, fi and ko."""
+    """The main job: validate, check the translations, and write
+    output/<set>-<locale>-a4.pdf for every set in en, fi and ko, with a summary
+    in output/build-summary.txt."""
     if ctx.invoked_subcommand is not None:
         return
     import time
 
+    from cardkit.fsutil import atomic_write_bytes
+    from cardkit.i18n.catalogs import project_locales
+    from cardkit.i18n.report import check_translations
     from cardkit.printing import build_pdf
 
-    project = _clean_project(root)
     started = time.perf_counter()
+    project = _clean_project(root)
+    summary = [f"validated: {', '.join(f'{sid} {ls.set.physical_count()} cards' for sid, ls in sorted(project.sets.items()) if ls.set)}"]
+    locales = project_locales(root)
+    report = check_translations(root, project, locales)
+    if not report.ok:
+        raise CardkitError([f.issue() for f in report.findings if f.severity is Severity.ERROR])
+    for loc, fs in sorted(report.fit_summary().items()):
+        cov = report.coverage.get(loc, {})
+        done = sum(c["translated"] for c in cov.values())
+        total = sum(c["total"] for c in cov.values())
+        summary.append(f"translations {loc}: {done}/{total} strings; fit: {fs['full_size']} at full size, "
+                       f"{fs['shrunk']} shrunk, 0 too small")
     cards = 0
     for set_id, loaded in sorted(project.sets.items()):
         assert loaded.set is not None
         for locale in LOCALES:
             result = build_pdf(root, loaded.set, locale)
             cards += result.cards
-            typer.echo(f"wrote {result.path.relative_to(root) if result.path.is_relative_to(root) else result.path} "
-                       f"({result.cards} cards, {result.pages} pages)")
-    typer.echo(f"built {cards} cards in {time.perf_counter() - started:.1f} s")
+            rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
+            summary.append(f"wrote {rel_path} ({result.cards} cards, {result.pages} pages)")
+    summary.append("playability: not available yet: the rules engine (issue 5) and playtest (issue 6) are not built")
+    summary.append(f"built {cards} cards in {time.perf_counter() - started:.1f} s")
+    text = "\n".join(summary) + "\n"
+    atomic_write_bytes(root / "output" / "build-summary.txt", text.encode("utf-8"))
+    typer.echo(text, nl=False)
 
 
 @build_app.command("pdf")

@@ -270,5 +270,26 @@ def effect_schema_text() -> str:
     return json.dumps(effect_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-if __name__ == "__main__":  # python -m cardkit.effects > schemas/effect.schema.json
-    print(effect_schema_text(), end="")
+
+
+def effects_markdown() -> str:
+    """``docs/effects.md``: the vocabulary as a table (a test keeps the file current)."""
+    lines = ["# Effect vocabulary", "",
+             "Generated from `cardkit/effects.py` (`python -m cardkit.effects --markdown > docs/effects.md`).",
+             "A card's `effects` list names these kinds; the schema rejects unknown kinds and parameters.", ""]
+    for title, kinds in (("Effects", EFFECTS), ("Win conditions (`win:` on final locations)", WIN_KINDS)):
+        lines += [f"## {title}", "", "| kind | what it does | parameters |", "|---|---|---|"]
+        for k in kinds.values():
+            params = "; ".join(
+                f"`{n}` ({'/'.join(p.choices) if p.type == 'enum' else p.type}"
+                f"{'' if p.minimum is None else f' {p.minimum}-{p.maximum}'}{', ' + p.ref + ' id' if p.ref else ''}): {p.doc}"
+                for n, p in k.params.items()) or "none"
+            lines.append(f"| `{k.name}` | {k.doc} | {params} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m cardkit.effects [--markdown]
+    import sys
+
+    print(effects_markdown() if "--markdown" in sys.argv else effect_schema_text(), end="")

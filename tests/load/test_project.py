@@ -113,3 +113,9 @@ def test_wheel_carries_the_same_schemas(tmp_path: Path):
         packed = {Path(n).name: zf.read(n) for n in zf.namelist() if n.startswith("cardkit/_data/schemas/")}
     shipped = {p.name: p.read_bytes() for p in (REPO / "schemas").glob("*.json")}
     assert packed == shipped
+
+
+def test_effects_doc_is_current():
+    from cardkit.effects import effects_markdown
+
+    assert (REPO / "docs" / "effects.md").read_text(encoding="utf-8") == effects_markdown()

@@ -1,0 +1,67 @@
+"""Benchmarks: prints a table of timings on the bundled project.
+
+    python bench/bench.py [--repeat N]
+
+Measures (median of N runs, in-process, warm font caches after the first run):
+validating both sets, the full translation check (fit included), and the PDF
+build of every set x locale in cards per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from cardkit.i18n.report import check_translations  # noqa: E402
+from cardkit.load.project import load_project  # noqa: E402
+from cardkit.printing import build_pdf  # noqa: E402
+
+
+def timed(fn, repeat: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    rows = []
+    t, project = timed(lambda: load_project(ROOT), args.repeat)
+    cards = sum(ls.set.physical_count() for ls in project.sets.values())
+    rows.append(("validate both sets (schema + checks)", f"{t * 1000:.0f} ms", f"{cards} cards"))
+    t, report = timed(lambda: check_translations(ROOT, project, ["fi", "ko"]), max(1, args.repeat // 2))
+    rows.append(("l10n check fi+ko, fit included", f"{t:.2f} s", f"{len(report.fit)} strings laid out"))
+    out = Path(tempfile.mkdtemp())
+
+    def build_all() -> int:
+        n = 0
+        for sid, ls in sorted(project.sets.items()):
+            for loc in ("en", "fi", "ko"):
+                n += build_pdf(ROOT, ls.set, loc, out=out / f"{sid}-{loc}.pdf").cards
+        return n
+
+    t, n = timed(build_all, max(1, args.repeat // 2))
+    rows.append(("PDF build, all sets x en/fi/ko", f"{t:.2f} s", f"{n / t:.0f} cards/s ({n} cards)"))
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    w = max(len(r[0]) for r in rows)
+    print(f"{'benchmark':<{w}}  {'median':>9}  detail")
+    for name, value, detail in rows:
+        print(f"{name:<{w}}  {value:>9}  {detail}")
+
+
+if __name__ == "__main__":
+    main()
