@@ -25,7 +25,13 @@ def test_build_writes_every_set_and_locale(project: Path, cli):
     result = cli("build", "--root", str(project))
     assert result.code == 0, result.err
     names = sorted(p.name for p in _outputs(project))
-    assert names == sorted(f"{s}-{loc}-a4.pdf" for s in ("death-angel", "deep-strike") for loc in ("en", "fi", "ko"))
+    pdfs = sorted(f"{s}-{loc}-a4.pdf" for s in ("death-angel", "deep-strike") for loc in ("en", "fi", "ko"))
+    assert names == sorted(pdfs + ["build-summary.txt"])
+    summary = (project / "output" / "build-summary.txt").read_text(encoding="utf-8")
+    assert "validated: death-angel 128 cards, deep-strike 6 cards" in summary
+    assert "translations fi: 335/335 strings" in summary
+    assert all(f"wrote output/{p}" in summary for p in pdfs)
+    assert result.out == summary
 
 
 def test_missing_font_is_a_clear_error(project: Path, cli, monkeypatch, tmp_path: Path):
