@@ -89,11 +89,10 @@ def _clean_project(root: Path):
     return project
 
 
-def _domains(project):  # -> list[(domain, strings)]
-    from cardkit.i18n.localize import UI_DOMAIN, ui_strings
+def _domains(project):  # -> list[(domain, strings, budgets)]
+    from cardkit.i18n.budget import translation_domains
 
-    out = [(ls.set.id, ls.set.strings) for ls in project.sets.values() if ls.set is not None]
-    return out + [(UI_DOMAIN, ui_strings())]
+    return translation_domains(project)
 
 
 @l10n_app.command("extract")
@@ -102,8 +101,8 @@ def l10n_extract(root: RootOpt = Path(".")) -> None:
     from cardkit.i18n.catalogs import plan_update, write_plans
 
     project = _clean_project(root)
-    for domain, strings in _domains(project):
-        for p in write_plans(plan_update(root, domain, strings, [])[:1]):
+    for domain, strings, budgets in _domains(project):
+        for p in write_plans(plan_update(root, domain, strings, [], budgets)[:1]):
             typer.echo(f"wrote {p.relative_to(root)}")
 
 
@@ -125,8 +124,8 @@ def l10n_update(root: RootOpt = Path("."),
         except (UnknownLocaleError, ValueError):
             raise CardkitError(f"unknown locale '{loc}'", code="L003") from None
     stale: list[Path] = []
-    for domain, strings in _domains(project):
-        plans = plan_update(root, domain, strings, locales)
+    for domain, strings, budgets in _domains(project):
+        plans = plan_update(root, domain, strings, locales, budgets)
         if check:
             stale.extend(p.path for p in plans if p.stale())
         else:

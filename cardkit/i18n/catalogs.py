@@ -57,14 +57,19 @@ def project_locales(root: Path) -> list[str]:
     return sorted(p.name for p in base.iterdir() if (p / "LC_MESSAGES").is_dir())
 
 
-def template_for(domain: str, strings: tuple[SourceString, ...]) -> Catalog:
-    """The ``.pot`` catalog of a domain (a set, or ``ui``): one entry per string."""
+def template_for(domain: str, strings: tuple[SourceString, ...], budgets: dict[str, int] | None = None) -> Catalog:
+    """The ``.pot`` catalog of a domain (a set, or ``ui``): one entry per string,
+    with a translator comment saying where it is printed and its length budget."""
     cat = Catalog(project=PROJECT, version="1", domain=domain, creation_date=EPOCH,
                   revision_date=EPOCH, fuzzy=False, charset="utf-8", copyright_holder="cardkit contributors",
                   msgid_bugs_address="", last_translator="", language_team="")
     for s in strings:
         flags = ["python-brace-format"] if placeholders(s.text) else []
-        cat.add(s.text, "", locations=[(s.file, s.line)], auto_comments=[s.comment], flags=flags, context=s.msgctxt)
+        comments = [s.comment]
+        if budgets and s.msgctxt in budgets:
+            comments.append(f"Length budget: about {budgets[s.msgctxt]} characters at full size (English: {len(s.text)}); "
+                            "longer text shrinks, `cardkit l10n check` says whether it still fits")
+        cat.add(s.text, "", locations=[(s.file, s.line)], auto_comments=comments, flags=flags, context=s.msgctxt)
     return cat
 
 
@@ -202,9 +207,10 @@ class Planned:
             return True
 
 
-def plan_update(root: Path, domain: str, strings: tuple[SourceString, ...], locales: list[str]) -> list[Planned]:
+def plan_update(root: Path, domain: str, strings: tuple[SourceString, ...], locales: list[str],
+                budgets: dict[str, int] | None = None) -> list[Planned]:
     """The bytes that ``extract`` + ``update`` would write for one domain."""
-    template = template_for(domain, strings)
+    template = template_for(domain, strings, budgets)
     plans = [Planned(pot_path(root, domain), render(template))]
     for loc in locales:
         path = po_path(root, loc, domain)

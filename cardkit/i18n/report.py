@@ -11,6 +11,7 @@ from typing import Any
 
 from cardkit.errors import CardkitError, Severity
 from cardkit.i18n.catalogs import plan_update, po_path, read_catalog, rel
+from cardkit.i18n.budget import translation_domains
 from cardkit.i18n.checks import Entry, Finding, load_glossary, run_entry_checks
 from cardkit.i18n.localize import UI_DOMAIN, ui_strings
 from cardkit.layout.compose import FieldFit
@@ -70,7 +71,7 @@ def _card_of(msgctxt: str, domain: str) -> str:
 
 
 def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale: str,
-             report: CheckReport) -> list[Entry]:
+             report: CheckReport, budgets: dict[str, int]) -> list[Entry]:
     path = po_path(root, locale, domain)
     file = rel(root, path)
     total = len(strings)
@@ -110,7 +111,7 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
     for key, m in cat.obsolete.items():
         report.findings.append(Finding("T104", Severity.WARNING, locale, domain, str(m.context or key), file, m.lineno or 0,
                                        "obsolete entry: its card field no longer exists"))
-    plans = plan_update(root, domain, strings, [locale])
+    plans = plan_update(root, domain, strings, [locale], budgets)
     if any(p.stale() for p in plans[1:]):
         report.findings.append(Finding("T105", Severity.ERROR, locale, domain, "", file, 1,
                                        "catalog is stale against the cards (run: cardkit l10n update)"))
@@ -126,13 +127,14 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
         unknown = sorted(set(set_ids) - {s.id for s in sets})
         if unknown:
             raise CardkitError(f"unknown set(s): {', '.join(unknown)}", code="P002")
-    domains: list[tuple[str, tuple[SourceString, ...]]] = [(s.id, s.strings) for s in sets] + [(UI_DOMAIN, ui_strings())]
+    wanted = {s.id for s in sets} | {UI_DOMAIN}
+    domains = [d for d in translation_domains(project) if d[0] in wanted]
     for locale in locales:
         glossary, problems = load_glossary(root, locale)
         for p in problems:
             report.findings.append(Finding(p.code, Severity.ERROR, locale, "glossary", "", p.file, p.line, p.message))
-        for domain, strings in domains:
-            entries = _entries(root, domain, strings, locale, report)
+        for domain, strings, budgets in domains:
+            entries = _entries(root, domain, strings, locale, report, budgets)
             report.findings.extend(run_entry_checks(entries, glossary, book))
         if fit:
             for s in sets:

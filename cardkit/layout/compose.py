@@ -432,8 +432,9 @@ class Composer:
             for i, icon in enumerate(g.icons):
                 face.ops.append(Circle(18 * MM + i * 27 * MM, 53 * MM, 11 * MM, fill=_lighten(colour, 0.15), stroke="#d8c8e8", lw=1))
                 face.ops.append(Icon(icon, 10.5 * MM + i * 27 * MM, 45.5 * MM, 15 * MM, "#f0e6f8"))
-            text, tkey = self.card_text(g.id, "text")
-            self.text(face, "text", text, tkey)
+            if self.loc.has(f"{g.id}.text"):
+                text, tkey = self.card_text(g.id, "text")
+                self.text(face, "text", text, tkey)
         else:
             if not self.picture(face, g, 8 * MM, 22 * MM, t.width - 16 * MM, 48 * MM):
                 face.ops.append(Circle(t.width / 2, 46 * MM, 20 * MM, fill=_lighten(colour, 0.12), stroke="#d8c8e8", lw=1))

@@ -86,3 +86,12 @@ def test_lint_names_each_bad_line():
     text = 'msgid "a"\nmsgstr "b\nhello\n"ok"\n'
     issues = lint_po(text, "x.po")
     assert [(i.code, i.line) for i in issues] == [("L001", 2), ("L001", 3)]
+
+
+def test_translator_comments_give_place_and_budget():
+    text = (REPO / "locales" / "fi" / "LC_MESSAGES" / "death-angel.po").read_text(encoding="utf-8")
+    block = text[:text.index('msgctxt "heroic_charge.text"')].rsplit("\n\n", 1)[-1]
+    assert "#. Action card 'Heroic Charge', field text" in block
+    budget = int(block.split("Length budget: about ")[1].split(" ")[0])
+    assert 199 < budget < 2000  # more than the English, and a real bound
+    assert "#: cards/death-angel/actions.yaml:" in block

@@ -1,0 +1,65 @@
+"""Length budgets for translators: roughly how many characters fit at full
+size where a string is printed, from the real English layout.
+
+The budget is an estimate (average glyph width of half an em); the fit check
+is the authority.  It goes into the catalogs' translator comments.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardkit.layout.textfit import EXTENT
+from cardkit.model import CardSet
+
+AVG_EM = 0.5
+
+
+def length_budgets(root: Path, card_set: CardSet) -> tuple[dict[str, int], dict[str, int]]:
+    """Budgets for the set's strings and for the interface strings it prints."""
+    from cardkit.printing import compose_set
+
+    items, extras = compose_set(root, card_set, "en")
+    budgets: dict[str, int] = {}
+    ui: dict[str, int] = {}
+    for item in items + extras:
+        for face in (item.front, item.back):
+            if face is None:
+                continue
+            for f in face.fits:
+                x, y, w, h = f.box
+                size = f.result.nominal
+                field = face.template.fields.get(f.field)
+                leading = field.leading if field is not None else 1.18
+                # what fits at the nominal size: the budget to aim for (the fit check allows shrinking)
+                lines = 1 + max(0, int((h - size * EXTENT) // (size * leading)))
+                if field is not None and field.max_lines:
+                    lines = min(lines, field.max_lines)
+                capacity = int(lines * w / (AVG_EM * size))
+                keys = f.key.split(",")
+                if len(keys) > 1:  # a column shares its box: split by English length
+                    total = sum(len(t) for t in f.text.split("\n")) or 1
+                    shares = {k: int(capacity * len(t) / total) for k, t in zip(keys, f.text.split("\n"))}
+                else:
+                    shares = {keys[0]: capacity}
+                for key, n in shares.items():
+                    table, k = (ui, key[3:]) if key.startswith("ui:") else (budgets, key)
+                    table[k] = min(table.get(k, n), n)
+    return budgets, ui
+
+
+def translation_domains(project) -> list[tuple[str, tuple, dict[str, int]]]:  # type: ignore[no-untyped-def]
+    """Every catalog domain of a project: each set, then ``ui``, with the
+    strings and length budgets its template carries."""
+    from cardkit.i18n.localize import UI_DOMAIN, ui_strings
+
+    out = []
+    ui_budgets: dict[str, int] = {}
+    for sid, ls in sorted(project.sets.items()):
+        if ls.set is None:
+            continue
+        budgets, ui = length_budgets(project.root, ls.set)
+        out.append((sid, ls.set.strings, budgets))
+        for k, n in ui.items():
+            ui_budgets[k] = min(ui_budgets.get(k, n), n)
+    return out + [(UI_DOMAIN, ui_strings(), ui_budgets)]
