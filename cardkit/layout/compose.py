@@ -228,14 +228,26 @@ class Composer:
     def _new(self, face_id: str, card: str, template: str) -> Face:
         return Face(face_id, card, self.templates[template])
 
+    def _start(self, face_id: str, card: str, template: str, colour: str,
+               panel: tuple[float, float, float, float] | None) -> Face:
+        """A new face: background, frame, optional text panel, and the card's name."""
+        face = self._new(face_id, card, template)
+        self._frame(face, colour, panel)
+        name, key = self.card_text(card, "name")
+        self.text(face, "name", name, key, colour="#ffffff", valign="middle")
+        return face
+
+    def _badge(self, face: Face, cx: float, cy: float, w: float, h: float, text: str, size: float) -> None:
+        """A gold label centred on (cx, cy) with a number-role text."""
+        face.ops.append(Rect(cx - w / 2, cy - h / 2, w, h, fill="#c9a227", r=1.2 * MM))
+        tw = self.book.width(text, self.book.chain(self.locale, "number"), size)
+        face.ops.append(Text(cx - tw / 2, cy - size * 0.36, text, self.locale, "number", size, INK))
+
     # ----------------------------------------------------------------- cards
     def marine(self, m: Marine, facing: str) -> Face:
-        face = self._new(f"{m.id}:{facing}", m.id, "marine")
         colour = self.team_colour.get(m.team, "#555555")
-        self._frame(face, colour, None)
+        face = self._start(f"{m.id}:{facing}", m.id, "marine", colour, None)
         t = face.template
-        name, key = self.card_text(m.id, "name")
-        self.text(face, "name", name, key, colour="#ffffff")
         # big facing arrow (a badge over the artwork when the card has some)
         if self.picture(face, m, 8 * MM, 27 * MM, t.width - 16 * MM, 44 * MM):
             face.ops.append(Circle(t.width - 15 * MM, 32 * MM, 6 * MM, fill=colour, stroke="#ffffff", lw=1))
@@ -280,12 +292,8 @@ class Composer:
 
     def event(self, e: Event, copy: int) -> Face:
         face_id = e.copy_ids()[copy]
-        face = self._new(face_id, e.id, "event")
-        colour = DECK_COLOURS["event"]
+        face = self._start(face_id, e.id, "event", DECK_COLOURS["event"], (4.5 * MM, 19 * MM, 54 * MM, 50 * MM))
         t = face.template
-        self._frame(face, colour, (4.5 * MM, 19 * MM, t.width - 9 * MM, 50 * MM))
-        name, key = self.card_text(e.id, "name")
-        self.text(face, "name", name, key, colour="#ffffff", valign="middle")
         if e.instinct:
             f = t.fields["instinct"]
             face.ops.append(Rect(f.x, f.y, f.w, f.h, fill="#c9a227", r=f.h / 2))
@@ -348,15 +356,9 @@ class Composer:
             face.ops.append(Text(x + 7 * MM, 5.6 * MM, str(n), self.locale, "number", 11, "#ffffff"))
 
     def location(self, loc: Location) -> Face:
-        face = self._new(loc.id, loc.id, "location")
+        face = self._start(loc.id, loc.id, "location", DECK_COLOURS["location"], (4.5 * MM, 11.5 * MM, 54 * MM, 39.5 * MM))
         t = face.template
-        colour = DECK_COLOURS["location"]
-        self._frame(face, colour, (4.5 * MM, 11.5 * MM, t.width - 9 * MM, 39.5 * MM))
-        name, key = self.card_text(loc.id, "name")
-        self.text(face, "name", name, key, colour="#ffffff", valign="middle")
-        face.ops.append(Rect(t.width - 15 * MM, 76.5 * MM, 10 * MM, 8 * MM, fill="#c9a227", r=1.2 * MM))
-        tw = self.book.width(loc.tier, self.book.chain(self.locale, "number"), 12)
-        face.ops.append(Text(t.width - 10 * MM - tw / 2, 78.6 * MM, loc.tier, self.locale, "number", 12, INK))
+        self._badge(face, t.width - 10 * MM, 80.5 * MM, 10 * MM, 8 * MM, loc.tier, 12)
         self._markers(face, loc.terrain)
         label, lkey = self.ui(f"trigger.{loc.trigger}")
         self.text(face, "trigger", label, lkey, colour="#7a1e16")
@@ -376,16 +378,10 @@ class Composer:
         return face
 
     def setup(self, st: SetupCard) -> Face:
-        face = self._new(st.id, st.id, "setup")
+        face = self._start(st.id, st.id, "setup", DECK_COLOURS["setup"], (4.5 * MM, 11.5 * MM, 54 * MM, 39.5 * MM))
         t = face.template
-        colour = DECK_COLOURS["setup"]
-        self._frame(face, colour, (4.5 * MM, 11.5 * MM, t.width - 9 * MM, 39.5 * MM))
-        name, key = self.card_text(st.id, "name")
-        self.text(face, "name", name, key, colour="#ffffff", valign="middle")
         players = " · ".join(str(p) for p in st.players)
-        face.ops.append(Rect(t.width - 19 * MM, 76.5 * MM, 14 * MM, 8 * MM, fill="#c9a227", r=1.2 * MM))
-        pw = self.book.width(players, self.book.chain(self.locale, "number"), 11)
-        face.ops.append(Text(t.width - 12 * MM - pw / 2, 78.8 * MM, players, self.locale, "number", 11, INK))
+        self._badge(face, t.width - 12 * MM, 80.5 * MM, 14 * MM, 8 * MM, players, 11)
         self._markers(face, st.terrain)
         f = t.fields["label"]
         rows = [("players", players), ("formation", str(st.formation_size)),
@@ -402,12 +398,9 @@ class Composer:
         return face
 
     def terrain(self, tr: Terrain) -> Face:
-        face = self._new(tr.id, tr.id, "terrain")
+        face = self._start(tr.id, tr.id, "terrain", DECK_COLOURS["terrain"], (4.5 * MM, 6.5 * MM, 54 * MM, 52 * MM) if tr.effects else None)
         t = face.template
         colour = TERRAIN_COLOURS[tr.colour]
-        self._frame(face, DECK_COLOURS["terrain"], (4.5 * MM, 6.5 * MM, t.width - 9 * MM, 52 * MM) if tr.effects else None)
-        name, key = self.card_text(tr.id, "name")
-        self.text(face, "name", name, key, colour="#ffffff", valign="middle")
         # colour bars: how many boxes of this colour the event deck spawns at
         for i in range(tr.bars):
             face.ops.append(Rect(6 * MM + i * 13 * MM, 62 * MM, 11 * MM, 8 * MM, fill=colour, stroke="#ffffff", lw=0.8, r=1 * MM))
@@ -421,13 +414,9 @@ class Composer:
         return face
 
     def genestealer(self, g: Genestealer) -> Face:
-        face = self._new(g.id, g.id, "genestealer")
-        t = face.template
         colour = DECK_COLOURS["brood_lord" if g.brood_lord else "genestealer"]
-        panel = (4.5 * MM, 5 * MM, t.width - 9 * MM, 28 * MM) if g.brood_lord else None
-        self._frame(face, colour, panel)
-        name, key = self.card_text(g.id, "name")
-        self.text(face, "name", name, key, colour="#ffffff", valign="middle")
+        face = self._start(g.id, g.id, "genestealer", colour, (4.5 * MM, 5 * MM, 54 * MM, 28 * MM) if g.brood_lord else None)
+        t = face.template
         if g.brood_lord:
             for i, icon in enumerate(g.icons):
                 face.ops.append(Circle(18 * MM + i * 27 * MM, 53 * MM, 11 * MM, fill=_lighten(colour, 0.15), stroke="#d8c8e8", lw=1))

@@ -27,20 +27,13 @@ def inches(value: float) -> str:
 
 
 class ScenarioComposer(Composer):
-    def __init__(self, card_set: CardSet, localizer: Localizer) -> None:
-        super().__init__(card_set, localizer)
-
     def _s(self, card_id: str, path: str) -> tuple[str, str]:
         key = f"{card_id}.{path}"
         return self.loc.card(key), key
 
     def front(self, sc: Scenario) -> Face:
-        face = self._new(f"{sc.id}:front", sc.id, "scenario")
+        face = self._start(f"{sc.id}:front", sc.id, "scenario", DECK_COLOURS["scenario"], (4.5 * MM, 4.5 * MM, 86 * MM, 85 * MM))
         t = face.template
-        colour = DECK_COLOURS["scenario"]
-        self._frame(face, colour, (4.5 * MM, 4.5 * MM, t.width - 9 * MM, 85 * MM))
-        name, key = self._s(sc.id, "name")
-        self.text(face, "name", name, key, colour="#ffffff", valign="middle")
         face.ops.append(Circle(t.width - 11 * MM, 125.5 * MM, 6 * MM, fill=PAPER, stroke="#c9a227", lw=1.2))
         n = str(sc.number)
         w = self.book.width(n, self.book.chain(self.locale, "number"), 16)
@@ -128,12 +121,8 @@ class ScenarioComposer(Composer):
         self.text(face, "map_label", text, key, box=lbl.at(ox, oy - 4.6 * MM, g.width * scale, 4.2 * MM), colour="#5f5846", valign="middle")
 
     def back_face(self, sc: Scenario) -> Face:
-        face = self._new(f"{sc.id}:back", sc.id, "scenario")
+        face = self._start(f"{sc.id}:back", sc.id, "scenario", DECK_COLOURS["scenario"], (4.5 * MM, 4.5 * MM, 86 * MM, 114 * MM))
         t = face.template
-        colour = DECK_COLOURS["scenario"]
-        self._frame(face, colour, (4.5 * MM, 4.5 * MM, t.width - 9 * MM, 114 * MM))
-        name, key = self._s(sc.id, "name")
-        self.text(face, "name", name, key, colour="#ffffff", valign="middle")
         d = sc.data
         heading = t.fields["heading"]
         section = t.fields["section"]
