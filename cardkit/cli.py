@@ -26,6 +26,8 @@ app.add_typer(l10n_app, name="l10n")
 build_app = typer.Typer(help="Build print-and-play output (with no subcommand: every set and locale as A4 PDFs).",
                         invoke_without_command=True)
 app.add_typer(build_app, name="build")
+ds_app = typer.Typer(no_args_is_help=True, help="Deep Strike scenarios: deployment feasibility and scoring.")
+app.add_typer(ds_app, name="deepstrike")
 LOCALES = ("en", "fi", "ko")
 
 RootOpt = Annotated[Path, typer.Option("--root", help="Project folder holding cards/ and locales/.",
@@ -254,6 +256,28 @@ def build_tts_cmd(root: RootOpt = Path("."),
     project = _clean_project(root)
     paths = build_tts(root, project.card_set(set_id), locale)
     typer.echo(f"wrote {len(paths)} deck images to {paths[0].parent if paths else 'nowhere'}")
+
+
+@ds_app.command("check")
+def ds_check(root: RootOpt = Path("."),
+             set_id: Annotated[str, typer.Option("--set")] = "deep-strike",
+             units: Annotated[int, typer.Option("--units", help="units per side", min=1, max=40)] = 8,
+             radius: Annotated[float, typer.Option("--radius", help="unit footprint radius in inches", min=0.5, max=12)] = 2.5,
+             width: Annotated[Optional[float], typer.Option("--width", help="table width in inches (default: the scenario's)", min=24, max=200)] = None,
+             depth: Annotated[Optional[float], typer.Option("--depth", help="table depth in inches", min=24, max=200)] = None,
+             format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
+    """Check every scenario's rules and prove both armies can deploy."""
+    from cardkit.games.deep_strike.check import check_set, render_check
+
+    project = _clean_project(root)
+    results = check_set(project.card_set(set_id), units, radius, width, depth)
+    if format is Format.json:
+        typer.echo(json.dumps({"ok": not any(n.severity is Severity.ERROR for r in results for n in r.notes),
+                               "units": units, "radius": radius, "scenarios": [r.to_json() for r in results]}, indent=2))
+    else:
+        typer.echo(render_check(results, radius, units))
+    if any(n.severity is Severity.ERROR for r in results for n in r.notes):
+        raise typer.Exit(1)
 
 
 def main() -> None:
