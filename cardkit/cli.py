@@ -280,6 +280,35 @@ def ds_check(root: RootOpt = Path("."),
         raise typer.Exit(1)
 
 
+@ds_app.command("score")
+def ds_score(scenario: Annotated[Optional[str], typer.Argument(help="scenario id (default: the one named in the state file)")] = None,
+             state: Annotated[Path, typer.Option("--state", help="end-of-game state (YAML)", dir_okay=False)] = Path("state.yaml"),
+             root: RootOpt = Path("."),
+             set_id: Annotated[str, typer.Option("--set")] = "deep-strike",
+             locale: Annotated[str, typer.Option("--locale")] = "en",
+             format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
+    """Score a finished game: each side's points, with the reason for every line."""
+    from cardkit.games.deep_strike.report import line_text, render_score
+    from cardkit.games.deep_strike.score import load_state, score
+    from cardkit.i18n.localize import Localizer
+
+    project = _clean_project(root)
+    card_set = project.card_set(set_id)
+    rel = state.as_posix()
+    doc, units = load_state(state, rel)
+    if scenario is not None and scenario != doc.data["scenario"]:
+        raise CardkitError(doc.issue("D404", f"the state is for '{doc.data['scenario']}', not '{scenario}'", ("scenario",)))
+    result = score(card_set, doc, units)
+    loc = Localizer(root, locale, card_set)
+    if format is Format.json:
+        typer.echo(json.dumps({"scenario": result.scenario, "totals": result.totals, "winner": result.winner,
+                               "lines": [{"side": ln.side, "points": ln.points, "rule": ln.rule, "key": ln.key,
+                                          "values": dict(ln.values), "text": line_text(loc, ln.key, dict(ln.values))}
+                                         for ln in result.lines]}, ensure_ascii=False, indent=2))
+    else:
+        typer.echo(render_score(result, loc))
+
+
 def main() -> None:
     """Console entry point and the single exception boundary."""
     try:

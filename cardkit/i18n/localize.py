@@ -96,7 +96,13 @@ class Localizer:
 
     def ui(self, key: str, **values: object) -> str:
         text = self.ui_table[key][0] if key in self.ui_table else self.ui_english[key]
-        return fill(text, **values) if values else text
+        if not values:
+            return text
+        if self.locale.split("_")[0] == "ko":
+            from cardkit.i18n.korean import fill_ko
+
+            return fill_ko(text, **values)
+        return fill(text, **values)
 
     def _rel(self, path: Path) -> str:
         try:
