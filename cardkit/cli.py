@@ -207,7 +207,18 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
             cards += result.cards
             rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
             summary.append(f"wrote {rel_path} ({result.cards} cards, {result.pages} pages)")
-    summary.append("playability: not available yet: the rules engine (issue 5) and playtest (issue 6) are not built")
+    for set_id, loaded in sorted(project.sets.items()):
+        assert loaded.set is not None
+        if loaded.set.game == "deep-strike":
+            from cardkit.games.deep_strike.check import check_set
+
+            results = check_set(loaded.set)
+            ok = sum(all(run.feasible for run in r.runs) for r in results)
+            warnings = sum(n.severity is Severity.WARNING for r in results for n in r.notes)
+            summary.append(f"playability {set_id}: {ok}/{len(results)} scenarios deployable by both sides "
+                           f"(8 units each, hostile placement); {warnings} warning(s): cardkit deepstrike check")
+        else:
+            summary.append(f"playability {set_id}: not available yet: the rules engine and playtests are not built")
     summary.append(f"built {cards} cards in {time.perf_counter() - started:.1f} s")
     text = "\n".join(summary) + "\n"
     atomic_write_bytes(root / "output" / "build-summary.txt", text.encode("utf-8"))

@@ -64,7 +64,7 @@ def test_ds2_units_in_the_enemy_zone(tmp_path):
     assert _points(r, "a", "deep_full") == 400  # a1 and the undamaged bike
     assert _points(r, "a", "deep_damaged") == 200  # a2 and the damaged tank
     assert _points(r, "b", "deep_full") == 0  # destroyed units score nothing
-    assert any(ln.key == "score.character_not_unit" for ln in r.lines)
+    assert [ln.values["unit"] for ln in r.lines if ln.key == "score.character_not_unit"] == ["a_cap"]  # said once
     assert r.totals == {"a": 300 + 600, "b": 450}
 
 

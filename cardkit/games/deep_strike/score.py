@@ -140,8 +140,14 @@ def score(card_set: CardSet, doc: YamlDoc, units: list[Unit]) -> ScoreResult:
             lines.extend(_black_box(rule, doc, units))
         elif rule["type"] == "hull_contact":
             lines.extend(_hull(rule, units))
-    totals = {s: sum(ln.points for ln in lines if ln.side == s) for s in ("a", "b")}
-    return ScoreResult(sid, totals, lines)
+    # a note (such as "a character is not a unit") can come from several scoring rules: say it once
+    unique: list[Line] = []
+    for ln in lines:
+        if ln.side is None and any(u.key == ln.key and dict(u.values) == dict(ln.values) for u in unique if u.side is None):
+            continue
+        unique.append(ln)
+    totals = {s: sum(ln.points for ln in unique if ln.side == s) for s in ("a", "b")}
+    return ScoreResult(sid, totals, unique)
 
 
 def _quarters(d: Mapping[str, Any], geo: Any, units: list[Unit], scoring: list[Mapping[str, Any]]) -> list[Line]:
