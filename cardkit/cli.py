@@ -233,13 +233,14 @@ def build_pdf_cmd(root: RootOpt = Path("."),
                   duplex: Annotated[str, typer.Option("--duplex", help="long-edge, short-edge or none (fronts only)")] = "long-edge",
                   bleed: Annotated[Optional[str], typer.Option("--bleed", help="e.g. 3mm; default: the largest up to 3 mm that leaves room for crop marks")] = None,
                   mode: Annotated[str, typer.Option("--mode", help="cards, or inserts (text overlays)")] = "cards",
+                  units: Annotated[str, typer.Option("--units", help="inch or cm: distances on Deep Strike maps")] = "inch",
                   out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>.pdf)")] = None) -> None:
     """Write one localized print-and-play PDF."""
     from cardkit.printing import build_pdf
 
     project = _clean_project(root)
     result = build_pdf(root, project.card_set(set_id), locale, paper=paper.lower(), duplex=duplex,
-                       bleed=_parse_bleed(bleed), mode=mode, out=out)
+                       bleed=_parse_bleed(bleed), mode=mode, out=out, units=units)
     typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")
 
 

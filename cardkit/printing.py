@@ -34,13 +34,17 @@ class BuildResult:
     fits: list[FieldFit] = field(default_factory=list)
 
 
-def compose_set(root: Path, card_set: CardSet, locale: str) -> tuple[list[PrintItem], list[PrintItem]]:
-    """Every physical card of the set (and the extras) composed in ``locale``."""
+def compose_set(root: Path, card_set: CardSet, locale: str, units: str = "inch") -> tuple[list[PrintItem], list[PrintItem]]:
+    """Every physical card of the set (and the extras) composed in ``locale``;
+    ``units`` (inch or cm) is how table distances are labelled on scenario maps."""
     loc = Localizer(root, locale, card_set)
     if card_set.game == "deep-strike":
-        from cardkit.layout.scenario import ScenarioComposer
+        from cardkit.layout.scenario import UNITS, ScenarioComposer
 
+        if units not in UNITS:
+            raise CardkitError(f"unknown --units '{units}' (inch or cm)", code="B006")
         sc = ScenarioComposer(card_set, loc)
+        sc.units = units
         return sc.items(), []
     comp = Composer(card_set, loc, art=lambda rel: load_art(root / rel, rel))
     return comp.items(), comp.extras()
@@ -181,14 +185,14 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
 
 
 def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", duplex: str = "long-edge",
-              bleed: float | None = None, mode: str = "cards", out: Path | None = None) -> BuildResult:
+              bleed: float | None = None, mode: str = "cards", out: Path | None = None, units: str = "inch") -> BuildResult:
     """Write ``output/<set>-<locale>-<paper>.pdf`` (or ``out``); raise with every
     string that does not fit."""
     if duplex not in ("long-edge", "short-edge", "none"):
         raise CardkitError(f"unknown --duplex '{duplex}' (long-edge, short-edge or none)", code="B003")
     if mode not in ("cards", "inserts"):
         raise CardkitError(f"unknown --mode '{mode}' (cards or inserts)", code="B004")
-    items, extras = compose_set(root, card_set, locale)
+    items, extras = compose_set(root, card_set, locale, units)
     all_items = items + extras
     faces = [i.front for i in all_items] + [i.back for i in all_items if i.back is not None]
     _check_fits(root, card_set, locale, all_items)

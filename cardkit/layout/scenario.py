@@ -22,11 +22,26 @@ ZONE_COLOURS = {"a": "#9cc3e6", "b": "#e9a7a0"}
 MAP_BOX = (7 * MM, 34 * MM, 81 * MM, 54 * MM)
 
 
-def inches(value: float) -> str:
+UNITS = ("inch", "cm")
+
+
+def length(value: float, units: str = "inch") -> str:
+    """A table distance for a label: ``12"`` or, for metric play, ``30 cm``
+    (1" = 2.54 cm, rounded to whole centimetres as metric players measure).
+
+    >>> length(12), length(12, "cm"), length(72, "cm")
+    ('12"', '30 cm', '183 cm')
+    """
+    if units == "cm":
+        return f"{round(value * 2.54)} cm"
     return f'{value:g}"'
 
 
 class ScenarioComposer(Composer):
+    units = "inch"
+
+    def length(self, value: float) -> str:
+        return length(value, self.units)
     def _s(self, card_id: str, path: str) -> tuple[str, str]:
         key = f"{card_id}.{path}"
         return self.loc.card(key), key
@@ -95,17 +110,17 @@ class ScenarioComposer(Composer):
             lx, ly = P((side[0] + side[2]) / 2, (side[1] + side[3]) / 2)
             self.text(face, "map_label", text, key, box=lbl.at(lx - 15 * MM, ly - 2.5 * MM, 30 * MM, 5 * MM), colour="#5f5846", valign="middle")
         if g.centre_exclusion:
-            text, key = self.ui("map.no_deploy", distance=inches(g.centre_exclusion))
+            text, key = self.ui("map.no_deploy", distance=self.length(g.centre_exclusion))
             r = g.centre_exclusion * scale
             self.text(face, "map_label", text, key, box=lbl.at(cx - r + 1 * MM, cy - 8 * MM, 2 * r - 2 * MM, 7 * MM), colour="#7a1e16", valign="middle")
         if g.zone_kind == "long_edges":
             depth = g.zones["a"][3]
-            text, key = self.ui("map.depth", distance=inches(depth))
+            text, key = self.ui("map.depth", distance=self.length(depth))
             _, ly = P(0, depth / 2)
             self.text(face, "map_label", text, key, box=replace(lbl, x=ox + 1 * MM, y=ly - 2.5 * MM, w=22 * MM, h=5 * MM, align="left"),
                       valign="middle")
         if g.enemy_gap:
-            text, key = self.ui("map.gap", distance=inches(g.enemy_gap))
+            text, key = self.ui("map.gap", distance=self.length(g.enemy_gap))
             self.text(face, "map_label", text, key, box=lbl.at(ox + 12 * MM, cy + 1.5 * MM, g.width * scale - 24 * MM, 5 * MM), colour="#7a1e16", valign="middle")
         for piece, mx, my in g.markers:
             px, py = P(mx, my)
@@ -117,7 +132,7 @@ class ScenarioComposer(Composer):
             ax, ay = P(fp.box[2], fp.box[3])
             self.text(face, "map_label", text, key, box=replace(lbl, x=ax + 1 * MM, y=ay - 5 * MM, w=24 * MM, h=4.5 * MM, align="left"),
                       valign="middle")
-        text, key = self.ui("map.table", width=inches(g.width), depth=inches(g.depth))
+        text, key = self.ui("map.table", width=self.length(g.width), depth=self.length(g.depth))
         self.text(face, "map_label", text, key, box=lbl.at(ox, oy - 4.6 * MM, g.width * scale, 4.2 * MM), colour="#5f5846", valign="middle")
 
     def back_face(self, sc: Scenario) -> Face:

@@ -147,3 +147,12 @@ def test_inserts_carry_only_translated_text(project: Path, cli):
     assert "Sankarillinen rynnäkkö" in text
     assert "Heroic Charge" not in text
     assert not any(p.images for p in reader.pages)
+
+
+def test_metric_map_labels(project: Path, cli):
+    result = cli("build", "pdf", "--root", str(project), "--set", "deep-strike", "--locale", "fi", "--units", "cm")
+    assert result.code == 0, result.err
+    text = " ".join(p.extract_text() for p in PdfReader(project / "output" / "deep-strike-fi-a4.pdf").pages)
+    assert "183 cm x 122 cm" in text and '72" x 48"' not in text
+    bad = cli("build", "pdf", "--root", str(project), "--set", "deep-strike", "--units", "furlong")
+    assert bad.code == 1 and "error[B006]" in bad.err
