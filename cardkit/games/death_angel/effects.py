@@ -1,0 +1,1054 @@
+"""Action resolution, combat, and one handler per effect kind.
+
+The card data names an effect ``kind`` with parameters; :data:`HANDLERS` maps
+each kind of :mod:`cardkit.effects` to exactly one generator here.  Action-card
+abilities that change combat (Block, Counter Attack, Dead Aim ...) are looked
+up from the effects of the cards in force this round, by kind, with their
+parameters, so a changed number in a card file changes the game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator
+
+from cardkit.effects import EFFECTS
+from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team, other
+from cardkit.model import Action, Effect
+from cardkit.rules.core import Option
+
+if TYPE_CHECKING:
+    from cardkit.games.death_angel.engine import Flow, State
+
+YES, NO = Option("choice", "yes"), Option("choice", "no")
+
+
+def _yes_no(st: "State", player: int, kind: str, **ctx: Any) -> "Flow":
+    pick = yield from st.ask(player, kind, [YES, NO], **ctx)
+    return pick == YES
+
+
+def _active(st: "State", kind: str, team: str | None = None) -> Iterator[tuple[str, Effect, str]]:
+    for card, eff, t in st.active:
+        if eff.kind == kind and (team is None or t == team):
+            yield card, eff, t
+
+
+def _marine_option(m: Marine) -> Option:
+    return Option("marine", m.id)
+
+
+def _find_marine(st: "State", mid: str) -> Marine:
+    return next(m for m in st.marines() if m.id == mid)
+
+
+# ------------------------------------------------------------------ actions
+def resolve_action(st: "State", team: Team, action: Action) -> "Flow":
+    st.log("resolve", action.id)
+    for eff in action.effects:
+        st.active.append((action.id, eff, team.id))
+    player = team.player
+    if action.type == "support":
+        targets = st.marines()
+        if st.supply and targets:
+            pick = yield from st.ask(player, "support", [_marine_option(m) for m in targets], card=action.id)
+            st.place_token(_find_marine(st, pick.value))
+        else:
+            st.stats.support_short += 1
+    elif action.type == "move_activate":
+        yield from move_activate(st, team, action)
+    else:
+        yield from attack_action(st, team, action)
+    for eff in action.effects:
+        if action.timing == "after_action":
+            yield from run(st, eff, source=action.id, player=player, team=team)
+    st.merge_swarms()
+
+
+def move_activate(st: "State", team: Team, action: Action) -> "Flow":
+    player = team.player
+    if st.enter_formation:  # an event last round: a token before each Move + Activate card
+        targets = st.marines()
+        if st.supply and targets:
+            give = yield from _yes_no(st, player, "enter_formation", card=action.id)
+            if give:
+                pick = yield from st.ask(player, "support", [_marine_option(m) for m in targets], card="enter_formation")
+                st.place_token(_find_marine(st, pick.value))
+                st.stats.fired["enter_formation"] += 1
+    free = any(e.kind == "free_swap" for e in action.effects)
+    # A. move: each marine of the team may swap places once
+    for m in list(st.team_marines(team.id)):
+        if not m.alive:
+            continue
+        i = st.row_of(m)
+        js = [j for j in range(len(st.rows)) if j != i and st.rows[j].marine is not None and (free or abs(j - i) == 1)]
+        options = [Option("move", "stay")] + [Option("move", str(j)) for j in js]
+        pick = yield from st.ask(player, "move", options, marine=m.id)
+        if pick.value != "stay":
+            j = int(pick.value)
+            st.rows[i].marine, st.rows[j].marine = st.rows[j].marine, st.rows[i].marine
+            st.log("swap", m.id, i, j)
+            if free and abs(j - i) > 1:
+                st.stats.fired[action.id] += 1
+    # B. facing
+    for m in st.team_marines(team.id):
+        flip = yield from st.ask(player, "facing", [Option("facing", m.facing), Option("facing", other(m.facing))], marine=m.id)
+        if flip.value != m.facing:
+            m.facing = flip.value
+            st.log("face", m.id, m.facing)
+    # C. activate one terrain card each marine faces (each card once per round)
+    for m in list(st.team_marines(team.id)):
+        if not m.alive:
+            continue
+        i = st.row_of(m)
+        cands = [t for t in st.rows[i].spots[m.facing].terrain if t.activatable and not t.used]
+        if not cands:
+            continue
+        options = [Option("activate", "none")] + [Option("activate", t.card) for t in cands]
+        pick = yield from st.ask(player, "activate", options, marine=m.id)
+        if pick.value == "none":
+            continue
+        t = next(t for t in cands if t.card == pick.value)
+        t.used = True
+        st.log("activate", m.id, t.card)
+        terrain = st.game.terrain[t.card]
+        for eff in terrain.effects:
+            yield from run(st, eff, source=t.card, player=player, team=team, marine=m, terrain=t, action=action)
+        st.stats.fired[t.card] += 1
+
+
+# -------------------------------------------------------------------- combat
+def in_reach(st: "State", m: Marine) -> list[tuple[int, str, Swarm]]:
+    """Swarms a marine may attack: on the side he faces, within his range."""
+    i = st.row_of(m)
+    out = []
+    for j in range(max(0, i - m.range), min(len(st.rows), i + m.range + 1)):
+        for sw in st.rows[j].spots[m.facing].swarms:
+            if sw.cards:
+                out.append((j, m.facing, sw))
+    return out
+
+
+def attack_action(st: "State", team: Team, action: Action) -> "Flow":
+    marines = [m for m in st.team_marines(team.id)]
+    if st.evasion and len(marines) > 1:  # Evasion: only one marine of the team attacks this round
+        pick = yield from st.ask(team.player, "evasion_attacker", [_marine_option(m) for m in marines], card=action.id)
+        marines = [_find_marine(st, pick.value)]
+        st.stats.fired["evasion"] += 1
+    for m in marines:
+        if not m.alive:
+            continue
+        # Heroic Charge: instead of attacking
+        charge = next((e for e in action.effects if e.kind == "heroic_charge" and e.get("marine") == m.id), None)
+        if charge is not None:
+            reach = int(charge.get("reach", 1))
+            i = st.row_of(m)
+            near = [(j, s, sw) for j in range(max(0, i - reach), min(len(st.rows), i + reach + 1))
+                    for s in SIDES for sw in st.rows[j].spots[s].swarms if st.killable(sw)]
+            if near:
+                go = yield from _yes_no(st, team.player, "heroic_charge", marine=m.id)
+                if go:
+                    yield from heroic_charge(st, team, m, charge)
+                    continue
+        attacks = 1
+        multi = next((e for e in action.effects if e.kind == "multi_attack" and e.get("marine") == m.id), None)
+        if multi is not None:
+            attacks = int(multi.get("attacks", 3))
+        done = 0
+        while done < attacks and m.alive:
+            if done >= 1:
+                more = yield from _yes_no(st, team.player, "attack_again", marine=m.id)
+                if not more:
+                    break
+                st.stats.fired[action.id] += 1
+            made = yield from marine_attack(st, team, m, action)
+            if not made:
+                break
+            done += 1
+
+
+def heroic_charge(st: "State", team: Team, m: Marine, eff: Effect) -> "Flow":
+    reach = int(eff.get("reach", 1))
+    for _ in range(int(eff.get("kills", 3))):
+        i = st.row_of(m)
+        near = [(j, s, sw) for j in range(max(0, i - reach), min(len(st.rows), i + reach + 1))
+                for s in SIDES for sw in st.rows[j].spots[s].swarms if st.killable(sw)]
+        if not near:
+            break
+        pick = yield from st.ask(team.player, "charge_target", [Option("swarm", f"{j}:{s}") for j, s, _ in near] + [Option("swarm", "stop")])
+        if pick.value == "stop":
+            break
+        j, s = pick.value.split(":")
+        sw = next(x for jj, ss, x in near if jj == int(j) and ss == s)
+        yield from st.choose_kill(team.player, int(j), s, sw)
+        _lead_by_example_hook(st, team)
+    st.stats.fired["heroic_charge_used"] += 1
+    value, _ = st.roll()  # not an attack roll: support cannot re-roll it
+    if value in tuple(eff.get("death_faces", (0,))):
+        st.marine_dies(m, "heroic_charge")
+
+
+def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, source: str = "attack") -> "Flow":
+    """One attack by ``m``: pick a swarm in reach, roll, apply kills.  Returns
+    False when there was nothing to attack."""
+    targets = [(j, s, sw) for j, s, sw in in_reach(st, m) if not sw.shielded]
+    if not targets:
+        return False
+    options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [Option("swarm", "none")]
+    pick = yield from st.ask(team.player, "attack_target", options, marine=m.id, source=source)
+    if pick.value == "none":
+        return False
+    k = int(pick.value.split(":")[2])
+    j, s, sw = targets[k]
+    effects = [e for card, e, t in st.active if t == team.id]
+    value, skull = st.roll()
+    # re-roll with support tokens (attacks always face their target)
+    while m.tokens:
+        again = yield from _yes_no(st, team.player, "reroll_attack", marine=m.id, value=value)
+        if not again:
+            break
+        st.spend_token(m)
+        value, skull = st.roll()
+    kills = 0
+    flamer = next((e for e in effects if e.kind == "attack_kills_face_value" and e.get("marine") == m.id), None)
+    dead_aim = next((e for e in effects if e.kind == "attack_face_kills" and e.get("face") == value), None)
+    if flamer is not None:
+        kills = value
+        if kills:
+            st.stats.fired[_card_of(st, flamer)] += 1
+    elif dead_aim is not None:
+        kills = int(dead_aim.get("kills", 3))
+        st.stats.fired[_card_of(st, dead_aim)] += 1
+    elif skull:
+        kills = 1
+    for _ in range(kills):
+        j2, s2 = _locate(st, sw)
+        if j2 is None or not st.killable(sw):
+            break
+        yield from st.choose_kill(team.player, j2, s2, sw)
+        _lead_by_example_hook(st, team)
+    yield from _lead_by_example(st, team)
+    psionic = next((e for e in effects if e.kind == "extra_attack_per_skull" and e.get("marine") == m.id), None)
+    if psionic is not None and skull and m.alive:
+        st.stats.fired[_card_of(st, psionic)] += 1
+        yield from marine_attack(st, team, m, action, source="psionic")
+    return True
+
+
+def _card_of(st: "State", eff: Effect) -> str:
+    for card, e, _ in st.active:
+        if e is eff:
+            return card
+    return "?"
+
+
+def _locate(st: "State", sw: Swarm) -> tuple[int | None, str]:
+    for j, s, x in st.swarms():
+        if x is sw:
+            return j, s
+    return None, ""
+
+
+def _lead_by_example_hook(st: "State", team: Team) -> None:
+    for card, eff, t in _active(st, "support_on_kill", team.id):
+        if card not in st.lead_used:
+            st.lead_used.add(card + ":pending")
+
+
+def _lead_by_example(st: "State", team: Team) -> "Flow":
+    for card, eff, t in list(_active(st, "support_on_kill", team.id)):
+        if card + ":pending" in st.lead_used and card not in st.lead_used:
+            st.lead_used.discard(card + ":pending")
+            st.lead_used.add(card)
+            if st.supply:
+                give = yield from _yes_no(st, team.player, "lead_by_example", card=card)
+                if give:
+                    pick = yield from st.ask(team.player, "support", [_marine_option(m) for m in st.marines()], card=card)
+                    st.place_token(_find_marine(st, pick.value), int(eff.get("tokens", 1)))
+                    st.stats.fired[card] += 1
+
+
+def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Flow":
+    """A swarm attacks the marine it is engaged with (the defence roll)."""
+    team = st.teams[m.team]
+    player = team.player
+    while sw.cards and m.alive:
+        value, skull = st.roll()
+        rerolled = False
+        facing = m.facing == side
+        while m.tokens and facing:
+            again = yield from _yes_no(st, player, "reroll_defence", marine=m.id, value=value, swarm=len(sw))
+            if not again:
+                break
+            st.spend_token(m)
+            value, skull = st.roll()
+            rerolled = True
+        effects = [(card, e) for card, e, t in st.active if t == m.team]
+        miss = False
+        counter = False
+        for card, e in effects:
+            if e.kind == "defence_skull_cancels" and e.get("marine") == m.id and skull:
+                miss = True
+                st.stats.fired[card] += 1
+            elif e.kind == "defence_skull_counterattack" and e.get("marine") == m.id and skull:
+                miss = counter = True
+                st.stats.fired[card] += 1
+            elif e.kind == "reroll_defence_saves" and rerolled:
+                if value in tuple(e.get("fail_faces", (0,))):
+                    pass
+                else:
+                    miss = True
+                    st.stats.fired[card] += 1
+        if not miss and m.id in st.second_wind and value == 0:
+            miss = True
+            st.stats.fired["second_wind"] += 1
+        survive = miss or (value - sw.brood_lords()) > len(sw)
+        if not survive and st.artefact_team == m.team:
+            use = yield from _yes_no(st, player, "artefact", marine=m.id)
+            if use:
+                st.artefact_team = None
+                artefact = next(t for t in st.game.terrain.values() if any(e.kind == "artefact" for e in t.effects))
+                from cardkit.games.death_angel.state import TerrainCard
+                st.terrain_reserve.append(TerrainCard(artefact.id, artefact.colour, artefact.activatable))
+                survive = True
+                st.stats.fired[artefact.id] += 1
+        st.log("defend", m.id, value, "miss" if survive else "hit")
+        if not survive:
+            st.marine_dies(m, "swarm")
+            return
+        if not counter:
+            return
+        kill = next(e for c, e in effects if e.kind == "defence_skull_counterattack")
+        for _ in range(int(kill.get("kills", 1))):
+            j, s = _locate(st, sw)
+            if j is None or not st.killable(sw):
+                break
+            yield from st.choose_kill(player, j, s, sw)
+        if not kill.get("swarm_attacks_again", True):
+            return
+
+
+# -------------------------------------------------------- effect handlers
+Handler = Callable[..., "Flow"]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handler(kind: str) -> Callable[[Handler], Handler]:
+    def deco(fn: Handler) -> Handler:
+        assert kind in EFFECTS, kind
+        HANDLERS[kind] = fn
+        return fn
+    return deco
+
+
+def run(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow":
+    fn = HANDLERS.get(eff.kind)
+    if fn is None:
+        raise AssertionError(f"no handler for effect kind {eff.kind}")
+    gen = fn(st, eff, source, player, **{**ctx, "effect": eff.kind})
+    result = (yield from gen) if isinstance(gen, Generator) else gen
+    if result is not False:
+        st.stats.fired[source] += 1
+    st.check_victory()
+
+
+def _passive(*kinds: str) -> None:
+    """Kinds whose work happens inside combat or movement (looked up from ``st.active``)."""
+    for kind in kinds:
+        def noop(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow":
+            return False
+            yield  # pragma: no cover
+        HANDLERS[kind] = noop
+
+
+_passive("defence_skull_cancels", "reroll_defence_saves", "defence_skull_counterattack", "door_bonus_token",
+         "free_swap", "support_on_kill", "attack_kills_face_value", "extra_attack_per_skull", "attack_face_kills",
+         "multi_attack", "heroic_charge")
+
+
+def _targets(st: "State", target: str, ctx: dict[str, Any]) -> list[Marine]:
+    ms = st.marines()
+    if target == "chosen_marine":
+        return ms
+    if target == "chosen_marine_with_support":
+        return [m for m in ms if m.tokens]
+    if target == "chosen_marine_without_support":
+        return [m for m in ms if not m.tokens]
+    if target == "each_engaged_marine":
+        return [m for m in ms if _engaged(st, m)]
+    if target == "each_unengaged_marine":
+        return [m for m in ms if not _engaged(st, m)]
+    if target == "all_marines":
+        return ms
+    if target == "top_marine":
+        return ms[:1]
+    if target == "activating_marine":
+        return [ctx["marine"]] if ctx.get("marine") is not None and ctx["marine"].alive else []
+    raise AssertionError(target)
+
+
+def _engaged(st: "State", m: Marine) -> bool:
+    i = st.row_of(m)
+    return any(st.rows[i].spots[s].count() for s in SIDES)
+
+
+def _one(st: "State", player: int, target: str, ctx: dict[str, Any], weigh: Callable[[Marine], int] | None = None,
+         kind: str = "target", effect: str = "") -> "Flow":
+    """Pick one marine for a 'chosen' target; the choice must make the effect as
+    strong as possible (rulebook), so only the best-scoring marines are offered."""
+    cands = _targets(st, target, ctx)
+    if not cands:
+        return None
+    if weigh is not None:
+        best = max(weigh(m) for m in cands)
+        cands = [m for m in cands if weigh(m) == best]
+    pick = yield from st.ask(player, kind, [_marine_option(m) for m in cands], effect=effect or ctx.get("effect", ""))
+    return _find_marine(st, pick.value)
+
+
+@handler("attack_for_support")
+def h_attack_for_support(st, eff, source, player, team=None, **ctx):
+    if eff.get("timing") != "after_action":
+        return False  # Overwatch fires at the end of the event phase (phases.event_phase)
+    yield from attack_for_support(st, team, eff, source)
+
+
+def attack_for_support(st: "State", team: Team, eff: Effect, card: str) -> "Flow":
+    cost = int(eff.get("cost", 1))
+    for m in list(st.team_marines(team.id)):
+        if not m.alive or m.tokens < cost or not in_reach(st, m):
+            continue
+        go = yield from _yes_no(st, team.player, "extra_attack", marine=m.id, card=card)
+        if not go:
+            continue
+        for _ in range(cost):
+            st.spend_token(m)
+        st.stats.fired[card] += 1
+        for _ in range(int(eff.get("attacks", 1))):
+            yield from marine_attack(st, team, m, None, source=card)
+
+
+@handler("move_swarm")
+def h_move_swarm(st, eff, source, player, **ctx):
+    swarms = [(i, s, sw) for i, s, sw in st.swarms()]
+    if not swarms:
+        return False
+    n = len(st.rows)
+    options = [Option("shift", "none")]
+    reach = int(eff.get("max_positions", 1))
+    for k, (i, s, sw) in enumerate(swarms):
+        for d in range(-reach, reach + 1):
+            for side in ((s, other(s)) if eff.get("may_switch_side") else (s,)):
+                j = i + d
+                if 0 <= j < n and (d != 0 or side != s):
+                    options.append(Option("shift", f"{k}:{j}:{side}"))
+    pick = yield from st.ask(player, "strategize", options)
+    if pick.value == "none":
+        return False
+    k, j, side = pick.value.split(":")
+    i, s, sw = swarms[int(k)]
+    st.rows[i].spots[s].swarms.remove(sw)
+    st.rows[int(j)].spots[side].swarms.append(sw)  # merges when the card has resolved
+    st.log("strategize", i, s, int(j), side)
+
+
+@handler("shield_swarm")
+def h_shield(st, eff, source, player, **ctx):
+    swarms = st.swarms()
+    if not swarms:
+        return False
+    pick = yield from st.ask(player, "power_field", [Option("swarm", f"{i}:{s}") for i, s, _ in swarms])
+    i, s = pick.value.split(":")
+    for sw in st.rows[int(i)].spots[s].swarms:
+        sw.shielded = True
+
+
+@handler("discard_from_blips")
+def h_stealth(st, eff, source, player, team=None, **ctx):
+    piles = [s for s in SIDES if st.pile(s)]
+    if not piles:
+        return False
+    pick = yield from st.ask(player, "blip_discard", [Option("pile", s) for s in piles] + [Option("pile", "none")])
+    if pick.value == "none":
+        return False
+    for _ in range(int(eff.get("free", 1))):
+        if st.pile(pick.value):
+            st.gs_discard.append(st.pile(pick.value).pop())
+    rest = other(pick.value)
+    payers = [m for m in st.team_marines(team.id) if m.tokens >= int(eff.get("cost", 1))] if team else []
+    if st.pile(rest) and payers and int(eff.get("paid", 1)):
+        go = yield from _yes_no(st, player, "blip_discard_paid")
+        if go:
+            pay = yield from st.ask(player, "payer", [_marine_option(m) for m in payers])
+            m = _find_marine(st, pay.value)
+            for _ in range(int(eff.get("cost", 1))):
+                st.spend_token(m)
+            for _ in range(int(eff.get("paid", 1))):
+                if st.pile(rest):
+                    st.gs_discard.append(st.pile(rest).pop())
+
+
+@handler("scout_event_deck")
+def h_scout(st, eff, source, player, **ctx):
+    if not st.event_deck and st.event_discard:
+        st.event_deck = st.event_discard
+        st.event_discard = []
+        st.rng.shuffle(st.event_deck, "event_deck")
+    if not st.event_deck:
+        return False
+    top = st.event_deck[-1]
+    pick = yield from st.ask(player, "scout", [Option("event", "top"), Option("event", "bottom")], card=top)
+    if pick.value == "bottom":
+        st.event_deck.insert(0, st.event_deck.pop())
+
+
+def _smaller_pile(st: "State", player: int) -> "Flow":
+    if len(st.left) == len(st.right):
+        pick = yield from st.ask(player, "pile", [Option("pile", "left"), Option("pile", "right")])
+        return pick.value
+    return "left" if len(st.left) < len(st.right) else "right"
+
+
+@handler("roll_return_engaged")
+def h_intimidation(st, eff, source, player, team=None, **ctx):
+    engaged = [(i, s, sw) for i, s, sw in st.swarms()
+               if st.rows[i].marine is not None and st.rows[i].marine.team == team.id and not sw.shielded]
+    if not engaged:
+        return False
+    go = yield from _yes_no(st, player, "intimidation")
+    if not go:
+        return False
+    value, _ = st.roll()
+    pile_side = yield from _smaller_pile(st, player)
+    pile = st.pile(pile_side)
+    for _ in range(value):
+        engaged = [(i, s, sw) for i, s, sw in st.swarms()
+                   if st.rows[i].marine is not None and st.rows[i].marine.team == team.id and st.killable(sw)]
+        if not engaged:
+            break
+        pick = yield from st.ask(player, "return", [Option("swarm", f"{i}:{s}") for i, s, _ in engaged] + [Option("swarm", "stop")])
+        if pick.value == "stop":
+            break
+        i, s = pick.value.split(":")
+        sw = next(x for ii, ss, x in engaged if ii == int(i) and ss == s)
+        gs = st.killable(sw)[0]
+        sw.cards.remove(gs)
+        pile.append(gs)
+    st.rng.shuffle(pile, f"blips_{pile_side}")
+    st._prune()
+
+
+@handler("gather_at_marine")
+def h_surrounded(st, eff, source, player, **ctx):
+    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: st.gs_in_formation() - sum(
+        st.spot_count(st.row_of(m), s) for s in SIDES))
+    if m is None:
+        return False
+    i = st.row_of(m)
+    for j, s, sw in st.swarms():
+        if j != i:
+            st.rows[j].spots[s].swarms.remove(sw)
+            st.rows[i].spots[s].swarms.append(sw)
+
+
+@handler("swarms_to_rear")
+def h_flanking(st, eff, source, player, **ctx):
+    for i, s, sw in st.swarms():
+        m = st.rows[i].marine
+        if m is not None and s == m.facing:
+            st.rows[i].spots[s].swarms.remove(sw)
+            st.rows[i].spots[other(s)].swarms.append(sw)
+
+
+@handler("spawn_at_marine")
+def h_spawn_at_marine(st, eff, source, player, **ctx):
+    count = int(eff.get("count", 1))
+    rel = eff.get("side", "rear")
+
+    def side_of(m: Marine) -> str:
+        return m.facing if rel == "front" else other(m.facing)
+
+    target = eff.get("target")
+    if target.startswith("chosen"):
+        m = yield from _one(st, player, target, ctx, weigh=lambda m: min(count, len(st.pile(side_of(m)))))
+        marines = [m] if m is not None else []
+    else:
+        marines = _targets(st, target, ctx)
+    n = 0
+    for m in marines:
+        n += st.spawn_at(st.row_of(m), side_of(m), count)
+    return n > 0 or None
+
+
+@handler("add_to_blips")
+def h_add_to_blips(st, eff, source, player, **ctx):
+    count = int(eff.get("count", 1)) * (len(st.marines()) if eff.get("per_marine") else 1)
+    for _ in range(count):
+        for side in SIDES:
+            gs = st.draw_gs()
+            if gs is not None:
+                st.pile(side).append(gs)
+
+
+@handler("roll_or_die")
+def h_roll_or_die(st, eff, source, player, **ctx):
+    m = yield from _one(st, player, eff.get("target"), ctx)
+    if m is None:
+        return False
+    value, _ = st.roll()
+    if value in tuple(eff.get("death_faces", (0,))):
+        st.marine_dies(m, source)
+
+
+@handler("limit_team_attackers")
+def h_evasion(st, eff, source, player, **ctx):
+    st.evasion_next = True
+    return
+    yield  # pragma: no cover
+
+
+@handler("lose_support")
+def h_lose_support(st, eff, source, player, **ctx):
+    target = eff.get("target")
+    if target.startswith("chosen"):
+        m = yield from _one(st, player, target, ctx, weigh=lambda m: m.tokens)
+        marines = [m] if m is not None else []
+    else:
+        marines = _targets(st, target, ctx)
+    lost = 0
+    for m in marines:
+        lost += m.tokens
+        st.supply += m.tokens
+        m.tokens = 0
+    return lost > 0 or None
+
+
+@handler("flip_facing")
+def h_flip(st, eff, source, player, **ctx):
+    for m in _targets(st, eff.get("target"), ctx):
+        m.facing = other(m.facing)
+    return
+    yield  # pragma: no cover
+
+
+@handler("gather_support")
+def h_resupply(st, eff, source, player, **ctx):
+    m = yield from _one(st, player, eff.get("target"), ctx)
+    if m is None:
+        return False
+    for o in st.marines():
+        if o is not m:
+            m.tokens += o.tokens
+            o.tokens = 0
+
+
+@handler("forbid_action_type")
+def h_gun_jam(st, eff, source, player, **ctx):
+    typ = eff.get("action_type")
+    teams = [t for t in st.teams.values() if not t.removed and t.chosen and st.game.actions[t.chosen].type != typ]
+    if not teams:
+        return False
+    pick = yield from st.ask(player, "team_target", [Option("team", t.id) for t in teams])
+    st.teams[pick.value].forbidden_next.add(typ)
+
+
+def _engaged_kill(st: "State", player: int, m: Marine) -> "Flow":
+    i = st.row_of(m)
+    swarms = [(s, sw) for s in SIDES for sw in st.rows[i].spots[s].swarms if st.killable(sw)]
+    if not swarms:
+        return False
+    pick = yield from st.ask(player, "kill_swarm", [Option("swarm", f"{i}:{s}:{k}") for k, (s, _) in enumerate(swarms)])
+    k = int(pick.value.split(":")[2])
+    s, sw = swarms[k]
+    yield from st.choose_kill(player, i, s, sw)
+    return True
+
+
+@handler("trade_support_for_kill")
+def h_battle_brothers(st, eff, source, player, **ctx):
+    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(_engaged(st, m)))
+    if m is None:
+        return False
+    for _ in range(min(int(eff.get("tokens", 1)), m.tokens)):
+        st.spend_token(m)
+    for _ in range(int(eff.get("kills", 1))):
+        if m.alive:
+            yield from _engaged_kill(st, player, m)
+
+
+@handler("spend_support_to_kill")
+def h_rewarded_faith(st, eff, source, player, **ctx):
+    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(m.tokens, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
+    if m is None:
+        return False
+    while m.tokens and _engaged(st, m):
+        go = yield from _yes_no(st, player, "spend_to_kill", marine=m.id)
+        if not go:
+            break
+        st.spend_token(m)
+        yield from _engaged_kill(st, player, m)
+
+
+@handler("discard_blips")
+def h_full_scan(st, eff, source, player, **ctx):
+    piles = [s for s in SIDES if st.pile(s)]
+    if not piles:
+        return False
+    pick = yield from st.ask(player, "blip_discard", [Option("pile", s) for s in piles])
+    for _ in range(int(eff.get("count", 1))):
+        if st.pile(pick.value):
+            st.gs_discard.append(st.pile(pick.value).pop())
+
+
+@handler("roll_skull_kill")
+def h_cleansing(st, eff, source, player, **ctx):
+    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(2, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
+    if m is None:
+        return False
+    _, skull = st.roll()
+    if not skull:
+        return False
+    for _ in range(int(eff.get("kills", 2))):
+        if m.alive:
+            yield from _engaged_kill(st, player, m)
+
+
+@handler("defence_save_next_round")
+def h_second_wind(st, eff, source, player, **ctx):
+    m = yield from _one(st, player, eff.get("target"), ctx)
+    if m is None:
+        return False
+    st.second_wind_next.add(m.id)
+
+
+@handler("immediate_attack")
+def h_quick(st, eff, source, player, **ctx):
+    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(bool(in_reach(st, m))))
+    if m is None:
+        return False
+    made = False
+    for _ in range(int(eff.get("attacks", 1))):
+        made = (yield from marine_attack(st, st.teams[m.team], m, None, source=source)) or made
+    return made or None
+
+
+@handler("door_tokens")
+def h_secret_route(st, eff, source, player, **ctx):
+    doors = [t for r in st.rows for s in SIDES for t in r.spots[s].terrain if any(e.kind == "door" for e in st.game.terrain[t.card].effects)]
+    if not doors:
+        return False
+    for t in doors:
+        placed = min(int(eff.get("tokens", 2)), st.supply)
+        st.supply -= placed
+        t.tokens += placed
+
+
+@handler("support_before_move")
+def h_enter_formation(st, eff, source, player, **ctx):
+    st.enter_formation_next = True
+    return
+    yield  # pragma: no cover
+
+
+@handler("return_swarm")
+def h_sanctuary(st, eff, source, player, **ctx):
+    swarms = [(i, s, sw) for i, s, sw in st.swarms() if not sw.shielded]
+    if not swarms:
+        return False
+    pick = yield from st.ask(player, "swarm_target", [Option("swarm", f"{k}") for k in range(len(swarms))])
+    i, s, sw = swarms[int(pick.value)]
+    side = yield from _smaller_pile(st, player)
+    pile = st.pile(side)
+    keep = [c for c in sw.cards if c.brood_lord]
+    pile.extend(c for c in sw.cards if not c.brood_lord)
+    sw.cards = keep
+    st.rng.shuffle(pile, f"blips_{side}")
+    st._prune()
+
+
+@handler("revive_marine")
+def h_rescue(st, eff, source, player, **ctx):
+    from cardkit.games.death_angel.state import Row
+
+    cands = [m for m in st.dead if st.team_marines(m.team)]
+    if not cands:
+        return False
+    pick = yield from st.ask(player, "revive", [_marine_option(m) for m in cands])
+    m = next(x for x in cands if x.id == pick.value)
+    st.dead.remove(m)
+    m.alive = True
+    m.facing = eff.get("facing", "right")
+    st.rows.append(Row(m))
+
+
+@handler("spawn_at_terrain")
+def h_spawn_at_terrain(st, eff, source, player, **ctx):
+    n = 0
+    for i, r in enumerate(st.rows):
+        for s in SIDES:
+            if any(t.card == eff.get("terrain") for t in r.spots[s].terrain):
+                n += st.spawn_at(i, s, int(eff.get("count", 1)))
+    return n > 0 or None
+
+
+@handler("replace_terrain")
+def h_replace_terrain(st, eff, source, player, **ctx):
+    from cardkit.games.death_angel.state import TerrainCard
+
+    for r in st.rows:
+        for s in SIDES:
+            for k, t in enumerate(r.spots[s].terrain):
+                if t.card == eff.get("remove"):
+                    new = next((x for x in st.terrain_reserve if x.card == eff.get("place")), None)
+                    if new is None:
+                        # the card to put in its place is already in the formation: move it here
+                        for r2 in st.rows:
+                            for s2 in SIDES:
+                                for x in r2.spots[s2].terrain:
+                                    if x.card == eff.get("place"):
+                                        r2.spots[s2].terrain.remove(x)
+                                        new = x
+                    if new is None:
+                        return False
+                    if new in st.terrain_reserve:
+                        st.terrain_reserve.remove(new)
+                    st.supply += t.tokens
+                    t.tokens = 0
+                    r.spots[s].terrain[k] = new
+                    st.terrain_reserve.append(t)
+                    return True
+    return False
+    yield  # pragma: no cover
+
+
+@handler("set_facing")
+def h_set_facing(st, eff, source, player, **ctx):
+    for m in _targets(st, eff.get("target"), ctx):
+        m.facing = eff.get("facing")
+    return
+    yield  # pragma: no cover
+
+
+@handler("turn_from_terrain")
+def h_wreckage(st, eff, source, player, **ctx):
+    for m in st.marines():
+        if st.rows[st.row_of(m)].spots[m.facing].terrain:
+            m.facing = other(m.facing)
+    return
+    yield  # pragma: no cover
+
+
+@handler("give_support")
+def h_give_support(st, eff, source, player, **ctx):
+    chosen: list[str] = []
+    for _ in range(int(eff.get("recipients", 1))):
+        cands = [m for m in st.marines() if m.id not in chosen]
+        if not cands or not st.supply:
+            break
+        pick = yield from st.ask(player, "support", [_marine_option(m) for m in cands], card=source)
+        m = _find_marine(st, pick.value)
+        chosen.append(m.id)
+        st.place_token(m, int(eff.get("tokens", 1)))
+        if eff.get("may_flip"):
+            flip = yield from _yes_no(st, player, "flip", marine=m.id)
+            if flip:
+                m.facing = other(m.facing)
+
+
+@handler("limit_spawn_at_terrain")
+def h_cogitator(st, eff, source, player, **ctx):
+    cards = [(i, s, t) for i, r in enumerate(st.rows) for s in SIDES for t in r.spots[s].terrain]
+    if not cards:
+        return False
+    pick = yield from st.ask(player, "terrain_target", [Option("terrain", f"{i}:{s}:{t.card}") for i, s, t in cards])
+    i, s, card = pick.value.split(":")
+    t = next(t for ii, ss, t in cards if ii == int(i) and ss == s and t.card == card)
+    # used by this round's event phase (an activation happens before it)
+    st.spawn_limits[id(t)] = int(eff.get("max", 1))
+
+
+@handler("spawn_into_swarm")
+def h_black_holds(st, eff, source, player, **ctx):
+    swarms = st.swarms()
+    if not swarms:
+        return False
+    pick = yield from st.ask(player, "swarm_target", [Option("swarm", f"{i}:{s}") for i, s, _ in swarms])
+    i, s = pick.value.split(":")
+    return st.spawn_at(int(i), s, int(eff.get("count", 2))) > 0 or None
+
+
+@handler("pay_or_roll_then_clear_blips")
+def h_teleportarium(st, eff, source, player, **ctx):
+    for m in list(st.marines()):
+        if not m.alive:
+            continue
+        pay = False
+        if m.tokens >= int(eff.get("cost", 1)):
+            pay = yield from _yes_no(st, st.player_of(m.team), "teleport_pay", marine=m.id)
+        if pay:
+            for _ in range(int(eff.get("cost", 1))):
+                st.spend_token(m)
+        else:
+            value, _ = st.roll()
+            if value in tuple(eff.get("death_faces", (0,))):
+                st.marine_dies(m, source)
+    st.gs_discard.extend(st.left)
+    st.gs_discard.extend(st.right)
+    st.left, st.right = [], []
+
+
+@handler("gamble_kill")
+def h_genetorium(st, eff, source, player, marine=None, **ctx):
+    _, skull = st.roll()
+    if skull:
+        for _ in range(int(eff.get("kills", 4))):
+            targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
+            if not targets:
+                break
+            pick = yield from st.ask(player, "kill_swarm", [Option("swarm", f"{i}:{s}") for i, s, _ in targets] + [Option("swarm", "stop")])
+            if pick.value == "stop":
+                break
+            i, s = pick.value.split(":")
+            sw = next(x for ii, ss, x in targets if ii == int(i) and ss == s)
+            yield from st.choose_kill(player, int(i), s, sw)
+    elif marine is not None and marine.alive:
+        st.marine_dies(marine, source)
+
+
+@handler("place_terrain")
+def h_wrath(st, eff, source, player, **ctx):
+    card = next((t for t in st.terrain_reserve if t.card == eff.get("terrain")), None)
+    if card is None:
+        return False
+    options = [Option("place", f"{i}:{s}") for i in range(len(st.rows)) for s in SIDES]
+    pick = yield from st.ask(player, "place_terrain", options, terrain=card.card)
+    i, s = pick.value.split(":")
+    st.terrain_reserve.remove(card)
+    st.rows[int(i)].spots[s].terrain.append(card)
+
+
+@handler("gather_at_terrain_colour")
+def h_lair_gather(st, eff, source, player, **ctx):
+    colour = eff.get("colour")
+    for side in SIDES:
+        rows = [i for i, r in enumerate(st.rows) if any(t.colour == colour for t in r.spots[side].terrain)]
+        if not rows:
+            continue
+        dest = rows[0]
+        for i, s, sw in st.swarms():
+            if s == side and i != dest:
+                st.rows[i].spots[s].swarms.remove(sw)
+                st.rows[dest].spots[s].swarms.append(sw)
+    return
+    yield  # pragma: no cover
+
+
+@handler("spawn_brood_lords")
+def h_lair_spawn(st, eff, source, player, **ctx):
+    colour = eff.get("colour")
+    for i, r in enumerate(st.rows):
+        for s in SIDES:
+            if any(t.colour == colour for t in r.spots[s].terrain) and st.brood_reserve:
+                bl = st.brood_reserve.pop(0)
+                spot = r.spots[s]
+                if spot.swarms:
+                    spot.swarms[-1].cards.append(bl)
+                else:
+                    spot.swarms.append(Swarm([bl]))
+                st.log("brood_lord", i, s)
+    return
+    yield  # pragma: no cover
+
+
+@handler("token_or_roll")
+def h_launch_control(st, eff, source, player, **ctx):
+    pick = yield from st.ask(player, "launch", [Option("launch", "token"), Option("launch", "roll")], tokens=st.location_tokens)
+    if pick.value == "token":
+        if st.supply:
+            st.supply -= 1
+            st.location_tokens += 1
+        return
+    value, _ = st.roll()
+    loc = st.location
+    if loc is not None and loc.win is not None and loc.win.kind == "roll_at_most_tokens" and value <= st.location_tokens:
+        st.end("win", "launch_control")
+
+
+@handler("roll_discard_blips")
+def h_toxin(st, eff, source, player, **ctx):
+    value, _ = st.roll()
+    piles = [s for s in SIDES if st.pile(s)]
+    if not piles or not value:
+        return False
+    pick = yield from st.ask(player, "blip_discard", [Option("pile", s) for s in piles])
+    for _ in range(value):
+        if st.pile(pick.value):
+            st.gs_discard.append(st.pile(pick.value).pop())
+
+
+@handler("trigger_location")
+def h_control_panel(st, eff, source, player, **ctx):
+    loc = st.location
+    if loc is None or loc.trigger != "control_panel":
+        return False
+    for e in loc.effects:
+        yield from run(st, e, source=loc.id, player=player, **ctx)
+
+
+@handler("door")
+def h_door(st, eff, source, player, terrain=None, team=None, **ctx):
+    n = int(eff.get("tokens", 1))
+    for card, e, t in _active(st, "door_bonus_token", team.id if team else None):
+        extra = yield from _yes_no(st, player, "door_bonus", card=card)
+        if extra:
+            n += int(e.get("extra_tokens", 1))
+            st.stats.fired[card] += 1
+    placed = min(n, st.supply)
+    st.supply -= placed
+    terrain.tokens += placed
+    st.stats.support_short += n - placed
+
+
+@handler("promethium_tank")
+def h_promethium(st, eff, source, player, terrain=None, marine=None, **ctx):
+    i = next(i for i, r in enumerate(st.rows) for s in SIDES if terrain in r.spots[s].terrain)
+    for s in SIDES:
+        spot = st.rows[i].spots[s]
+        if terrain in spot.terrain:
+            spot.terrain.remove(terrain)
+            st.supply += terrain.tokens
+            terrain.tokens = 0
+            st.terrain_reserve.append(terrain)
+        for sw in list(spot.swarms):
+            while st.killable(sw):  # ordinary Genestealers first, Brood Lords last
+                st.kill(i, s, sw, st.killable(sw)[0])
+    value, _ = st.roll()
+    if marine is not None and marine.alive and value in tuple(eff.get("death_faces", (0,))):
+        st.marine_dies(marine, source)
+    return
+    yield  # pragma: no cover
+
+
+@handler("spore_chimney")
+def h_spore(st, eff, source, player, terrain=None, **ctx):
+    _, skull = st.roll()
+    if skull:
+        for r in st.rows:
+            for s in SIDES:
+                if terrain in r.spots[s].terrain:
+                    r.spots[s].terrain.remove(terrain)
+                    st.terrain_reserve.append(terrain)
+        return
+    return False
+    yield  # pragma: no cover
+
+
+@handler("artefact")
+def h_artefact(st, eff, source, player, terrain=None, team=None, **ctx):
+    for r in st.rows:
+        for s in SIDES:
+            if terrain in r.spots[s].terrain:
+                r.spots[s].terrain.remove(terrain)
+    st.artefact_team = team.id if team else None
+    return
+    yield  # pragma: no cover
+

@@ -1,0 +1,387 @@
+"""The Death Angel rules engine.
+
+A :class:`Game` holds the card set, player count and rule options; a
+:class:`State` plays one seeded game.  The state exposes the pending
+:class:`~cardkit.rules.core.Decision` (who decides, which legal options),
+:meth:`State.apply` takes a chosen option, and :attr:`State.outcome` is set when
+the game ends.  All chance goes through one recorded :class:`Rng`; a game
+replays exactly from its seed and its list of decisions (:meth:`State.replay`).
+
+The rules code is written as generators that ``yield`` decisions, so it reads
+in the order of the rulebook.  Card abilities come from the card data: each
+effect ``kind`` has one handler in :mod:`cardkit.games.death_angel.effects`.
+The engine never reads display text.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generator, Iterable
+
+from cardkit.errors import CardkitError
+from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Spot, Swarm, Team, TerrainCard, other
+from cardkit.model import Action, CardSet, Effect, Event, Genestealer, Location, SetupCard, Terrain
+from cardkit.model import Marine as MarineCard
+from cardkit.rules.core import Decision, GameOver, Option, Outcome, Rng
+
+Flow = Generator[Decision, Option, Any]
+ROUND_LIMIT = 200  # a safety net far beyond any real game; reaching it is an invariant violation
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule options; the Korean translation's spawn note is a house rule, off by default."""
+
+    spawn_toward_larger_pile: bool = False
+    round_limit: int = ROUND_LIMIT
+
+
+class Game:
+    """Static facts of a game: the card set, players and rule options."""
+
+    def __init__(self, card_set: CardSet, players: int, rules: Rules = Rules()) -> None:
+        if card_set.game != "death-angel" or card_set.rules is None:
+            raise CardkitError(f"set '{card_set.id}' is not a Death Angel set", code="E001")
+        r = card_set.rules
+        if not r.min_players <= players <= r.max_players:
+            raise CardkitError(f"{players} players: this set plays {r.min_players}-{r.max_players}", code="E002")
+        self.set = card_set
+        self.players = players
+        self.rules = rules
+        self.setup = next((s for s in card_set.of_kind(SetupCard) if players in s.players), None)
+        if self.setup is None:
+            raise CardkitError(f"no setup card for {players} players", code="E003")
+        self.teams_needed = r.teams_for(players)
+        self.teams_per_player = r.teams_per_player[players - 1]
+        self.marines = {m.id: m for m in card_set.of_kind(MarineCard)}
+        self.actions = {a.id: a for a in card_set.of_kind(Action)}
+        self.terrain = {t.id: t for t in card_set.of_kind(Terrain)}
+        self.locations = card_set.of_kind(Location)
+        self.events: list[tuple[str, Event, int]] = [(cid, e, i) for e in card_set.of_kind(Event)
+                                                      for i, cid in enumerate(e.copy_ids())]
+        self.genestealers = [g for g in card_set.of_kind(Genestealer) if not g.brood_lord]
+        self.brood_lords = [g for g in card_set.of_kind(Genestealer) if g.brood_lord]
+        self.faces = tuple(card_set.die_faces)
+        self.moves = dict(r.adjacent_move)
+
+    def new_state(self, seed: int) -> "State":
+        return State(self, seed)
+
+
+@dataclass
+class Stats:
+    """Counters a playtest reads; they never influence play."""
+
+    fired: Counter = field(default_factory=Counter)  # card ids whose ability took effect
+    kills: int = 0
+    deaths: int = 0
+    support_short: int = 0  # tokens that could not be placed (empty supply)
+    reshuffles: Counter = field(default_factory=Counter)
+    locations: int = 0
+    alive_by_round: list[int] = field(default_factory=list)
+
+
+class State:
+    """One game in progress."""
+
+    def __init__(self, game: Game, seed: int) -> None:
+        self.game = game
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.decisions: list[Option] = []
+        self.events: list[tuple[Any, ...]] = []
+        self.stats = Stats()
+        self.round = 0
+        self.outcome: Outcome | None = None
+        self.decision: Decision | None = None
+        # zones
+        self.rows: list[Row] = []
+        self.teams: dict[str, Team] = {}
+        self.left: list[GS] = []
+        self.right: list[GS] = []
+        self.gs_deck: list[GS] = []
+        self.gs_discard: list[GS] = []
+        self.brood_reserve: list[GS] = []
+        self.removed: list[GS] = []  # brood lords killed
+        self.event_deck: list[str] = []
+        self.event_discard: list[str] = []
+        self.event_current: str | None = None
+        self.location_deck: list[Location] = []
+        self.location: Location | None = None
+        self.location_tokens = 0
+        self.past_locations: list[Location] = []
+        self.terrain_reserve: list[TerrainCard] = []
+        self.supply = int(game.set.components.get("support_tokens", 12))
+        self.total_tokens = self.supply
+        self.dead: list[Marine] = []
+        self.artefact_team: str | None = None
+        self.current_player = 0
+        # round effects
+        self.active: list[tuple[str, Effect, str]] = []  # (action card, effect, team) in force this round
+        self.evasion_next = False
+        self.evasion = False
+        self.second_wind: set[str] = set()
+        self.second_wind_next: set[str] = set()
+        self.enter_formation = False
+        self.enter_formation_next = False
+        self.spawn_limits: dict[int, int] = {}  # id(TerrainCard) -> max spawn in the next event phase
+        self.spawn_limits_next: dict[int, int] = {}
+        self.lead_used: set[str] = set()
+        self.brood_killed = 0
+        self._flow = self._play()
+        self._advance(None)
+
+    # ------------------------------------------------------------ contract
+    def legal(self) -> tuple[Option, ...]:
+        return self.decision.options if self.decision else ()
+
+    def apply(self, option: Option | str) -> None:
+        if self.decision is None:
+            raise CardkitError("the game is over; no decision is pending", code="E010")
+        opt = Option.parse(option) if isinstance(option, str) else option
+        if opt not in self.decision.options:
+            raise CardkitError(f"illegal option {opt.text()} for {self.decision.kind} "
+                               f"(legal: {', '.join(o.text() for o in self.decision.options)})", code="E011")
+        self.decisions.append(opt)
+        self._advance(opt)
+
+    def _advance(self, opt: Option | None) -> None:
+        try:
+            self.decision = self._flow.send(opt) if opt is not None else next(self._flow)
+        except StopIteration:
+            self.decision = None
+        except GameOver as over:
+            self.outcome = over.outcome
+            self.decision = None
+            self.events.append(("end", over.outcome.result, over.outcome.reason, over.outcome.round))
+
+    @classmethod
+    def replay(cls, game: Game, seed: int, decisions: Iterable[Option | str]) -> "State":
+        st = cls(game, seed)
+        for d in decisions:
+            st.apply(d)
+        return st
+
+    def clone(self) -> "State":
+        """An independent copy (rebuilt by replaying this game's decisions)."""
+        return State.replay(self.game, self.seed, self.decisions)
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    # ------------------------------------------------------------- helpers
+    def ask(self, player: int, kind: str, options: list[Option], **context: Any) -> Flow:
+        """Ask ``player``; a single legal option is taken without asking."""
+        if not options:
+            raise AssertionError(f"no legal option for {kind}")
+        if len(options) == 1:
+            return options[0]
+        choice = yield Decision(player, kind, tuple(options), tuple(sorted(context.items())))
+        return choice
+
+    def log(self, *event: Any) -> None:
+        self.events.append(event)
+
+    def marines(self) -> list[Marine]:
+        return [r.marine for r in self.rows if r.marine is not None]
+
+    def row_of(self, marine: Marine) -> int:
+        for i, r in enumerate(self.rows):
+            if r.marine is marine:
+                return i
+        raise AssertionError(f"{marine.id} is not in the formation")
+
+    def team_marines(self, team: str) -> list[Marine]:
+        return [m for m in self.marines() if m.team == team]
+
+    def roll(self) -> tuple[int, bool]:
+        value, skull = self.game.faces[self.rng.roll(len(self.game.faces))]
+        self.log("roll", value, skull)
+        return value, skull
+
+    def swarms(self) -> list[tuple[int, str, Swarm]]:
+        return [(i, side, sw) for i, r in enumerate(self.rows) for side in SIDES for sw in r.spots[side].swarms if sw.cards]
+
+    def spot_count(self, row: int, side: str) -> int:
+        return self.rows[row].spots[side].count()
+
+    def gs_in_formation(self) -> int:
+        return sum(len(sw) for _, _, sw in self.swarms())
+
+    def pile(self, side: str) -> list[GS]:
+        return self.left if side == "left" else self.right
+
+    def player_of(self, team: str) -> int:
+        return self.teams[team].player
+
+    def end(self, result: str, reason: str) -> None:
+        raise GameOver(Outcome(result, self.round, reason))
+
+    def at_final_location(self) -> bool:
+        return not self.location_deck and self.location is not None and self.location.win is not None
+
+    def check_victory(self) -> None:
+        if self.at_final_location() and not self.left and not self.right and self.gs_in_formation() == 0:
+            self.end("win", "cleared")
+        if not self.marines():
+            self.end("loss", "all_marines_dead")
+
+    # ------------------------------------------------------------ card moves
+    def draw_gs(self) -> GS | None:
+        if not self.gs_deck and self.gs_discard:
+            self.gs_deck = self.gs_discard
+            self.gs_discard = []
+            self.rng.shuffle(self.gs_deck, "genestealer_deck")
+            self.stats.reshuffles["genestealer"] += 1
+        return self.gs_deck.pop() if self.gs_deck else None
+
+    def draw_event(self) -> str:
+        if not self.event_deck:
+            self.event_deck = self.event_discard
+            self.event_discard = []
+            self.rng.shuffle(self.event_deck, "event_deck")
+            self.stats.reshuffles["event"] += 1
+        return self.event_deck.pop()
+
+    def kill(self, row: int, side: str, swarm: Swarm, gs: GS) -> None:
+        swarm.cards.remove(gs)
+        if gs.brood_lord:
+            self.removed.append(gs)
+            self.brood_killed += 1
+        else:
+            self.gs_discard.append(gs)
+        self.stats.kills += 1
+        self.log("kill", gs.uid, row, side)
+        self._prune()
+        loc = self.location
+        if loc is not None and loc.win is not None and loc.win.kind == "kill_brood_lords" and not self.location_deck:
+            if self.brood_killed >= int(loc.win.get("count", 2)):
+                self.end("win", "brood_lords_dead")
+
+    def _prune(self) -> None:
+        for r in self.rows:
+            for side in SIDES:
+                spot = r.spots[side]
+                if any(not sw.cards for sw in spot.swarms):
+                    spot.swarms = [sw for sw in spot.swarms if sw.cards]
+
+    def killable(self, swarm: Swarm) -> list[GS]:
+        """Cards that may die now: Brood Lords only when no ordinary Genestealer is left."""
+        if swarm.shielded:
+            return []
+        plain = [c for c in swarm.cards if not c.brood_lord]
+        return plain or list(swarm.cards)
+
+    def choose_kill(self, player: int, row: int, side: str, swarm: Swarm) -> Flow:
+        """Kill one card of ``swarm`` (the player picks which kind)."""
+        cands = self.killable(swarm)
+        if not cands:
+            return False
+        kinds: dict[str, GS] = {}
+        for c in cands:
+            kinds.setdefault(c.card, c)
+        pick = yield from self.ask(player, "kill", [Option("card", k) for k in sorted(kinds)], row=row, side=side)
+        self.kill(row, side, swarm, kinds[pick.value])
+        return True
+
+    def place_token(self, marine: Marine, n: int = 1) -> int:
+        placed = min(n, self.supply)
+        self.supply -= placed
+        marine.tokens += placed
+        self.stats.support_short += n - placed
+        if placed:
+            self.log("support", marine.id, placed)
+        return placed
+
+    def spend_token(self, marine: Marine) -> None:
+        marine.tokens -= 1
+        self.supply += 1
+
+    def spawn_at(self, row: int, side: str, count: int, pile_side: str | None = None) -> int:
+        """Move up to ``count`` cards from a blip pile to (row, side); returns how many."""
+        pile = self.pile(pile_side or side)
+        n = 0
+        spot = self.rows[row].spots[side]
+        while n < count and pile:
+            gs = pile.pop()
+            gs.moved = False
+            if spot.swarms:
+                spot.swarms[-1].cards.append(gs)
+            else:
+                spot.swarms.append(Swarm([gs]))
+            n += 1
+        if n:
+            self.log("spawn", row, side, n)
+        return n
+
+    def marine_dies(self, marine: Marine, cause: str) -> None:
+        row = self.row_of(marine)
+        marine.alive = False
+        self.supply += marine.tokens
+        marine.tokens = 0
+        self.dead.append(marine)
+        self.stats.deaths += 1
+        self.log("death", marine.id, cause)
+        self._shift(row)
+        team = self.teams[marine.team]
+        if not self.team_marines(team.id):
+            team.removed = True
+            self.log("team_out", team.id)
+        self.check_victory()
+
+    def _shift(self, dead_row: int) -> None:
+        """Close the gap: the part of the formation with fewer marines moves toward
+        the dead marine's position (the bottom part on a tie; the non-empty part
+        when the death is at an end)."""
+        rows = self.rows
+        above = sum(1 for r in rows[:dead_row] if r.marine)
+        below = sum(1 for r in rows[dead_row + 1:] if r.marine)
+        gap = rows[dead_row]
+        gap.marine = None
+        move_up = below <= above if (above and below) else below > 0
+        if not above and not below:
+            return
+        if move_up:
+            src = rows[dead_row + 1]
+            merged = self._merge_rows(gap, src)
+            self.rows = rows[:dead_row] + [merged] + rows[dead_row + 2:]
+        else:
+            src = rows[dead_row - 1]
+            merged = self._merge_rows(gap, src)
+            self.rows = rows[:dead_row - 1] + [merged] + rows[dead_row + 1:]
+
+    @staticmethod
+    def _merge_rows(gap: Row, src: Row) -> Row:
+        row = Row(src.marine)
+        for side in SIDES:
+            spot = row.spots[side]
+            spot.terrain = gap.spots[side].terrain + src.spots[side].terrain
+            spot.swarms = gap.spots[side].swarms + src.spots[side].swarms
+        return row
+
+    def merge_swarms(self) -> None:
+        for r in self.rows:
+            for side in SIDES:
+                spot = r.spots[side]
+                live = [sw for sw in spot.swarms if sw.cards]
+                if len(live) > 1:
+                    merged = Swarm([c for sw in live for c in sw.cards])
+                    merged.shielded = any(sw.shielded for sw in live)
+                    spot.swarms = [merged]
+                else:
+                    spot.swarms = live
+
+    # ------------------------------------------------------------------ flow
+    def _play(self) -> Flow:
+        from cardkit.games.death_angel import phases
+
+        yield from phases.setup(self)
+        while True:
+            if self.round >= self.game.rules.round_limit:
+                self.end("abandoned", "round_limit")
+            yield from phases.play_round(self)
+
+
+Handler = Callable[..., Flow]

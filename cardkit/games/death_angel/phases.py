@@ -1,0 +1,335 @@
+"""Setup, the four phases of a round, and travel, in rulebook order."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard, other
+from cardkit.model import Effect, Location, Placement
+from cardkit.rules.core import Option
+
+if TYPE_CHECKING:
+    from cardkit.games.death_angel.engine import Flow, State
+
+
+# ------------------------------------------------------------------ setup
+def setup(st: "State") -> "Flow":
+    g = st.game
+    rng = st.rng
+    # 1. decks
+    uid = 0
+    for card in g.genestealers:
+        for i in range(card.quantity):
+            st.gs_deck.append(GS(f"{card.id}#{i + 1}", card.id, card.icons, False))
+    for card in g.brood_lords:
+        for i in range(card.quantity):
+            st.brood_reserve.append(GS(f"{card.id}#{i + 1}" if card.quantity > 1 else card.id, card.id, card.icons, True))
+    rng.shuffle(st.gs_deck, "genestealer_deck")
+    st.event_deck = [cid for cid, _, _ in g.events]
+    rng.shuffle(st.event_deck, "event_deck")
+    # 2-3. setup location and location deck: one random card of each tier, top first
+    deck: list[Location] = []
+    for tier in g.setup.deck:
+        cards = [loc for loc in g.locations if loc.tier == tier and loc not in deck]
+        cards.sort(key=lambda c: c.id)
+        deck.append(rng.choice(cards, f"tier_{tier}"))
+    st.location_deck = deck
+    del uid
+    # 4. combat teams, chosen in turn
+    free = [t.id for t in g.set.teams]
+    chosen: list[tuple[str, int]] = []
+    for rnd in range(g.teams_per_player):
+        for p in range(g.players):
+            pick = yield from st.ask(p, "team", [Option("team", t) for t in free])
+            free.remove(pick.value)
+            chosen.append((pick.value, p))
+    for team, p in chosen:
+        hand = sorted((a.id for a in g.actions.values() if a.team == team), key=lambda a: g.actions[a].order)
+        st.teams[team] = Team(team, p, hand)
+    # 5. formation: shuffle the chosen marines, top half faces left, bottom half right
+    marines = [Marine(m.id, m.team, m.range) for m in sorted(g.marines.values(), key=lambda m: m.id) if m.team in st.teams]
+    rng.shuffle(marines, "formation")
+    half = len(marines) // 2
+    for i, m in enumerate(marines):
+        m.facing = "left" if i < half else "right"
+        st.rows.append(Row(m))
+    # 6. support tokens: the supply is already full
+    # 7. terrain and blip piles
+    st.terrain_reserve = [TerrainCard(t.id, t.colour, t.activatable) for t in sorted(g.terrain.values(), key=lambda t: t.id)]
+    place_terrain(st, g.setup.terrain)
+    fill_blips(st, g.setup.blips)
+    st.log("setup", [m.id for m in marines], [loc.id for loc in deck])
+    # 8. initial Genestealers: one event card's spawn boxes only
+    card_id = st.draw_event()
+    event = _event(st, card_id)
+    yield from spawn_boxes(st, event, first_spawn=True)
+    st.event_discard.append(card_id)
+    st.merge_swarms()
+
+
+def _event(st: "State", card_id: str):  # -> (Event, copy index)
+    for cid, ev, i in st.game.events:
+        if cid == card_id:
+            return ev, i
+    raise AssertionError(card_id)
+
+
+def place_terrain(st: "State", placements: tuple[Placement, ...]) -> None:
+    n = len(st.rows)
+    for p in placements:
+        card = next((t for t in st.terrain_reserve if t.card == p.terrain), None)
+        if card is None:
+            continue
+        st.terrain_reserve.remove(card)
+        card.tokens = 0
+        card.used = False
+        st.rows[p.row(n)].spots[p.side].terrain.append(card)
+
+
+def fill_blips(st: "State", counts: tuple[int, int]) -> None:
+    """Deal the blip piles, left then right; a short supply is shared as evenly as possible."""
+    want = {"left": counts[0], "right": counts[1]}
+    have = {"left": 0, "right": 0}
+    while True:
+        progressed = False
+        for side in SIDES:
+            if have[side] < want[side]:
+                gs = st.draw_gs()
+                if gs is None:
+                    return
+                st.pile(side).append(gs)
+                have[side] += 1
+                progressed = True
+        if not progressed:
+            return
+
+
+# ------------------------------------------------------------------ round
+def play_round(st: "State") -> "Flow":
+    from cardkit.games.death_angel import effects
+
+    st.round += 1
+    st.log("round", st.round)
+    # round-scoped effects decided last round come into force
+    st.evasion, st.evasion_next = st.evasion_next, False
+    st.second_wind, st.second_wind_next = st.second_wind_next, set()
+    st.enter_formation, st.enter_formation_next = st.enter_formation_next, False
+    st.spawn_limits, st.spawn_limits_next = st.spawn_limits_next, {}
+    st.active = []
+    st.lead_used = set()
+    for r in st.rows:
+        for side in SIDES:
+            for t in r.spots[side].terrain:
+                t.used = False
+            for sw in r.spots[side].swarms:
+                sw.shielded = False
+                sw.attacked = False
+    for team in st.teams.values():
+        team.forbidden, team.forbidden_next = team.forbidden_next, set()
+    # 1. choose actions
+    live = [t for t in st.teams.values() if not t.removed]
+    for team in sorted(live, key=lambda t: (t.player, t.id)):
+        options = [Option("action", a) for a in team.hand
+                   if a != team.last and st.game.actions[a].type not in team.forbidden]
+        if not options:
+            options = [Option("action", a) for a in team.hand if a != team.last]
+        pick = yield from st.ask(team.player, "action", options, team=team.id)
+        team.chosen = pick.value
+    order = sorted((st.game.actions[t.chosen].order, t.id) for t in live if t.chosen)
+    st.current_player = st.teams[order[0][1]].player
+    st.log("actions", [st.teams[tid].chosen for _, tid in order])
+    # 2. resolve actions in number order
+    for _, tid in order:
+        team = st.teams[tid]
+        if team.removed:
+            continue
+        yield from effects.resolve_action(st, team, st.game.actions[team.chosen])
+    for team in live:
+        team.last = team.chosen
+    st.merge_swarms()
+    yield from end_of_phase(st)
+    # 3. Genestealer attack
+    yield from genestealer_attack(st)
+    yield from end_of_phase(st)
+    # 4. event phase
+    yield from event_phase(st)
+    st.stats.alive_by_round.append(len(st.marines()))
+
+
+def _current_team_check(st: "State") -> None:
+    """If the current player's teams are all out, the player with the lowest card this round takes over."""
+    live = [t for t in st.teams.values() if not t.removed]
+    if live and not any(t.player == st.current_player for t in live):
+        first = min(live, key=lambda t: st.game.actions[t.chosen].order if t.chosen else 99)
+        st.current_player = first.player
+
+
+def end_of_phase(st: "State") -> "Flow":
+    _current_team_check(st)
+    st.check_victory()
+    if (not st.left or not st.right) and st.location_deck:
+        yield from travel(st)
+    st.check_victory()
+
+
+def travel(st: "State") -> "Flow":
+    from cardkit.games.death_angel import effects
+
+    st.log("travel_start", st.location.id if st.location else "setup")
+    # Doors: each support token on a Door kills one Genestealer anywhere; tokens go back
+    for r in st.rows:
+        for side in SIDES:
+            for t in r.spots[side].terrain:
+                while t.tokens:
+                    t.tokens -= 1
+                    st.supply += 1
+                    targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
+                    if not targets:
+                        continue
+                    pick = yield from st.ask(st.current_player, "door_kill",
+                                             [Option("swarm", f"{i}:{s}") for i, s, _ in targets])
+                    i, s = pick.value.split(":")
+                    sw = next(sw for ii, ss, sw in targets if ii == int(i) and ss == s)
+                    yield from st.choose_kill(st.current_player, int(i), s, sw)
+                    st.stats.fired["door"] += 1
+    # 1. the next location
+    if st.location is not None:
+        st.past_locations.append(st.location)
+    st.location = st.location_deck.pop(0)
+    st.location_tokens = 0
+    st.stats.locations += 1
+    st.log("travel", st.location.id)
+    # 2. terrain
+    for r in st.rows:
+        for side in SIDES:
+            for t in r.spots[side].terrain:
+                st.supply += t.tokens
+                t.tokens = 0
+                st.terrain_reserve.append(t)
+            r.spots[side].terrain = []
+    st.terrain_reserve.sort(key=lambda t: t.card)
+    place_terrain(st, st.location.terrain)
+    # 3. blip piles
+    st.gs_discard.extend(st.left)
+    st.gs_discard.extend(st.right)
+    st.left, st.right = [], []
+    fill_blips(st, st.location.blips)
+    # 4. upon entering
+    if st.location.trigger == "upon_entering":
+        for eff in st.location.effects:
+            yield from effects.run(st, eff, source=st.location.id, player=st.current_player)
+        st.merge_swarms()
+
+
+# ------------------------------------------------------- genestealer attack
+def genestealer_attack(st: "State") -> "Flow":
+    from cardkit.games.death_angel import effects
+
+    queue = [sw for _, _, sw in st.swarms()]  # fixed order: top down, left before right
+    for sw in queue:
+        if not sw.cards or sw.attacked or sw.shielded:
+            continue
+        where = next(((i, s) for i, s, x in st.swarms() if x is sw), None)
+        if where is None:
+            continue
+        row, side = where
+        marine = st.rows[row].marine
+        if marine is None:
+            continue
+        sw.attacked = True
+        yield from effects.swarm_attacks(st, marine, row, side, sw)
+
+
+# ------------------------------------------------------------ event phase
+def event_phase(st: "State") -> "Flow":
+    from cardkit.games.death_angel import effects
+
+    card_id = st.draw_event()
+    st.event_current = card_id
+    event, copy = _event(st, card_id)
+    st.log("event", card_id)
+    for r in st.rows:
+        for side in SIDES:
+            for sw in r.spots[side].swarms:
+                for c in sw.cards:
+                    c.moved = False
+    for eff in event.effects:
+        yield from effects.run(st, eff, source=event.id, player=st.current_player)
+    yield from spawn_boxes(st, (event, copy))
+    move = event.moves[copy]
+    if move is not None:
+        move_swarms(st, move.type, move.icon)
+    st.spawn_limits = {}
+    # effects timed for the end of the event phase (Overwatch)
+    for card, eff, team in list(st.active):
+        if eff.kind == "attack_for_support" and eff.get("timing") == "end_of_event_phase":
+            yield from effects.attack_for_support(st, st.teams[team], eff, card)
+    st.merge_swarms()
+    st.event_discard.append(card_id)
+    st.event_current = None
+    yield from end_of_phase(st)
+
+
+def spawn_boxes(st: "State", event_and_copy, first_spawn: bool = False) -> "Flow":
+    event, _ = event_and_copy
+    setup = st.game.setup
+    for box in event.spawn:
+        count = setup.major if box.severity == "major" else setup.minor
+        targets = [(i, side, t) for i, r in enumerate(st.rows) for side in SIDES for t in r.spots[side].terrain
+                   if t.colour == box.colour]
+        by_side: dict[str, list] = {"left": [], "right": []}
+        for i, side, t in targets:
+            by_side[side].append((i, t))
+        for side in SIDES:
+            spots = by_side[side]
+            pile_side = side
+            if st.game.rules.spawn_toward_larger_pile and len(st.pile(side)) < count * len(spots):
+                pile_side = "left" if len(st.left) >= len(st.right) else "right"
+            # a short pile: the current player picks which terrain is served first
+            while spots:
+                need = sum(min(count, st.spawn_limits.get(id(t), count)) for _, t in spots)
+                if len(st.pile(pile_side)) >= need or len(spots) == 1:
+                    for i, t in spots:
+                        st.spawn_at(i, side, min(count, st.spawn_limits.get(id(t), count)), pile_side)
+                    break
+                pick = yield from st.ask(st.current_player, "spawn_first",
+                                         [Option("terrain", f"{i}:{t.card}") for i, t in spots])
+                i, tid = pick.value.split(":")
+                first = next(x for x in spots if x[0] == int(i) and x[1].card == tid)
+                st.spawn_at(first[0], side, min(count, st.spawn_limits.get(id(first[1]), count)), pile_side)
+                spots.remove(first)
+
+
+def move_swarms(st: "State", kind: str, icon: str) -> None:
+    moving = [(i, s, sw) for i, s, sw in st.swarms() if sw.has_icon(icon) and not any(c.moved for c in sw.cards)]
+    n = len(st.rows)
+    for i, side, sw in moving:
+        spot = st.rows[i].spots[side]
+        marine = st.rows[i].marine
+        if kind == "adjacent":
+            step = 1 if st.game.moves[side] == "down" else -1
+            j = i + step
+            if 0 <= j < n:
+                spot.swarms.remove(sw)
+                st.rows[j].spots[side].swarms.append(sw)
+                st.log("move", i, side, j, side)
+            else:
+                _flank(st, i, side, sw, marine)
+        else:
+            _flank(st, i, side, sw, marine)
+        for c in sw.cards:
+            c.moved = True
+
+
+def _flank(st: "State", i: int, side: str, sw: Swarm, marine: Marine | None) -> None:
+    if marine is None:
+        return
+    rear = other(marine.facing)
+    if side == rear:
+        return
+    st.rows[i].spots[side].swarms.remove(sw)
+    st.rows[i].spots[rear].swarms.append(sw)
+    st.log("flank", i, side, rear)
+
+
+_ = (Effect, TerrainCard)

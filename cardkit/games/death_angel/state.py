@@ -1,0 +1,111 @@
+"""Play state of a Death Angel game: the formation, piles, decks and tokens.
+
+Plain mutable objects with ``__slots__`` (the engine runs thousands of games a
+second); :mod:`cardkit.games.death_angel.engine` is the only writer.  Nothing
+here reads display text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SIDES = ("left", "right")
+
+
+def other(side: str) -> str:
+    return "right" if side == "left" else "left"
+
+
+class GS:
+    """A physical Genestealer or Brood Lord card."""
+
+    __slots__ = ("uid", "card", "icons", "brood_lord", "moved")
+
+    def __init__(self, uid: str, card: str, icons: tuple[str, ...], brood_lord: bool) -> None:
+        self.uid, self.card, self.icons, self.brood_lord = uid, card, icons, brood_lord
+        self.moved = False
+
+    def __repr__(self) -> str:
+        return self.uid
+
+
+class Swarm:
+    """Face-up Genestealers at one position and side (two swarms may share a
+    spot until the end of the event phase)."""
+
+    __slots__ = ("cards", "attacked", "shielded")
+
+    def __init__(self, cards: list[GS] | None = None) -> None:
+        self.cards: list[GS] = cards or []
+        self.attacked = False
+        self.shielded = False
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def has_icon(self, icon: str) -> bool:
+        return any(icon in c.icons for c in self.cards)
+
+    def brood_lords(self) -> int:
+        return sum(1 for c in self.cards if c.brood_lord)
+
+    def __repr__(self) -> str:
+        return f"Swarm({self.cards})"
+
+
+class TerrainCard:
+    __slots__ = ("card", "colour", "activatable", "tokens", "used")
+
+    def __init__(self, card: str, colour: str, activatable: bool) -> None:
+        self.card, self.colour, self.activatable = card, colour, activatable
+        self.tokens = 0
+        self.used = False  # activated this round
+
+    def __repr__(self) -> str:
+        return f"{self.card}({self.tokens})" if self.tokens else self.card
+
+
+class Marine:
+    __slots__ = ("id", "team", "range", "facing", "tokens", "alive")
+
+    def __init__(self, id: str, team: str, range_: int) -> None:
+        self.id, self.team, self.range = id, team, range_
+        self.facing = "left"
+        self.tokens = 0
+        self.alive = True
+
+    def __repr__(self) -> str:
+        return f"{self.id}({self.facing[0]},{self.tokens})"
+
+
+class Spot:
+    """One side of one position: its terrain cards and swarms."""
+
+    __slots__ = ("terrain", "swarms")
+
+    def __init__(self) -> None:
+        self.terrain: list[TerrainCard] = []
+        self.swarms: list[Swarm] = []
+
+    def count(self) -> int:
+        return sum(len(s) for s in self.swarms)
+
+
+class Row:
+    __slots__ = ("marine", "spots")
+
+    def __init__(self, marine: Marine | None) -> None:
+        self.marine = marine
+        self.spots = {"left": Spot(), "right": Spot()}
+
+
+@dataclass
+class Team:
+    id: str
+    player: int
+    hand: list[str]  # action card ids still usable
+    last: str | None = None  # last round's card
+    chosen: str | None = None
+    forbidden: set[str] = field(default_factory=set)  # action types barred next round (Gun Jam)
+    forbidden_next: set[str] = field(default_factory=set)
+    removed: bool = False
