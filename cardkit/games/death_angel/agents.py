@@ -90,9 +90,16 @@ def heuristic_agent(seed: int = 0) -> Agent:
             ms = st.team_marines(team)
             types = {o.value: st.game.actions[o.value].type for o in opts}
             can_attack = any(in_reach(st, m) for m in ms)
-            threatened = any(_facing_threat(st, m) >= 2 or _threat(st, m) >= 3 for m in ms)
-            wants = ["attack", "support", "move_activate"] if can_attack else (
-                ["support", "move_activate", "attack"] if threatened else ["move_activate", "support", "attack"])
+            exposed = any(_threat(st, m) > _facing_threat(st, m) for m in ms)  # a swarm behind: turn to face it
+            threatened = any(_facing_threat(st, m) >= 2 for m in ms)
+            if can_attack:
+                wants = ["attack", "move_activate", "support"]
+            elif exposed:
+                wants = ["move_activate", "support", "attack"]
+            elif threatened:
+                wants = ["support", "move_activate", "attack"]
+            else:
+                wants = ["move_activate", "support", "attack"]
             for w in wants:
                 for o in opts:
                     if types[o.value] == w:
@@ -105,15 +112,24 @@ def heuristic_agent(seed: int = 0) -> Agent:
         if kind == "facing":
             m = marine(st, d.ctx("marine"))
             i = st.row_of(m)
-            counts = {s: st.rows[i].spots[s].count() for s in ("left", "right")}
-            if counts["left"] == counts["right"]:
-                near = {s: sum(st.rows[j].spots[s].count() for j in range(max(0, i - m.range), min(len(st.rows), i + m.range + 1)))
-                        for s in ("left", "right")}
-                doors = {s: any(t.card == "door" and not t.used for t in st.rows[i].spots[s].terrain) for s in ("left", "right")}
-                side = max(("left", "right"), key=lambda s: (near[s], doors[s], s == m.facing))
-            else:
-                side = max(("left", "right"), key=lambda s: counts[s])
-            return Option("facing", side)
+            loc = st.location.id if st.location else ""
+
+            def useful(side: str) -> int:
+                best = 0
+                for t in st.rows[i].spots[side].terrain:
+                    if t.used or not t.activatable or t.card not in PRIORITIES["activate"]:
+                        continue
+                    if t.card == "control_panel" and PRIORITIES["risky_panels"].get(loc) is False:
+                        continue
+                    best = max(best, len(PRIORITIES["activate"]) - PRIORITIES["activate"].index(t.card))
+                return best
+
+            def score(side: str) -> tuple[int, int, int, bool]:
+                here = st.rows[i].spots[side].count()
+                near = sum(st.rows[j].spots[side].count() for j in range(max(0, i - m.range), min(len(st.rows), i + m.range + 1)))
+                return (here, near, useful(side), side == m.facing)
+
+            return Option("facing", max(("left", "right"), key=score))
         if kind == "activate":
             order = PRIORITIES["activate"]
             loc = st.location.id if st.location else ""

@@ -129,6 +129,7 @@ class State:
         self.spawn_limits_next: dict[int, int] = {}
         self.lead_used: set[str] = set()
         self.brood_killed = 0
+        self.ready = False  # set when setup has finished
         self._flow = self._play()
         self._advance(None)
 

@@ -65,6 +65,7 @@ def setup(st: "State") -> "Flow":
     yield from spawn_boxes(st, event, first_spawn=True)
     st.event_discard.append(card_id)
     st.merge_swarms()
+    st.ready = True
 
 
 def _event(st: "State", card_id: str):  # -> (Event, copy index)
