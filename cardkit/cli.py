@@ -26,6 +26,8 @@ app.add_typer(l10n_app, name="l10n")
 build_app = typer.Typer(help="Build print-and-play output (with no subcommand: every set and locale as A4 PDFs).",
                         invoke_without_command=True)
 app.add_typer(build_app, name="build")
+rules_app = typer.Typer(no_args_is_help=True, help="The Death Angel rules engine: rule scenarios.")
+app.add_typer(rules_app, name="rules")
 ds_app = typer.Typer(no_args_is_help=True, help="Deep Strike scenarios: deployment feasibility and scoring.")
 app.add_typer(ds_app, name="deepstrike")
 LOCALES = ("en", "fi", "ko")
@@ -319,6 +321,34 @@ def ds_score(scenario: Annotated[Optional[str], typer.Argument(help="scenario id
                                          for ln in result.lines]}, ensure_ascii=False, indent=2))
     else:
         typer.echo(render_score(result, loc))
+
+
+@rules_app.command("scenario")
+def rules_scenario(files: Annotated[list[Path], typer.Argument(help="rule scenario files or folders")],
+                   root: RootOpt = Path("."),
+                   set_id: Annotated[str, typer.Option("--set")] = "death-angel") -> None:
+    """Run rule scenarios: set up an exact situation, play the script with forced
+    dice, and compare the result; a readable diff for every mismatch."""
+    from cardkit.games.death_angel.scenario import render, run_scenario
+
+    project = _clean_project(root)
+    card_set = project.card_set(set_id)
+    paths: list[Path] = []
+    for f in files:
+        paths.extend(sorted(f.rglob("*.yaml")) if f.is_dir() else [f])
+    if not paths:
+        raise CardkitError("no scenario files given", code="R004")
+    results, problems = [], []
+    for p in paths:
+        try:
+            results.append(run_scenario(card_set, p, p.as_posix()))
+        except CardkitError as exc:
+            problems.extend(exc.issues)
+    typer.echo(render(results))
+    if problems:
+        raise CardkitError(problems)
+    if any(not r.passed for r in results):
+        raise typer.Exit(1)
 
 
 def main() -> None:

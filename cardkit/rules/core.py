@@ -70,12 +70,13 @@ class Rng:
 
     seed: int
     log: list[tuple[str, Any]] = field(default_factory=list)
+    forced: list[int] = field(default_factory=list)  # die results a rule scenario dictates, in order
 
     def __post_init__(self) -> None:
         self._r = random.Random(self.seed)
 
     def roll(self, sides: int) -> int:
-        v = self._r.randrange(sides)
+        v = self.forced.pop(0) if self.forced else self._r.randrange(sides)
         self.log.append(("roll", v))
         return v
 

@@ -85,10 +85,11 @@ class Stats:
 class State:
     """One game in progress."""
 
-    def __init__(self, game: Game, seed: int) -> None:
+    def __init__(self, game: Game, seed: int, start: Callable[["State"], Flow] | None = None,
+                 forced: list[int] | None = None) -> None:
         self.game = game
         self.seed = seed
-        self.rng = Rng(seed)
+        self.rng = Rng(seed, forced=list(forced or []))
         self.decisions: list[Option] = []
         self.events: list[tuple[Any, ...]] = []
         self.stats = Stats()
@@ -130,7 +131,7 @@ class State:
         self.lead_used: set[str] = set()
         self.brood_killed = 0
         self.ready = False  # set when setup has finished
-        self._flow = self._play()
+        self._flow = self._play(start)
         self._advance(None)
 
     # ------------------------------------------------------------ contract
@@ -375,10 +376,10 @@ class State:
                     spot.swarms = live
 
     # ------------------------------------------------------------------ flow
-    def _play(self) -> Flow:
+    def _play(self, start: Callable[["State"], Flow] | None) -> Flow:
         from cardkit.games.death_angel import phases
 
-        yield from phases.setup(self)
+        yield from (start(self) if start is not None else phases.setup(self))
         while True:
             if self.round >= self.game.rules.round_limit:
                 self.end("abandoned", "round_limit")

@@ -106,12 +106,10 @@ def fill_blips(st: "State", counts: tuple[int, int]) -> None:
 
 
 # ------------------------------------------------------------------ round
-def play_round(st: "State") -> "Flow":
-    from cardkit.games.death_angel import effects
-
+def start_round(st: "State") -> None:
+    """Round bookkeeping: effects decided last round come into force."""
     st.round += 1
     st.log("round", st.round)
-    # round-scoped effects decided last round come into force
     st.evasion, st.evasion_next = st.evasion_next, False
     st.second_wind, st.second_wind_next = st.second_wind_next, set()
     st.enter_formation, st.enter_formation_next = st.enter_formation_next, False
@@ -127,7 +125,10 @@ def play_round(st: "State") -> "Flow":
                 sw.attacked = False
     for team in st.teams.values():
         team.forbidden, team.forbidden_next = team.forbidden_next, set()
-    # 1. choose actions
+        team.chosen = None
+
+
+def choose_actions(st: "State") -> "Flow":
     live = [t for t in st.teams.values() if not t.removed]
     for team in sorted(live, key=lambda t: (t.player, t.id)):
         options = [Option("action", a) for a in team.hand
@@ -136,10 +137,16 @@ def play_round(st: "State") -> "Flow":
             options = [Option("action", a) for a in team.hand if a != team.last]
         pick = yield from st.ask(team.player, "action", options, team=team.id)
         team.chosen = pick.value
-    order = sorted((st.game.actions[t.chosen].order, t.id) for t in live if t.chosen)
-    st.current_player = st.teams[order[0][1]].player
+
+
+def resolve_actions(st: "State") -> "Flow":
+    from cardkit.games.death_angel import effects
+
+    live = [t for t in st.teams.values() if not t.removed and t.chosen]
+    order = sorted((st.game.actions[t.chosen].order, t.id) for t in live)
+    if order:
+        st.current_player = st.teams[order[0][1]].player
     st.log("actions", [st.teams[tid].chosen for _, tid in order])
-    # 2. resolve actions in number order
     for _, tid in order:
         team = st.teams[tid]
         if team.removed:
@@ -149,10 +156,24 @@ def play_round(st: "State") -> "Flow":
         team.last = team.chosen
     st.merge_swarms()
     yield from end_of_phase(st)
-    # 3. Genestealer attack
-    yield from genestealer_attack(st)
-    yield from end_of_phase(st)
-    # 4. event phase
+
+
+def play_round(st: "State") -> "Flow":
+    start_round(st)
+    yield from choose_actions(st)
+    yield from rest_of_round(st, "resolve")
+
+
+PHASES = ("resolve", "genestealer_attack", "event")
+
+
+def rest_of_round(st: "State", phase: str) -> "Flow":
+    """The round from ``phase`` on (rule scenarios may start mid-round)."""
+    if phase == "resolve":
+        yield from resolve_actions(st)
+    if phase in ("resolve", "genestealer_attack"):
+        yield from genestealer_attack(st)
+        yield from end_of_phase(st)
     yield from event_phase(st)
     st.stats.alive_by_round.append(len(st.marines()))
 
