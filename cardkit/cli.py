@@ -351,6 +351,97 @@ def rules_scenario(files: Annotated[list[Path], typer.Argument(help="rule scenar
         raise typer.Exit(1)
 
 
+def _players(spec: str) -> list[int]:
+    try:
+        if "-" in spec:
+            a, b = spec.split("-", 1)
+            out = list(range(int(a), int(b) + 1))
+        else:
+            out = [int(x) for x in spec.split(",")]
+    except ValueError:
+        raise CardkitError(f"--players {spec!r}: use a range such as 1-6 or a list such as 1,3,6", code="G001") from None
+    if not out:
+        raise CardkitError(f"--players {spec!r} names no player count", code="G001")
+    return out
+
+
+@app.command()
+def playtest(root: RootOpt = Path("."),
+             set_id: Annotated[str, typer.Option("--set")] = "death-angel",
+             players: Annotated[str, typer.Option("--players", help="e.g. 1-6 or 1,3,6")] = "1-6",
+             games: Annotated[int, typer.Option("--games", min=1, max=1_000_000)] = 200,
+             seed: Annotated[int, typer.Option("--seed")] = 1,
+             agent: Annotated[Optional[list[str]], typer.Option("--agent", help="random, passive or heuristic (repeatable)")] = None,
+             jobs: Annotated[int, typer.Option("--jobs", min=1, max=64)] = 1,
+             backend: Annotated[str, typer.Option("--backend", help="local or dask")] = "local",
+             scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="dask scheduler address (default: a local cluster)")] = None,
+             compare: Annotated[Optional[Path], typer.Option("--compare", help="another project folder: same seeds, win-rate difference")] = None,
+             band: Annotated[str, typer.Option("--band", help="win rates outside (lo, hi) fail the verdict")] = "0,1",
+             certify_every: Annotated[int, typer.Option("--certify-every", help="check invariants after every step in one batch of N")] = 4,
+             format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
+    """Audit every setup, play seeded games per player count and agent, and
+    judge whether the card set yields playable, complete games."""
+    import time
+
+    from cardkit.games.death_angel.agents import AGENTS
+    from cardkit.model import Action, Event, Genestealer, Location, SetupCard, Terrain
+    from cardkit.playtest.audit import audit
+    from cardkit.playtest.report import compare as compare_runs, table
+    from cardkit.playtest.sweep import plan, run_sweep, summarize
+
+    started = time.perf_counter()
+    project = _clean_project(root)
+    card_set = project.card_set(set_id)
+    counts = _players(players)
+    agents = list(agent or ["heuristic"])
+    unknown = [a for a in agents if a not in AGENTS]
+    if unknown:
+        raise CardkitError(f"unknown agent(s) {', '.join(unknown)} (agents: {', '.join(AGENTS)})", code="G002")
+    if backend not in ("local", "dask"):
+        raise CardkitError(f"unknown --backend '{backend}' (local or dask)", code="G003")
+    try:
+        lo, hi = (float(x) for x in band.split(","))
+    except ValueError:
+        raise CardkitError(f"--band {band!r}: use two rates such as 0,1 or 0.2,0.8", code="G004") from None
+    problems = audit(card_set, counts)
+    if problems:
+        for p in problems:
+            typer.echo(f"{card_set.directory}: error[{p.code}]: {p.card}: {p.message}"
+                       + (f" ({p.players} players)" if p.players else ""), err=True)
+        raise typer.Exit(1)
+    batches = plan(root.resolve(), set_id, counts, agents, games, seed, certify_every)
+    interactive = sys.stderr.isatty() and format is Format.text
+
+    def progress(done: int, total: int) -> None:
+        if interactive:
+            bar = "#" * int(30 * done / total)
+            typer.echo(f"\r[{bar:<30}] {done}/{total} batches", err=True, nl=done == total)
+
+    records = run_sweep(batches, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
+    all_cards = {c.id for c in card_set.cards.values()
+                 if isinstance(c, (Action, Event, Location, Terrain)) or (isinstance(c, Genestealer) and c.brood_lord)}
+    all_cards -= {t.id for t in card_set.of_kind(Terrain) if not t.effects}  # spawn markers have no ability
+    summary = summarize(records, (lo, hi), all_cards)
+    result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary}
+    if compare is not None:
+        other = _clean_project(compare)
+        obatches = plan(compare.resolve(), set_id, counts, agents, games, seed, 0)
+        other.card_set(set_id)
+        result["compare"] = compare_runs(records, run_sweep(obatches, jobs=jobs, backend=backend, scheduler=scheduler))
+    result["elapsed_s"] = round(time.perf_counter() - started, 2)
+    if format is Format.json:
+        typer.echo(json.dumps(result, indent=2))
+    else:
+        typer.echo(table(summary))
+        for c in result.get("compare", []):  # type: ignore[union-attr]
+            lo_, hi_ = c["difference_ci95"]
+            typer.echo(f"compare {c['players']}p {c['agent']}: {c['win_rate_a']:.1%} -> {c['win_rate_b']:.1%} "
+                       f"({c['difference']:+.1%}, 95% CI [{lo_:+.1%}, {hi_:+.1%}])")
+        typer.echo(f"elapsed {result['elapsed_s']} s")
+    if any(s["verdict"] != "playable" for s in summary["setups"]):
+        raise typer.Exit(1)
+
+
 def main() -> None:
     """Console entry point and the single exception boundary."""
     try:

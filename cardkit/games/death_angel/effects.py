@@ -148,6 +148,7 @@ def attack_action(st: "State", team: Team, action: Action) -> "Flow":
                 go = yield from _yes_no(st, team.player, "heroic_charge", marine=m.id)
                 if go:
                     yield from heroic_charge(st, team, m, charge)
+                    st.stats.fired[action.id] += 1
                     continue
         attacks = 1
         multi = next((e for e in action.effects if e.kind == "multi_attack" and e.get("marine") == m.id), None)
@@ -181,7 +182,6 @@ def heroic_charge(st: "State", team: Team, m: Marine, eff: Effect) -> "Flow":
         sw = next(x for jj, ss, x in near if jj == int(j) and ss == s)
         yield from st.choose_kill(team.player, int(j), s, sw)
         _lead_by_example_hook(st, team)
-    st.stats.fired["heroic_charge_used"] += 1
     value, _ = st.roll()  # not an attack roll: support cannot re-roll it
     if value in tuple(eff.get("death_faces", (0,))):
         st.marine_dies(m, "heroic_charge")
@@ -955,6 +955,7 @@ def h_lair_spawn(st, eff, source, player, **ctx):
                 else:
                     spot.swarms.append(Swarm([bl]))
                 st.log("brood_lord", i, s)
+                st.stats.fired[bl.card] += 1
     return
     yield  # pragma: no cover
 
