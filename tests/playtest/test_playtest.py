@@ -1,0 +1,84 @@
+"""cardkit playtest: determinism across workers, JSON shape, audit of broken card sets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardkit.playtest.sweep import percentile, wilson
+from tests.conftest import REPO
+
+
+def _run(cli, *args: str) -> dict:
+    result = cli("playtest", "--root", str(REPO), "--format", "json", *args)
+    assert result.code in (0, 1), result.err
+    return json.loads(result.out)
+
+
+def _strip(report: dict) -> dict:
+    report = dict(report)
+    report.pop("elapsed_s")
+    return report
+
+
+def test_jobs_do_not_change_results(cli):
+    one = _run(cli, "--players", "1,4", "--games", "30", "--jobs", "1", "--agent", "random", "--agent", "heuristic")
+    two = _run(cli, "--players", "1,4", "--games", "30", "--jobs", "2", "--agent", "random", "--agent", "heuristic")
+    assert _strip(one) == _strip(two)
+
+
+def test_report_shape_and_meaning(cli):
+    rep = _run(cli, "--players", "2", "--games", "40", "--agent", "random")
+    assert rep["set"] == "death-angel" and rep["agents"] == ["random"]
+    (setup,) = rep["setups"]
+    assert setup["games"] == 40 and setup["completed"] == 40 and setup["violations"] == 0
+    lo, hi = setup["win_rate_ci95"]
+    assert lo <= setup["win_rate"] <= hi
+    assert set(rep["coverage"]) == {"fired", "never_fired"}
+    assert setup["verdict"] in ("playable", "too hard", "too easy", "dead cards")
+
+
+def _break(project: Path, path: str, old: str, new: str) -> None:
+    p = project / "cards" / "death-angel" / path
+    text = p.read_text(encoding="utf-8")
+    assert old in text
+    p.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.mark.parametrize("path, old, new, code, card", [
+    # a deck recipe that cannot be dealt
+    ("setup.yaml", 'deck: ["2", "3", "4"]', 'deck: ["2", "2", "2", "2", "3", "4"]', None, None),
+])
+def test_broken_card_sets_fail_validation_or_audit(project: Path, cli, path, old, new, code, card):
+    _break(project, path, old, new)
+    result = cli("playtest", "--root", str(project), "--games", "5", "--players", "1")
+    assert result.code == 1
+    assert "error[" in result.err
+
+
+def test_event_spawning_at_a_colour_no_terrain_has(project: Path, cli):
+    _break(project, "events.yaml", "spawn: [{severity: minor, colour: red}, {severity: minor, colour: orange}]\n    quantity: 1\n    move: null",
+           "spawn: [{severity: minor, colour: red}, {severity: minor, colour: orange}]\n    quantity: 1\n    move: null")
+    # recolour every green terrain card: green spawn boxes then have no terrain to spawn at
+    _break(project, "terrain.yaml", "colour: green\n    bars: 1\n    activatable: false", "colour: yellow\n    bars: 1\n    activatable: false")
+    _break(project, "terrain.yaml", "colour: green\n    bars: 1\n    activatable: true", "colour: yellow\n    bars: 1\n    activatable: true")
+    result = cli("playtest", "--root", str(project), "--games", "5", "--players", "1")
+    assert result.code == 1
+    assert "spawns at green terrain" in result.err
+
+
+def test_unreachable_tier_is_named(project: Path, cli):
+    _break(project, "setup.yaml", 'deck: ["1C", "2", "3", "4"]', 'deck: ["1A", "2", "3", "4"]')
+    result = cli("playtest", "--root", str(project), "--games", "5", "--players", "1")
+    assert result.code == 1
+    assert "error[A008]" in result.err and "tier 1C" in result.err
+
+
+def test_statistics_helpers():
+    lo, hi = wilson(0, 50)
+    assert lo < 1e-12 and 0.05 < hi < 0.08
+    lo, hi = wilson(50, 50)
+    assert hi > 1 - 1e-12 and 0.92 < lo < 0.95
+    assert percentile([5, 1, 3, 2, 4], 50) == 3.0 and percentile([7], 95) == 7.0
