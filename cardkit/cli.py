@@ -351,6 +351,31 @@ def rules_scenario(files: Annotated[list[Path], typer.Argument(help="rule scenar
         raise typer.Exit(1)
 
 
+@rules_app.command("play")
+def rules_play(root: RootOpt = Path("."),
+               set_id: Annotated[str, typer.Option("--set")] = "death-angel",
+               players: Annotated[int, typer.Option("--players", min=1, max=6)] = 1,
+               seed: Annotated[int, typer.Option("--seed")] = 1,
+               agent: Annotated[str, typer.Option("--agent", help="random, passive or heuristic")] = "heuristic",
+               locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
+    """Play one game and tell it as a story in the chosen language."""
+    from cardkit.games.death_angel.agents import AGENTS, play
+    from cardkit.games.death_angel.engine import Game
+    from cardkit.games.death_angel.narrate import Narrator
+    from cardkit.i18n.localize import Localizer
+
+    project = _clean_project(root)
+    card_set = project.card_set(set_id)
+    if agent not in AGENTS:
+        raise CardkitError(f"unknown agent '{agent}' (agents: {', '.join(AGENTS)})", code="G002")
+    st = Game(card_set, players).new_state(seed)
+    play(st, AGENTS[agent](seed))
+    narrator = Narrator(Localizer(root, locale, card_set))
+    typer.echo(narrator.loc.ui("play.title", players=narrator.num(players), seed=seed))
+    for line in narrator.story(st.events):
+        typer.echo(line)
+
+
 def _players(spec: str) -> list[int]:
     try:
         if "-" in spec:

@@ -113,3 +113,17 @@ def test_property_random_decisions_keep_invariants(seed, players, choices):
             break
         st.apply(st.decision.options[c % len(st.decision.options)])
         assert violations(st) == []
+
+
+def test_narration_is_the_same_game_in_every_language(cli):
+    outs = {}
+    for loc in ("en", "fi", "ko"):
+        r = cli("rules", "play", "--root", str(REPO), "--players", "2", "--seed", "4", "--locale", loc)
+        assert r.code == 0, r.err
+        outs[loc] = r.out.splitlines()
+    assert len(outs["en"]) == len(outs["fi"]) == len(outs["ko"])  # one line per event, whatever the language
+    assert any("Round 1" in line for line in outs["en"])
+    from cardkit.i18n.localize import Localizer
+
+    fi = Localizer(REPO, "fi", DA)
+    assert any(fi.card("brother_leon.name") in line or fi.card("sergeant_gideon.name") in line for line in outs["fi"])
