@@ -64,6 +64,18 @@ def resolve_action(st: "State", team: Team, action: Action) -> "Flow":
     st.merge_swarms()
 
 
+def _next_marine(st: "State", player: int, remaining: list[Marine], step: str) -> "Flow":
+    """The player picks which marine of the team acts next (any order, rulebook)."""
+    alive = [m for m in remaining if m.alive]
+    if len(alive) <= 1:
+        m = alive[0] if alive else remaining[0]
+    else:
+        pick = yield from st.ask(player, "next_marine", [_marine_option(x) for x in alive], step=step)
+        m = next(x for x in alive if x.id == pick.value)
+    remaining.remove(m)
+    return m
+
+
 def move_activate(st: "State", team: Team, action: Action) -> "Flow":
     player = team.player
     if st.enter_formation:  # an event last round: a token before each Move + Activate card
@@ -75,8 +87,10 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
                 st.place_token(_find_marine(st, pick.value))
                 st.stats.fired["enter_formation"] += 1
     free = any(e.kind == "free_swap" for e in action.effects)
-    # A. move: each marine of the team may swap places once
-    for m in list(st.team_marines(team.id)):
+    # A. move: each marine of the team may swap places once, in the order the player chooses
+    remaining = list(st.team_marines(team.id))
+    while remaining:
+        m = yield from _next_marine(st, player, remaining, "move")
         if not m.alive:
             continue
         i = st.row_of(m)
@@ -134,7 +148,9 @@ def attack_action(st: "State", team: Team, action: Action) -> "Flow":
         pick = yield from st.ask(team.player, "evasion_attacker", [_marine_option(m) for m in marines], card=action.id)
         marines = [_find_marine(st, pick.value)]
         st.stats.fired["evasion"] += 1
-    for m in marines:
+    remaining = list(marines)
+    while remaining:
+        m = yield from _next_marine(st, team.player, remaining, "attack")
         if not m.alive:
             continue
         # Heroic Charge: instead of attacking
@@ -415,7 +431,7 @@ def h_attack_for_support(st, eff, source, player, team=None, **ctx):
 def attack_for_support(st: "State", team: Team, eff: Effect, card: str) -> "Flow":
     cost = int(eff.get("cost", 1))
     for m in list(st.team_marines(team.id)):
-        if not m.alive or m.tokens < cost or not in_reach(st, m):
+        if not m.alive or m.tokens < cost or not any(not sw.shielded for _, _, sw in in_reach(st, m)):
             continue
         go = yield from _yes_no(st, team.player, "extra_attack", marine=m.id, card=card)
         if not go:
@@ -522,7 +538,8 @@ def h_intimidation(st, eff, source, player, team=None, **ctx):
     pile = st.pile(pile_side)
     for _ in range(value):
         engaged = [(i, s, sw) for i, s, sw in st.swarms()
-                   if st.rows[i].marine is not None and st.rows[i].marine.team == team.id and st.killable(sw)]
+                   if st.rows[i].marine is not None and st.rows[i].marine.team == team.id and not sw.shielded
+                   and any(not c.brood_lord for c in sw.cards)]  # Brood Lords never go into a blip pile
         if not engaged:
             break
         pick = yield from st.ask(player, "return", [Option("swarm", f"{i}:{s}") for i, s, _ in engaged] + [Option("swarm", "stop")])
@@ -530,7 +547,7 @@ def h_intimidation(st, eff, source, player, team=None, **ctx):
             break
         i, s = pick.value.split(":")
         sw = next(x for ii, ss, x in engaged if ii == int(i) and ss == s)
-        gs = st.killable(sw)[0]
+        gs = next(c for c in sw.cards if not c.brood_lord)
         sw.cards.remove(gs)
         pile.append(gs)
     st.rng.shuffle(pile, f"blips_{pile_side}")
