@@ -243,6 +243,7 @@ def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, sou
         yield from st.choose_kill(team.player, j2, s2, sw)
         _lead_by_example_hook(st, team)
     yield from _lead_by_example(st, team)
+    st.check_victory()  # a board cleared at the final location wins at once, before any further attack
     psionic = next((e for e in effects if e.kind == "extra_attack_per_skull" and e.get("marine") == m.id), None)
     if psionic is not None and skull and m.alive:
         st.stats.fired[_card_of(st, psionic)] += 1
