@@ -36,3 +36,9 @@ def test_a_failing_expectation_is_reported(tmp_path: Path):
     broken.write_text(text, encoding="utf-8")
     result = run_scenario(DA, broken, "broken.yaml")
     assert result.diffs == ["marine sergeant_gideon alive: expected False, got True"]
+
+
+def test_scenario_index_is_current():
+    lines = (REPO / "docs" / "rule-scenarios.md").read_text(encoding="utf-8")
+    for p in FILES:
+        assert f"`{p.name}`" in lines, f"{p.name} is missing from docs/rule-scenarios.md"
