@@ -220,7 +220,27 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
             summary.append(f"playability {set_id}: {ok}/{len(results)} scenarios deployable by both sides "
                            f"(8 units each, hostile placement); {warnings} warning(s): cardkit deepstrike check")
         else:
-            summary.append(f"playability {set_id}: not available yet: the rules engine and playtests are not built")
+            from cardkit.model import Action, Event, Genestealer, Location, Terrain
+            from cardkit.playtest.audit import audit
+            from cardkit.playtest.sweep import plan, run_sweep, summarize
+
+            card_set = loaded.set
+            counts = list(range(card_set.rules.min_players, card_set.rules.max_players + 1)) if card_set.rules else []
+            problems = audit(card_set, counts)
+            if problems:
+                summary.append(f"playability {set_id}: setup audit failed: {problems[0].card}: {problems[0].message}")
+                continue
+            records = run_sweep(plan(root.resolve(), set_id, counts, ["heuristic"], 100, 1))
+            cards = {c.id for c in card_set.cards.values()
+                     if isinstance(c, (Action, Event, Location)) or (isinstance(c, Terrain) and c.effects)
+                     or (isinstance(c, Genestealer) and c.brood_lord)}
+            result = summarize(records, (0.0, 1.0), cards)
+            rates = ", ".join(f"{s['players']}p {s['win_rate']:.0%}" for s in result["setups"])
+            complete = all(s["completed"] == s["games"] and not s["violations"] for s in result["setups"])
+            summary.append(f"playability {set_id}: 100 games per player count (heuristic agent): "
+                           f"{'every game complete, no rule violation' if complete else 'INCOMPLETE GAMES OR VIOLATIONS'}; "
+                           f"win rates {rates}; abilities never fired: {len(result['coverage']['never_fired'])}; "
+                           "details: cardkit playtest")
     summary.append(f"built {cards} cards in {time.perf_counter() - started:.1f} s")
     text = "\n".join(summary) + "\n"
     atomic_write_bytes(root / "output" / "build-summary.txt", text.encode("utf-8"))

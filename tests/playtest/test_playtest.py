@@ -82,3 +82,9 @@ def test_statistics_helpers():
     lo, hi = wilson(50, 50)
     assert hi > 1 - 1e-12 and 0.92 < lo < 0.95
     assert percentile([5, 1, 3, 2, 4], 50) == 3.0 and percentile([7], 95) == 7.0
+
+
+def test_dask_backend_matches_local(cli):
+    local = _run(cli, "--players", "2", "--games", "20", "--agent", "random")
+    dask = _run(cli, "--players", "2", "--games", "20", "--agent", "random", "--backend", "dask")
+    assert _strip(local) == _strip(dask)
