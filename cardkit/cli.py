@@ -231,10 +231,10 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
                 summary.append(f"playability {set_id}: setup audit failed: {problems[0].card}: {problems[0].message}")
                 continue
             records = run_sweep(plan(root.resolve(), set_id, counts, ["heuristic"], 100, 1))
-            cards = {c.id for c in card_set.cards.values()
-                     if isinstance(c, (Action, Event, Location)) or (isinstance(c, Terrain) and c.effects)
-                     or (isinstance(c, Genestealer) and c.brood_lord)}
-            result = summarize(records, (0.0, 1.0), cards)
+            ability_cards = {c.id for c in card_set.cards.values()
+                             if isinstance(c, (Action, Event, Location)) or (isinstance(c, Terrain) and c.effects)
+                             or (isinstance(c, Genestealer) and c.brood_lord)}
+            result = summarize(records, (0.0, 1.0), ability_cards)
             rates = ", ".join(f"{s['players']}p {s['win_rate']:.0%}" for s in result["setups"])
             complete = all(s["completed"] == s["games"] and not s["violations"] for s in result["setups"])
             summary.append(f"playability {set_id}: 100 games per player count (heuristic agent): "
