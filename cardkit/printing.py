@@ -16,7 +16,7 @@ from cardkit.layout.compose import INK, Composer, Face, FieldFit, PrintItem, bad
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Rect, Text
 from cardkit.layout.sheet import Sheet, back_slot, crop_marks, plan_sheet
-from cardkit.layout.textfit import Style, fit
+from cardkit.layout.textfit import Style, block_height, fit
 from cardkit.layout.units import MM
 from cardkit.model import CardSet
 from cardkit.render.images import load_art
@@ -81,15 +81,6 @@ def _footer(doc: PdfDocument, sheet: Sheet, text: str, locale: str) -> None:
     doc.draw([Text(sheet.left, max(2.5 * MM, sheet.bottom - 6 * MM), text, locale, "body", 6.5, "#666666")])
 
 
-def _note(doc: PdfDocument, sheet: Sheet, lines: list[str], locale: str) -> None:
-    y = sheet.page_h - 5 * MM
-    ops: list[Op] = []
-    for line in lines:
-        ops.append(Text(sheet.left + 1 * MM, y, line, locale, "bold", 7.5, INK))
-        y -= 9.5
-    doc.draw(ops)
-
-
 def calibration_pages(doc: PdfDocument, sheet: Sheet, loc: Localizer, duplex: str, title: str) -> None:
     """A front and back page with matching crosses in every card slot."""
     book = doc.book
@@ -117,28 +108,40 @@ def calibration_pages(doc: PdfDocument, sheet: Sheet, loc: Localizer, duplex: st
         doc.draw(crop_marks(sheet, sheet.per_page))
         doc.draw(ops)
         if side == "front":
-            heading = loc.ui("calibration.title")
-            help_style = Style(loc.locale, "body", 1.2)
-            res = fit(loc.ui("calibration.help"), help_style, sheet.card_w * 2.6, sheet.card_h * 0.6, 8, 6, book)
-            x0, y0 = sheet.trim_xy(4)
-            box_y = y0 + sheet.card_h * 0.18
-            hops: list[Op] = [Rect(x0 - sheet.card_w * 0.8, box_y - 4, sheet.card_w * 2.6, sheet.card_h * 0.5, fill="#ffffff", stroke=INK, lw=0.5),
-                              Text(x0 - sheet.card_w * 0.8 + 6, box_y + sheet.card_h * 0.5 - 16, heading, loc.locale, "bold", 10, INK)]
-            yy = box_y + sheet.card_h * 0.5 - 30
-            for line in res.lines:
-                for p in line.pieces:
-                    if p.kind == "text" and p.value.strip():
-                        hops.append(Text(x0 - sheet.card_w * 0.8 + 6 + p.x, yy, p.value, loc.locale, p.role, res.size, INK))
-                yy -= res.size * 1.2
-            doc.draw(hops)
             notes = [loc.ui("sheet.actual_size", width=f"{sheet.card_w / MM:.0f}", height=f"{sheet.card_h / MM:.0f}")]
             if duplex == "none":
                 notes.append(loc.ui("sheet.fronts_only"))
             else:
                 notes.append(loc.ui("sheet.duplex", edge=loc.ui(f"sheet.edge.{duplex.split('-')[0]}")))
-            _note(doc, sheet, notes, loc.locale)
+            _help_box(doc, sheet, loc, [loc.ui("calibration.title")], notes + [loc.ui("calibration.help")])
         _footer(doc, sheet, f"{title} · {loc.ui('calibration.title')}", loc.locale)
         doc.end_page()
+
+
+def _help_box(doc: PdfDocument, sheet: Sheet, loc: Localizer, headings: list[str], paragraphs: list[str]) -> None:
+    """A white box in the middle of the page: a heading, then paragraphs, laid
+    out by the same text code as the cards (the first paragraph in bold)."""
+    from cardkit.layout.textfit import Block, fit_column
+
+    pad = 3 * MM
+    w = min(sheet.page_w - 2 * sheet.left - 20 * MM, 2.6 * sheet.card_w)
+    h = sheet.card_h * 0.75
+    x = (sheet.page_w - w) / 2
+    y = (sheet.page_h - h) / 2
+    blocks = [Block(t, Style(loc.locale, "title", 1.15), ratio=1.25, gap_after=0.5) for t in headings]
+    blocks += [Block(t, Style(loc.locale, "bold" if i == 0 else "body", 1.25), gap_after=0.5) for i, t in enumerate(paragraphs)]
+    res = fit_column(blocks, w - 2 * pad, h - 2 * pad, 9, 6, doc.book)
+    ops: list[Op] = [Rect(x, y, w, h, fill="#ffffff", stroke=INK, lw=0.6)]
+    top = y + h - pad
+    for block, lines, size in res.blocks:
+        yy = top - size * 0.95
+        for line in lines:
+            for p in line.pieces:
+                if p.kind == "text" and p.value.strip():
+                    ops.append(Text(x + pad + p.x, yy, p.value, loc.locale, p.role, size, INK))
+            yy -= size * block.style.leading
+        top -= block_height(len(lines), size, block.style.leading) + block.gap_after * res.size
+    doc.draw(ops)
 
 
 def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer, duplex: str, title: str) -> None:
