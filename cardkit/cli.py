@@ -423,6 +423,8 @@ def playtest(root: RootOpt = Path("."),
              compare: Annotated[Optional[Path], typer.Option("--compare", help="another project folder: same seeds, win-rate difference")] = None,
              band: Annotated[str, typer.Option("--band", help="win rates outside (lo, hi) fail the verdict")] = "0,1",
              certify_every: Annotated[int, typer.Option("--certify-every", help="check invariants after every step in one batch of N")] = 4,
+             report: Annotated[Optional[Path], typer.Option("--report", help="also write a PDF report (charts) here")] = None,
+             locale: Annotated[str, typer.Option("--locale", help="language of the PDF report")] = "en",
              format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
     """Audit every setup, play seeded games per player count and agent, and
     judge whether the card set yields playable, complete games."""
@@ -473,6 +475,12 @@ def playtest(root: RootOpt = Path("."),
         obatches = plan(compare.resolve(), set_id, counts, agents, games, seed, 0)
         other.card_set(set_id)
         result["compare"] = compare_runs(records, run_sweep(obatches, jobs=jobs, backend=backend, scheduler=scheduler))
+    if report is not None:
+        from cardkit.i18n.localize import Localizer
+        from cardkit.playtest.pdfreport import write_report
+
+        loc = Localizer(root, locale, card_set)
+        write_report(report, summary, loc, loc.card("set.title"), games, seed, agents)
     result["elapsed_s"] = round(time.perf_counter() - started, 2)
     if format is Format.json:
         typer.echo(json.dumps(result, indent=2))

@@ -205,6 +205,7 @@ def summarize(records: list[GameRecord], band: tuple[float, float], all_cards: s
             "survivors_mean": round(statistics.mean(r.survivors for r in rs), 3) if rs else 0,
             "locations": dict(sorted(_count(r.locations for r in rs).items())),
             "survival_by_round": survival,
+            "rounds_histogram": dict(sorted(_count(r.rounds for r in completed).items())),
             "defeat_causes": dict(sorted(_count(r.reason for r in losses).items())),
             "support_shortage_games": sum(1 for r in rs if r.support_short),
             "reshuffles_mean": round(statistics.mean(r.reshuffles for r in rs), 3) if rs else 0,

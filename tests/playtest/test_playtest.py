@@ -88,3 +88,17 @@ def test_dask_backend_matches_local(cli):
     local = _run(cli, "--players", "2", "--games", "20", "--agent", "random")
     dask = _run(cli, "--players", "2", "--games", "20", "--agent", "random", "--backend", "dask")
     assert _strip(local) == _strip(dask)
+
+
+def test_pdf_report(cli, tmp_path: Path):
+    from pypdf import PdfReader
+
+    out = tmp_path / "report.pdf"
+    result = cli("playtest", "--root", str(REPO), "--players", "1,6", "--games", "20", "--agent", "random",
+                 "--report", str(out), "--locale", "en")
+    assert result.code in (0, 1), result.err
+    reader = PdfReader(out)
+    assert len(reader.pages) == 2
+    first = reader.pages[0].extract_text()
+    assert "Playtest report" in first and "Win rate by player count" in first
+    assert "Games still running after each round" in reader.pages[1].extract_text()

@@ -1,0 +1,138 @@
+"""The playtest report as a PDF in the chosen language: a results table and
+three charts (win rate with intervals, game length, games still running by
+round).  Charts are draw operations rendered by the same PDF renderer as the
+cards, so fonts, determinism and atomic writing come for free."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from babel.numbers import format_percent
+
+from cardkit.fsutil import atomic_write_bytes
+from cardkit.i18n.localize import Localizer
+from cardkit.layout.ops import Circle, Line, Op, Rect, Text
+from cardkit.layout.units import MM
+from cardkit.render.pdf import PdfDocument
+
+A4 = (210 * MM, 297 * MM)
+INK = "#1d1b18"
+PALETTE = ["#2f62b3", "#b3262b", "#3f8f3a", "#6c3c9e", "#d9b51f", "#7d8288"]
+
+
+def _pct(v: float, locale: str) -> str:
+    return format_percent(v, format="#,##0.0%", locale=locale.replace("-", "_"))
+
+
+class _Page:
+    def __init__(self, doc: PdfDocument, locale: str) -> None:
+        self.doc, self.locale = doc, locale
+        self.ops: list[Op] = []
+
+    def text(self, x: float, y: float, s: str, size: float = 9, role: str = "body", colour: str = INK,
+             align: str = "left") -> None:
+        w = self.doc.book.width(s, self.doc.book.chain(self.locale, role), size)
+        dx = {"left": 0, "center": w / 2, "right": w}[align]
+        self.ops.append(Text(x - dx, y, s, self.locale, role, size, colour))
+
+    def flush(self) -> None:
+        self.doc.draw(self.ops)
+        self.doc.end_page()
+        self.ops = []
+
+
+def _axes(p: _Page, x: float, y: float, w: float, h: float, title: str, xlabel: str) -> None:
+    p.text(x, y + h + 5 * MM, title, 10, "bold")
+    p.ops.append(Line(x, y, x + w, y, INK, 0.6))
+    p.ops.append(Line(x, y, x, y + h, INK, 0.6))
+    for k in range(0, 5):
+        yy = y + h * k / 4
+        p.ops.append(Line(x, yy, x + w, yy, "#dddddd", 0.3))
+        p.text(x - 2 * MM, yy - 3, _pct(k / 4, p.locale), 7, align="right")
+    p.text(x + w / 2, y - 9 * MM, xlabel, 8, align="center")
+
+
+def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title: str, games: int, seed: int,
+                 agents: list[str]) -> Path:
+    locale = loc.locale
+    doc = PdfDocument(A4, loc.ui("report.title", set=set_title), lang=locale)
+    p = _Page(doc, locale)
+    left, top = 18 * MM, A4[1] - 20 * MM
+    p.text(left, top, loc.ui("report.title", set=set_title), 15, "title")
+    p.text(left, top - 7 * MM, loc.ui("report.subtitle", games=games, seed=seed, agents=", ".join(agents)), 9)
+    # table
+    cols = [("report.players", 0), ("report.agent", 18), ("report.games", 42), ("report.win_rate", 60),
+            ("report.interval", 82), ("report.rounds", 120), ("report.verdict", 148)]
+    y = top - 18 * MM
+    for key, dx in cols:
+        p.text(left + dx * MM, y, loc.ui(key), 8, "bold")
+    p.ops.append(Line(left, y - 2 * MM, A4[0] - left, y - 2 * MM, INK, 0.5))
+    for s in summary["setups"]:
+        y -= 5.2 * MM
+        lo, hi = s["win_rate_ci95"]
+        rounds = s["rounds"]["all"]["median"] if s["rounds"]["all"] else "-"
+        verdict = loc.ui("report.verdict." + s["verdict"].replace(" ", "_"))
+        values = [str(s["players"]), s["agent"], str(s["games"]), _pct(s["win_rate"], locale),
+                  f"{_pct(lo, locale)} - {_pct(hi, locale)}", str(rounds), verdict]
+        for (key, dx), v in zip(cols, values):
+            p.text(left + dx * MM, y, v, 8)
+    never = summary["coverage"]["never_fired"]
+    names = []
+    for cid in never:
+        try:
+            names.append(loc.card(f"{cid}.name"))
+        except KeyError:
+            names.append(cid)
+    y -= 9 * MM
+    p.text(left, y, loc.ui("report.never_fired", cards=", ".join(names) or loc.ui("report.none")), 8)
+    # chart 1: win rate with intervals per player count, one colour per agent
+    cx, cy, cw, ch = left + 12 * MM, 60 * MM, A4[0] - 2 * left - 14 * MM, 70 * MM
+    _axes(p, cx, cy, cw, ch, loc.ui("report.chart.win_rate"), loc.ui("report.players"))
+    players = sorted({s["players"] for s in summary["setups"]})
+    agents_seen = sorted({s["agent"] for s in summary["setups"]})
+    slot = cw / max(1, len(players))
+    for s in summary["setups"]:
+        i, a = players.index(s["players"]), agents_seen.index(s["agent"])
+        x = cx + slot * i + slot * (a + 1) / (len(agents_seen) + 1)
+        lo, hi = s["win_rate_ci95"]
+        colour = PALETTE[a % len(PALETTE)]
+        p.ops.append(Line(x, cy + lo * ch, x, cy + hi * ch, colour, 1.2))
+        p.ops.append(Circle(x, cy + s["win_rate"] * ch, 1.4, fill=colour))
+    for i, n in enumerate(players):
+        p.text(cx + slot * (i + 0.5), cy - 5 * MM, str(n), 8, align="center")
+    for a, name in enumerate(agents_seen):
+        p.ops.append(Rect(cx + a * 35 * MM, 20 * MM, 3 * MM, 3 * MM, fill=PALETTE[a % len(PALETTE)]))
+        p.text(cx + a * 35 * MM + 5 * MM, 20.5 * MM, name, 8)
+    p.flush()
+    # page 2: rounds histogram and survival curve for the first agent
+    agent = agents_seen[0] if agents_seen else ""
+    setups = [s for s in summary["setups"] if s["agent"] == agent]
+    hx, hy, hw, hh = left + 12 * MM, 165 * MM, A4[0] - 2 * left - 14 * MM, 85 * MM
+    _axes(p, hx, hy, hw, hh, loc.ui("report.chart.rounds", agent=agent), loc.ui("report.round"))
+    max_round = max((max(map(int, s["rounds_histogram"]), default=0) for s in setups), default=1) or 1
+    bw = hw / max_round
+    for k, s in enumerate(setups):
+        total = sum(s["rounds_histogram"].values()) or 1
+        pts = [(int(r), n / total) for r, n in s["rounds_histogram"].items()]
+        colour = PALETTE[k % len(PALETTE)]
+        for r, share in pts:
+            x = hx + (r - 1) * bw + bw * k / (len(setups) + 1)
+            p.ops.append(Rect(x, hy, bw / (len(setups) + 1), share * hh, fill=colour))
+    for r in range(1, max_round + 1, max(1, max_round // 12)):
+        p.text(hx + (r - 0.5) * bw, hy - 5 * MM, str(r), 7, align="center")
+    sx, sy, sw, sh = hx, 40 * MM, hw, 85 * MM
+    _axes(p, sx, sy, sw, sh, loc.ui("report.chart.survival", agent=agent), loc.ui("report.round"))
+    longest = max((len(s["survival_by_round"]) for s in setups), default=1) or 1
+    for k, s in enumerate(setups):
+        colour = PALETTE[k % len(PALETTE)]
+        pts = [(sx + sw * (i + 1) / longest, sy + v * sh) for i, v in enumerate(s["survival_by_round"])]
+        prev = (sx, sy + sh)
+        for pt in pts:
+            p.ops.append(Line(prev[0], prev[1], pt[0], pt[1], colour, 1.1))
+            prev = pt
+        p.ops.append(Rect(sx + k * 25 * MM, 20 * MM, 3 * MM, 3 * MM, fill=colour))
+        p.text(sx + k * 25 * MM + 5 * MM, 20.5 * MM, f"{s['players']} {loc.ui('report.players').lower()}", 8)
+    p.flush()
+    atomic_write_bytes(path, doc.finish())
+    return path
