@@ -431,7 +431,7 @@ def playtest(root: RootOpt = Path("."),
     import time
 
     from cardkit.games.death_angel.agents import AGENTS
-    from cardkit.model import Action, Event, Genestealer, Location, SetupCard, Terrain
+    from cardkit.model import Action, Event, Genestealer, Location, Terrain
     from cardkit.playtest.audit import audit
     from cardkit.playtest.report import compare as compare_runs, table
     from cardkit.playtest.sweep import plan, run_sweep, summarize

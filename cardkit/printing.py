@@ -13,10 +13,9 @@ from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import atomic_write_bytes
 from cardkit.i18n.localize import Localizer
 from cardkit.layout.compose import INK, Composer, Face, FieldFit, PrintItem, bad_fits
-from cardkit.layout.fonts import FontBook
 from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Rect, Text
 from cardkit.layout.sheet import Sheet, back_slot, crop_marks, plan_sheet
-from cardkit.layout.textfit import Style, block_height, fit
+from cardkit.layout.textfit import Style, block_height
 from cardkit.layout.units import MM
 from cardkit.model import CardSet
 from cardkit.render.images import load_art

@@ -25,7 +25,7 @@ from babel.messages.pofile import PoFileError, read_po, write_po
 
 from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import atomic_write_bytes
-from cardkit.model import CardSet, SourceString
+from cardkit.model import SourceString
 from cardkit.text import placeholders
 
 # Fixed header dates keep catalogs byte-stable between runs (no churn in diffs).

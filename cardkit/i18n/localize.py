@@ -15,8 +15,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from cardkit.errors import CardkitError
-from cardkit.load.schema import validate_doc
-from cardkit.load.yamlsafe import YamlError, read_yaml_file
+from cardkit.load.schema import load_validated
 from cardkit.model import CardSet, SourceString
 
 UI_FILE = Path(__file__).resolve().parent / "ui.yaml"
@@ -35,13 +34,7 @@ def fill(template: str, **values: object) -> str:
 def ui_strings() -> tuple[SourceString, ...]:
     """The interface strings shipped with cardkit, as extraction records."""
     rel = "cardkit/i18n/ui.yaml"
-    try:
-        doc = read_yaml_file(UI_FILE, rel)
-    except YamlError as exc:
-        raise CardkitError(exc.issue) from None
-    problems = validate_doc(doc, "ui.schema.json")
-    if problems:
-        raise CardkitError(problems)
+    doc = load_validated(UI_FILE, rel, "ui.schema.json")
     out = []
     for i, entry in enumerate(doc.data["strings"]):
         line, col = doc.mark(("strings", i, "text"))

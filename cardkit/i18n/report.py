@@ -13,7 +13,7 @@ from cardkit.errors import CardkitError, Severity
 from cardkit.i18n.catalogs import plan_update, po_path, read_catalog, rel
 from cardkit.i18n.budget import translation_domains
 from cardkit.i18n.checks import Entry, Finding, load_glossary, run_entry_checks
-from cardkit.i18n.localize import UI_DOMAIN, ui_strings
+from cardkit.i18n.localize import UI_DOMAIN
 from cardkit.layout.compose import FieldFit
 from cardkit.layout.fonts import FontBook
 from cardkit.load.project import Project

@@ -10,13 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from cardkit.games.deep_strike.geometry import TableGeometry, table_geometry
-from cardkit.i18n.localize import Localizer
+from cardkit.games.deep_strike.geometry import table_geometry
 from cardkit.layout.compose import DECK_COLOURS, INK, PAPER, Composer, Face, PrintItem, _lighten
 from cardkit.layout.ops import Circle, Line, Rect, Text
 from cardkit.layout.textfit import Block, Style
 from cardkit.layout.units import MM
-from cardkit.model import CardSet, Scenario
+from cardkit.model import Scenario
 
 ZONE_COLOURS = {"a": "#9cc3e6", "b": "#e9a7a0"}
 MAP_BOX = (7 * MM, 34 * MM, 81 * MM, 54 * MM)

@@ -158,3 +158,19 @@ def text_paths(data: Any, schema_name: str) -> Iterator[tuple[tuple[str | int, .
                 break
 
     yield from walk(data, get_schema(schema_name), schema_name, ())
+
+
+def load_validated(path: Path, rel: str, schema_name: str) -> YamlDoc:
+    """Read a YAML file with the untrusting reader and check it against a schema;
+    raise :class:`~cardkit.errors.CardkitError` with every located problem."""
+    from cardkit.errors import CardkitError
+    from cardkit.load.yamlsafe import YamlError, read_yaml_file
+
+    try:
+        doc = read_yaml_file(path, rel)
+    except YamlError as exc:
+        raise CardkitError(exc.issue) from None
+    problems = validate_doc(doc, schema_name)
+    if problems:
+        raise CardkitError(problems)
+    return doc

@@ -8,11 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from babel.numbers import format_percent
 
 from cardkit.fsutil import atomic_write_bytes
 from cardkit.i18n.localize import Localizer
 from cardkit.layout.ops import Circle, Line, Op, Rect, Text
+from cardkit.layout.textfit import Style, break_lines
 from cardkit.layout.units import MM
 from cardkit.render.pdf import PdfDocument
 
@@ -22,7 +24,10 @@ PALETTE = ["#2f62b3", "#b3262b", "#3f8f3a", "#6c3c9e", "#d9b51f", "#7d8288"]
 
 
 def _pct(v: float, locale: str) -> str:
-    return format_percent(v, format="#,##0.0%", locale=locale.replace("-", "_"))
+    """A percentage with one decimal in the locale's own pattern ("45,6 %" in Finnish)."""
+    loc = Locale.parse(locale.replace("-", "_"))
+    pattern = loc.percent_formats[None].pattern.replace("#,##0", "#,##0.0", 1)
+    return format_percent(v, format=pattern, locale=loc)
 
 
 class _Page:
@@ -85,7 +90,13 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
         except KeyError:
             names.append(cid)
     y -= 9 * MM
-    p.text(left, y, loc.ui("report.never_fired", cards=", ".join(names) or loc.ui("report.none")), 8)
+    line_text = loc.ui("report.never_fired", cards=", ".join(names) or loc.ui("report.none"))
+    lines, _ = break_lines(line_text, Style(locale, "body"), 8, A4[0] - 2 * left, doc.book)
+    for line in lines[:6]:  # wrapped like card text; a very long list is cut after six lines
+        for piece in line.pieces:
+            if piece.kind == "text" and piece.value.strip():
+                p.text(left + piece.x, y, piece.value, 8, piece.role)
+        y -= 8 * 1.2
     # chart 1: win rate with intervals per player count, one colour per agent
     cx, cy, cw, ch = left + 12 * MM, 60 * MM, A4[0] - 2 * left - 14 * MM, 70 * MM
     _axes(p, cx, cy, cw, ch, loc.ui("report.chart.win_rate"), loc.ui("report.players"))
@@ -132,7 +143,7 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
             p.ops.append(Line(prev[0], prev[1], pt[0], pt[1], colour, 1.1))
             prev = pt
         p.ops.append(Rect(sx + k * 25 * MM, 20 * MM, 3 * MM, 3 * MM, fill=colour))
-        p.text(sx + k * 25 * MM + 5 * MM, 20.5 * MM, f"{s['players']} {loc.ui('report.players').lower()}", 8)
+        p.text(sx + k * 25 * MM + 5 * MM, 20.5 * MM, loc.ui("report.legend", players=s["players"]), 8)
     p.flush()
     atomic_write_bytes(path, doc.finish())
     return path

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardkit.errors import CardkitError
 from cardkit.games.deep_strike.deploy import Deployer, default_army
 from cardkit.games.deep_strike.score import load_state, score
 from cardkit.load.project import load_project

@@ -810,8 +810,6 @@ def h_spawn_at_terrain(st, eff, source, player, **ctx):
 
 @handler("replace_terrain")
 def h_replace_terrain(st, eff, source, player, **ctx):
-    from cardkit.games.death_angel.state import TerrainCard
-
     for r in st.rows:
         for s in SIDES:
             for k, t in enumerate(r.spots[s].terrain):

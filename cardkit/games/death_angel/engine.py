@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Iterable
 
 from cardkit.errors import CardkitError
-from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Spot, Swarm, Team, TerrainCard, other
+from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard
 from cardkit.model import Action, CardSet, Effect, Event, Genestealer, Location, SetupCard, Terrain
 from cardkit.model import Marine as MarineCard
 from cardkit.rules.core import Decision, GameOver, Option, Outcome, Rng

@@ -15,21 +15,14 @@ from cardkit.errors import CardkitError
 from cardkit.games.death_angel import phases
 from cardkit.games.death_angel.engine import Flow, Game, State
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard
-from cardkit.load.schema import validate_doc
-from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
+from cardkit.load.schema import load_validated
+from cardkit.load.yamlsafe import YamlDoc
 from cardkit.model import CardSet, SetupCard
 from cardkit.rules.core import Option
 
 
 def load_scenario(path: Path, rel: str) -> YamlDoc:
-    try:
-        doc = read_yaml_file(path, rel)
-    except YamlError as exc:
-        raise CardkitError(exc.issue) from None
-    problems = validate_doc(doc, "rule-scenario.schema.json")
-    if problems:
-        raise CardkitError(problems)
-    return doc
+    return load_validated(path, rel, "rule-scenario.schema.json")
 
 
 class _Pool:

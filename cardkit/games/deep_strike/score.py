@@ -14,8 +14,8 @@ from typing import Any, Mapping
 
 from cardkit.errors import CardkitError
 from cardkit.games.deep_strike.geometry import table_geometry
-from cardkit.load.schema import validate_doc
-from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
+from cardkit.load.schema import load_validated
+from cardkit.load.yamlsafe import YamlDoc
 from cardkit.model import CardSet, Scenario
 
 QUARTERS = ("bottom_left", "bottom_right", "top_left", "top_right")
@@ -73,13 +73,7 @@ class ScoreResult:
 
 def load_state(path: Path, rel: str) -> tuple[YamlDoc, list[Unit]]:
     """Read and validate a state file; every problem is an issue with file and line."""
-    try:
-        doc = read_yaml_file(path, rel)
-    except YamlError as exc:
-        raise CardkitError(exc.issue) from None
-    problems = validate_doc(doc, "deepstrike-state.schema.json")
-    if problems:
-        raise CardkitError(problems)
+    doc = load_validated(path, rel, "deepstrike-state.schema.json")
     units, issues, seen = [], [], {}
     for i, u in enumerate(doc.data["units"]):
         if u["id"] in seen:
