@@ -266,15 +266,16 @@ def _locate(st: "State", sw: Swarm) -> tuple[int | None, str]:
 
 
 def _lead_by_example_hook(st: "State", team: Team) -> None:
+    """A team marine killed a Genestealer: an unused support-on-kill ability becomes due."""
     for card, eff, t in _active(st, "support_on_kill", team.id):
         if card not in st.lead_used:
-            st.lead_used.add(card + ":pending")
+            st.lead_pending.add(card)
 
 
 def _lead_by_example(st: "State", team: Team) -> "Flow":
     for card, eff, t in list(_active(st, "support_on_kill", team.id)):
-        if card + ":pending" in st.lead_used and card not in st.lead_used:
-            st.lead_used.discard(card + ":pending")
+        if card in st.lead_pending and card not in st.lead_used:
+            st.lead_pending.discard(card)
             st.lead_used.add(card)
             if st.supply:
                 give = yield from _yes_no(st, team.player, "lead_by_example", card=card)
@@ -371,9 +372,8 @@ def run(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow
 def _passive(*kinds: str) -> None:
     """Kinds whose work happens inside combat or movement (looked up from ``st.active``)."""
     for kind in kinds:
-        def noop(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow":
+        def noop(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> bool:
             return False
-            yield  # pragma: no cover
         HANDLERS[kind] = noop
 
 
@@ -620,8 +620,6 @@ def h_roll_or_die(st, eff, source, player, **ctx):
 @handler("limit_team_attackers")
 def h_evasion(st, eff, source, player, **ctx):
     st.evasion_next = True
-    return
-    yield  # pragma: no cover
 
 
 @handler("lose_support")
@@ -644,8 +642,6 @@ def h_lose_support(st, eff, source, player, **ctx):
 def h_flip(st, eff, source, player, **ctx):
     for m in _targets(st, eff.get("target"), ctx):
         m.facing = other(m.facing)
-    return
-    yield  # pragma: no cover
 
 
 @handler("gather_support")
@@ -763,8 +759,6 @@ def h_secret_route(st, eff, source, player, **ctx):
 @handler("support_before_move")
 def h_enter_formation(st, eff, source, player, **ctx):
     st.enter_formation_next = True
-    return
-    yield  # pragma: no cover
 
 
 @handler("return_swarm")
@@ -833,15 +827,12 @@ def h_replace_terrain(st, eff, source, player, **ctx):
                     st.terrain_reserve.append(t)
                     return True
     return False
-    yield  # pragma: no cover
 
 
 @handler("set_facing")
 def h_set_facing(st, eff, source, player, **ctx):
     for m in _targets(st, eff.get("target"), ctx):
         m.facing = eff.get("facing")
-    return
-    yield  # pragma: no cover
 
 
 @handler("turn_from_terrain")
@@ -849,8 +840,6 @@ def h_wreckage(st, eff, source, player, **ctx):
     for m in st.marines():
         if st.rows[st.row_of(m)].spots[m.facing].terrain:
             m.facing = other(m.facing)
-    return
-    yield  # pragma: no cover
 
 
 @handler("give_support")
@@ -954,8 +943,6 @@ def h_lair_gather(st, eff, source, player, **ctx):
             if s == side and i != dest:
                 st.rows[i].spots[s].swarms.remove(sw)
                 st.rows[dest].spots[s].swarms.append(sw)
-    return
-    yield  # pragma: no cover
 
 
 @handler("spawn_brood_lords")
@@ -972,8 +959,6 @@ def h_lair_spawn(st, eff, source, player, **ctx):
                     spot.swarms.append(Swarm([bl]))
                 st.log("brood_lord", i, s)
                 st.stats.fired[bl.card] += 1
-    return
-    yield  # pragma: no cover
 
 
 @handler("token_or_roll")
@@ -1041,8 +1026,6 @@ def h_promethium(st, eff, source, player, terrain=None, marine=None, **ctx):
     value, _ = st.roll()
     if marine is not None and marine.alive and value in tuple(eff.get("death_faces", (0,))):
         st.marine_dies(marine, source)
-    return
-    yield  # pragma: no cover
 
 
 @handler("spore_chimney")
@@ -1054,9 +1037,8 @@ def h_spore(st, eff, source, player, terrain=None, **ctx):
                 if terrain in r.spots[s].terrain:
                     r.spots[s].terrain.remove(terrain)
                     st.terrain_reserve.append(terrain)
-        return
+        return None
     return False
-    yield  # pragma: no cover
 
 
 @handler("artefact")
@@ -1066,6 +1048,4 @@ def h_artefact(st, eff, source, player, terrain=None, team=None, **ctx):
             if terrain in r.spots[s].terrain:
                 r.spots[s].terrain.remove(terrain)
     st.artefact_team = team.id if team else None
-    return
-    yield  # pragma: no cover
 

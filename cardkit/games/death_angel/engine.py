@@ -128,7 +128,8 @@ class State:
         self.enter_formation_next = False
         self.spawn_limits: dict[int, int] = {}  # id(TerrainCard) -> max spawn in the next event phase
         self.spawn_limits_next: dict[int, int] = {}
-        self.lead_used: set[str] = set()
+        self.lead_used: set[str] = set()  # support-on-kill abilities used this round
+        self.lead_pending: set[str] = set()  # ... and those due after the current attack
         self.brood_killed = 0
         self.ready = False  # set when setup has finished
         self._flow = self._play(start)
@@ -385,5 +386,3 @@ class State:
                 self.end("abandoned", "round_limit")
             yield from phases.play_round(self)
 
-
-Handler = Callable[..., Flow]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard, other
-from cardkit.model import Effect, Location, Placement
+from cardkit.model import Location, Placement
 from cardkit.rules.core import Option
 
 if TYPE_CHECKING:
@@ -17,7 +17,6 @@ def setup(st: "State") -> "Flow":
     g = st.game
     rng = st.rng
     # 1. decks
-    uid = 0
     for card in g.genestealers:
         for i in range(card.quantity):
             st.gs_deck.append(GS(f"{card.id}#{i + 1}", card.id, card.icons, False))
@@ -34,7 +33,6 @@ def setup(st: "State") -> "Flow":
         cards.sort(key=lambda c: c.id)
         deck.append(rng.choice(cards, f"tier_{tier}"))
     st.location_deck = deck
-    del uid
     # 4. combat teams, chosen in turn
     free = [t.id for t in g.set.teams]
     chosen: list[tuple[str, int]] = []
@@ -116,6 +114,7 @@ def start_round(st: "State") -> None:
     st.spawn_limits, st.spawn_limits_next = st.spawn_limits_next, {}
     st.active = []
     st.lead_used = set()
+    st.lead_pending = set()
     for r in st.rows:
         for side in SIDES:
             for t in r.spots[side].terrain:
@@ -353,5 +352,3 @@ def _flank(st: "State", i: int, side: str, sw: Swarm, marine: Marine | None) -> 
     st.rows[i].spots[rear].swarms.append(sw)
     st.log("flank", i, side, rear)
 
-
-_ = (Effect, TerrainCard)
