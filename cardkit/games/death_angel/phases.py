@@ -139,7 +139,7 @@ def choose_actions(st: "State") -> "Flow":
 
 
 def resolve_actions(st: "State") -> "Flow":
-    from cardkit.games.death_angel import effects
+    from cardkit.games.death_angel import combat
 
     live = [t for t in st.teams.values() if not t.removed and t.chosen]
     order = sorted((st.game.actions[t.chosen].order, t.id) for t in live)
@@ -150,7 +150,7 @@ def resolve_actions(st: "State") -> "Flow":
         team = st.teams[tid]
         if team.removed:
             continue
-        yield from effects.resolve_action(st, team, st.game.actions[team.chosen])
+        yield from combat.resolve_action(st, team, st.game.actions[team.chosen])
     for team in live:
         team.last = team.chosen
     st.merge_swarms()
@@ -244,7 +244,7 @@ def travel(st: "State") -> "Flow":
 
 # ------------------------------------------------------- genestealer attack
 def genestealer_attack(st: "State") -> "Flow":
-    from cardkit.games.death_angel import effects
+    from cardkit.games.death_angel import combat
 
     queue = [sw for _, _, sw in st.swarms()]  # fixed order: top down, left before right
     for sw in queue:
@@ -258,12 +258,12 @@ def genestealer_attack(st: "State") -> "Flow":
         if marine is None:
             continue
         sw.attacked = True
-        yield from effects.swarm_attacks(st, marine, row, side, sw)
+        yield from combat.swarm_attacks(st, marine, row, side, sw)
 
 
 # ------------------------------------------------------------ event phase
 def event_phase(st: "State") -> "Flow":
-    from cardkit.games.death_angel import effects
+    from cardkit.games.death_angel import combat, effects
 
     card_id = st.draw_event()
     st.event_current = card_id
@@ -284,7 +284,7 @@ def event_phase(st: "State") -> "Flow":
     # effects timed for the end of the event phase (Overwatch)
     for card, eff, team in list(st.active):
         if eff.kind == "attack_for_support" and eff.get("timing") == "end_of_event_phase":
-            yield from effects.attack_for_support(st, st.teams[team], eff, card)
+            yield from combat.attack_for_support(st, st.teams[team], eff, card)
     st.merge_swarms()
     st.event_discard.append(card_id)
     st.event_current = None

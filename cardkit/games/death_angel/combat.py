@@ -1,0 +1,346 @@
+"""Action resolution and combat: the base behaviour of Support, Move + Activate
+and Attack cards, marine attacks, and the Genestealer attack on a marine.
+
+Abilities that change combat are read from the effects of the action cards in
+force this round (``State.active``) by kind and parameters; other abilities run
+through :func:`cardkit.games.death_angel.effects.run`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team, other
+from cardkit.games.death_angel.support import _active, _find_marine, _marine_option, _yes_no
+from cardkit.model import Action, Effect
+from cardkit.rules.core import Option
+
+if TYPE_CHECKING:
+    from cardkit.games.death_angel.engine import Flow, State
+
+
+def run(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow":
+    from cardkit.games.death_angel.effects import run as run_effect
+
+    return (yield from run_effect(st, eff, source, player, **ctx))
+
+
+# ------------------------------------------------------------------ actions
+def resolve_action(st: "State", team: Team, action: Action) -> "Flow":
+    st.log("resolve", action.id)
+    for eff in action.effects:
+        st.active.append((action.id, eff, team.id))
+    player = team.player
+    if action.type == "support":
+        targets = st.marines()
+        if st.supply and targets:
+            pick = yield from st.ask(player, "support", [_marine_option(m) for m in targets], card=action.id)
+            st.place_token(_find_marine(st, pick.value))
+        else:
+            st.stats.support_short += 1
+    elif action.type == "move_activate":
+        yield from move_activate(st, team, action)
+    else:
+        yield from attack_action(st, team, action)
+    for eff in action.effects:
+        if action.timing == "after_action":
+            yield from run(st, eff, source=action.id, player=player, team=team)
+    st.merge_swarms()
+
+
+def _next_marine(st: "State", player: int, remaining: list[Marine], step: str) -> "Flow":
+    """The player picks which marine of the team acts next (any order, rulebook)."""
+    alive = [m for m in remaining if m.alive]
+    if len(alive) <= 1:
+        m = alive[0] if alive else remaining[0]
+    else:
+        pick = yield from st.ask(player, "next_marine", [_marine_option(x) for x in alive], step=step)
+        m = next(x for x in alive if x.id == pick.value)
+    remaining.remove(m)
+    return m
+
+
+def move_activate(st: "State", team: Team, action: Action) -> "Flow":
+    player = team.player
+    if st.enter_formation:  # an event last round: a token before each Move + Activate card
+        targets = st.marines()
+        if st.supply and targets:
+            give = yield from _yes_no(st, player, "enter_formation", card=action.id)
+            if give:
+                pick = yield from st.ask(player, "support", [_marine_option(m) for m in targets], card="enter_formation")
+                st.place_token(_find_marine(st, pick.value))
+                st.stats.fired["enter_formation"] += 1
+    free = any(e.kind == "free_swap" for e in action.effects)
+    # A. move: each marine of the team may swap places once, in the order the player chooses
+    remaining = list(st.team_marines(team.id))
+    while remaining:
+        m = yield from _next_marine(st, player, remaining, "move")
+        if not m.alive:
+            continue
+        i = st.row_of(m)
+        js = [j for j in range(len(st.rows)) if j != i and st.rows[j].marine is not None and (free or abs(j - i) == 1)]
+        options = [Option("move", "stay")] + [Option("move", str(j)) for j in js]
+        pick = yield from st.ask(player, "move", options, marine=m.id)
+        if pick.value != "stay":
+            j = int(pick.value)
+            st.rows[i].marine, st.rows[j].marine = st.rows[j].marine, st.rows[i].marine
+            st.log("swap", m.id, i, j)
+            if free and abs(j - i) > 1:
+                st.stats.fired[action.id] += 1
+    # B. facing
+    for m in st.team_marines(team.id):
+        flip = yield from st.ask(player, "facing", [Option("facing", m.facing), Option("facing", other(m.facing))], marine=m.id)
+        if flip.value != m.facing:
+            m.facing = flip.value
+            st.log("face", m.id, m.facing)
+    # C. activate one terrain card each marine faces (each card once per round)
+    for m in list(st.team_marines(team.id)):
+        if not m.alive:
+            continue
+        i = st.row_of(m)
+        cands = [t for t in st.rows[i].spots[m.facing].terrain if t.activatable and not t.used]
+        if not cands:
+            continue
+        options = [Option("activate", "none")] + [Option("activate", t.card) for t in cands]
+        pick = yield from st.ask(player, "activate", options, marine=m.id)
+        if pick.value == "none":
+            continue
+        t = next(t for t in cands if t.card == pick.value)
+        t.used = True
+        st.log("activate", m.id, t.card)
+        terrain = st.game.terrain[t.card]
+        for eff in terrain.effects:
+            yield from run(st, eff, source=t.card, player=player, team=team, marine=m, terrain=t, action=action)
+        st.stats.fired[t.card] += 1
+
+
+# -------------------------------------------------------------------- combat
+def in_reach(st: "State", m: Marine) -> list[tuple[int, str, Swarm]]:
+    """Swarms a marine may attack: on the side he faces, within his range."""
+    i = st.row_of(m)
+    out = []
+    for j in range(max(0, i - m.range), min(len(st.rows), i + m.range + 1)):
+        for sw in st.rows[j].spots[m.facing].swarms:
+            if sw.cards:
+                out.append((j, m.facing, sw))
+    return out
+
+
+def attack_action(st: "State", team: Team, action: Action) -> "Flow":
+    marines = [m for m in st.team_marines(team.id)]
+    if st.evasion and len(marines) > 1:  # Evasion: only one marine of the team attacks this round
+        pick = yield from st.ask(team.player, "evasion_attacker", [_marine_option(m) for m in marines], card=action.id)
+        marines = [_find_marine(st, pick.value)]
+        st.stats.fired["evasion"] += 1
+    remaining = list(marines)
+    while remaining:
+        m = yield from _next_marine(st, team.player, remaining, "attack")
+        if not m.alive:
+            continue
+        # Heroic Charge: instead of attacking
+        charge = next((e for e in action.effects if e.kind == "heroic_charge" and e.get("marine") == m.id), None)
+        if charge is not None:
+            reach = int(charge.get("reach", 1))
+            i = st.row_of(m)
+            near = [(j, s, sw) for j in range(max(0, i - reach), min(len(st.rows), i + reach + 1))
+                    for s in SIDES for sw in st.rows[j].spots[s].swarms if st.killable(sw)]
+            if near:
+                go = yield from _yes_no(st, team.player, "heroic_charge", marine=m.id)
+                if go:
+                    yield from heroic_charge(st, team, m, charge)
+                    st.stats.fired[action.id] += 1
+                    continue
+        attacks = 1
+        multi = next((e for e in action.effects if e.kind == "multi_attack" and e.get("marine") == m.id), None)
+        if multi is not None:
+            attacks = int(multi.get("attacks", 3))
+        done = 0
+        while done < attacks and m.alive:
+            if done >= 1:
+                more = yield from _yes_no(st, team.player, "attack_again", marine=m.id)
+                if not more:
+                    break
+                st.stats.fired[action.id] += 1
+            made = yield from marine_attack(st, team, m, action)
+            if not made:
+                break
+            done += 1
+
+
+def heroic_charge(st: "State", team: Team, m: Marine, eff: Effect) -> "Flow":
+    reach = int(eff.get("reach", 1))
+    for _ in range(int(eff.get("kills", 3))):
+        i = st.row_of(m)
+        near = [(j, s, sw) for j in range(max(0, i - reach), min(len(st.rows), i + reach + 1))
+                for s in SIDES for sw in st.rows[j].spots[s].swarms if st.killable(sw)]
+        if not near:
+            break
+        pick = yield from st.ask(team.player, "charge_target", [Option("swarm", f"{j}:{s}") for j, s, _ in near] + [Option("swarm", "stop")])
+        if pick.value == "stop":
+            break
+        j, s = pick.value.split(":")
+        sw = next(x for jj, ss, x in near if jj == int(j) and ss == s)
+        yield from st.choose_kill(team.player, int(j), s, sw)
+        _lead_by_example_hook(st, team)
+    value, _ = st.roll()  # not an attack roll: support cannot re-roll it
+    if value in tuple(eff.get("death_faces", (0,))):
+        st.marine_dies(m, "heroic_charge")
+
+
+def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, source: str = "attack") -> "Flow":
+    """One attack by ``m``: pick a swarm in reach, roll, apply kills.  Returns
+    False when there was nothing to attack."""
+    targets = [(j, s, sw) for j, s, sw in in_reach(st, m) if not sw.shielded]
+    if not targets:
+        return False
+    options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [Option("swarm", "none")]
+    pick = yield from st.ask(team.player, "attack_target", options, marine=m.id, source=source)
+    if pick.value == "none":
+        return False
+    k = int(pick.value.split(":")[2])
+    j, s, sw = targets[k]
+    effects = [e for card, e, t in st.active if t == team.id]
+    value, skull = st.roll()
+    # re-roll with support tokens (attacks always face their target)
+    while m.tokens:
+        again = yield from _yes_no(st, team.player, "reroll_attack", marine=m.id, value=value)
+        if not again:
+            break
+        st.spend_token(m)
+        value, skull = st.roll()
+    kills = 0
+    flamer = next((e for e in effects if e.kind == "attack_kills_face_value" and e.get("marine") == m.id), None)
+    dead_aim = next((e for e in effects if e.kind == "attack_face_kills" and e.get("face") == value), None)
+    if flamer is not None:
+        kills = value
+        if kills:
+            st.stats.fired[_card_of(st, flamer)] += 1
+    elif dead_aim is not None:
+        kills = int(dead_aim.get("kills", 3))
+        st.stats.fired[_card_of(st, dead_aim)] += 1
+    elif skull:
+        kills = 1
+    for _ in range(kills):
+        j2, s2 = _locate(st, sw)
+        if j2 is None or not st.killable(sw):
+            break
+        yield from st.choose_kill(team.player, j2, s2, sw)
+        _lead_by_example_hook(st, team)
+    yield from _lead_by_example(st, team)
+    st.check_victory()  # a board cleared at the final location wins at once, before any further attack
+    psionic = next((e for e in effects if e.kind == "extra_attack_per_skull" and e.get("marine") == m.id), None)
+    if psionic is not None and skull and m.alive:
+        st.stats.fired[_card_of(st, psionic)] += 1
+        yield from marine_attack(st, team, m, action, source="psionic")
+    return True
+
+
+def _card_of(st: "State", eff: Effect) -> str:
+    for card, e, _ in st.active:
+        if e is eff:
+            return card
+    return "?"
+
+
+def _locate(st: "State", sw: Swarm) -> tuple[int | None, str]:
+    for j, s, x in st.swarms():
+        if x is sw:
+            return j, s
+    return None, ""
+
+
+def _lead_by_example_hook(st: "State", team: Team) -> None:
+    """A team marine killed a Genestealer: an unused support-on-kill ability becomes due."""
+    for card, eff, t in _active(st, "support_on_kill", team.id):
+        if card not in st.lead_used:
+            st.lead_pending.add(card)
+
+
+def _lead_by_example(st: "State", team: Team) -> "Flow":
+    for card, eff, t in list(_active(st, "support_on_kill", team.id)):
+        if card in st.lead_pending and card not in st.lead_used:
+            st.lead_pending.discard(card)
+            st.lead_used.add(card)
+            if st.supply:
+                give = yield from _yes_no(st, team.player, "lead_by_example", card=card)
+                if give:
+                    pick = yield from st.ask(team.player, "support", [_marine_option(m) for m in st.marines()], card=card)
+                    st.place_token(_find_marine(st, pick.value), int(eff.get("tokens", 1)))
+                    st.stats.fired[card] += 1
+
+
+def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Flow":
+    """A swarm attacks the marine it is engaged with (the defence roll)."""
+    team = st.teams[m.team]
+    player = team.player
+    while sw.cards and m.alive:
+        value, skull = st.roll()
+        rerolled = False
+        facing = m.facing == side
+        while m.tokens and facing:
+            again = yield from _yes_no(st, player, "reroll_defence", marine=m.id, value=value, swarm=len(sw))
+            if not again:
+                break
+            st.spend_token(m)
+            value, skull = st.roll()
+            rerolled = True
+        effects = [(card, e) for card, e, t in st.active if t == m.team]
+        miss = False
+        counter = False
+        for card, e in effects:
+            if e.kind == "defence_skull_cancels" and e.get("marine") == m.id and skull:
+                miss = True
+                st.stats.fired[card] += 1
+            elif e.kind == "defence_skull_counterattack" and e.get("marine") == m.id and skull:
+                miss = counter = True
+                st.stats.fired[card] += 1
+            elif e.kind == "reroll_defence_saves" and rerolled:
+                if value in tuple(e.get("fail_faces", (0,))):
+                    pass
+                else:
+                    miss = True
+                    st.stats.fired[card] += 1
+        if not miss and m.id in st.second_wind and value == 0:
+            miss = True
+            st.stats.fired["second_wind"] += 1
+        survive = miss or (value - sw.brood_lords()) > len(sw)
+        if not survive and st.artefact_team == m.team:
+            use = yield from _yes_no(st, player, "artefact", marine=m.id)
+            if use:
+                st.artefact_team = None
+                artefact = next(t for t in st.game.terrain.values() if any(e.kind == "artefact" for e in t.effects))
+                from cardkit.games.death_angel.state import TerrainCard
+                st.terrain_reserve.append(TerrainCard(artefact.id, artefact.colour, artefact.activatable))
+                survive = True
+                st.stats.fired[artefact.id] += 1
+        st.log("defend", m.id, value, "miss" if survive else "hit")
+        if not survive:
+            st.marine_dies(m, "swarm")
+            return
+        if not counter:
+            return
+        kill = next(e for c, e in effects if e.kind == "defence_skull_counterattack")
+        for _ in range(int(kill.get("kills", 1))):
+            j, s = _locate(st, sw)
+            if j is None or not st.killable(sw):
+                break
+            yield from st.choose_kill(player, j, s, sw)
+        if not kill.get("swarm_attacks_again", True):
+            return
+
+
+def attack_for_support(st: "State", team: Team, eff: Effect, card: str) -> "Flow":
+    cost = int(eff.get("cost", 1))
+    for m in list(st.team_marines(team.id)):
+        if not m.alive or m.tokens < cost or not any(not sw.shielded for _, _, sw in in_reach(st, m)):
+            continue
+        go = yield from _yes_no(st, team.player, "extra_attack", marine=m.id, card=card)
+        if not go:
+            continue
+        for _ in range(cost):
+            st.spend_token(m)
+        st.stats.fired[card] += 1
+        for _ in range(int(eff.get("attacks", 1))):
+            yield from marine_attack(st, team, m, None, source=card)
+
+
