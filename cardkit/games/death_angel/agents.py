@@ -53,8 +53,9 @@ PRIORITIES = {
     "teams": ["red", "green", "grey", "blue", "purple", "yellow"],
     # terrain a marine activates when he faces it, best first; absent = never
     "activate": ["door", "artefact", "promethium_tank", "spore_chimney", "control_panel"],
-    # control-panel locations whose ability is worth the risk
-    "risky_panels": {"genetorium": False, "teleportarium": False},
+    # control-panel gambles: worth taking when the formation holds at least this many Genestealers
+    # (Genetorium) or the blip piles hold at least this many cards (Teleportarium discards them: travel)
+    "gamble_at": {"genetorium": 6, "teleportarium": 6},
     # effects of event targets that harm the chosen marine (pick the sturdiest)
     "harmful": {"roll_or_die", "spawn_at_marine", "lose_support", "trade_support_for_kill", "gather_at_marine"},
     # roll at the Launch Control Room once this many tokens lie on it
@@ -69,6 +70,15 @@ def _threat(st, m) -> int:  # type: ignore[no-untyped-def]
 
 def _facing_threat(st, m) -> int:  # type: ignore[no-untyped-def]
     return st.rows[st.row_of(m)].spots[m.facing].count()
+
+
+def _panel_worth_it(st, location: str) -> bool:  # type: ignore[no-untyped-def]
+    gate = PRIORITIES["gamble_at"].get(location)
+    if gate is None:
+        return True
+    if location == "teleportarium":
+        return len(st.left) + len(st.right) >= gate
+    return st.gs_in_formation() >= gate
 
 
 def heuristic_agent(seed: int = 0) -> Agent:
@@ -119,7 +129,7 @@ def heuristic_agent(seed: int = 0) -> Agent:
                 for t in st.rows[i].spots[side].terrain:
                     if t.used or not t.activatable or t.card not in PRIORITIES["activate"]:
                         continue
-                    if t.card == "control_panel" and PRIORITIES["risky_panels"].get(loc) is False:
+                    if t.card == "control_panel" and not _panel_worth_it(st, loc):
                         continue
                     best = max(best, len(PRIORITIES["activate"]) - PRIORITIES["activate"].index(t.card))
                 return best
@@ -134,7 +144,7 @@ def heuristic_agent(seed: int = 0) -> Agent:
             order = PRIORITIES["activate"]
             loc = st.location.id if st.location else ""
             cands = [o for o in opts if o.value in order
-                     and not (o.value == "control_panel" and PRIORITIES["risky_panels"].get(loc) is False)]
+                     and not (o.value == "control_panel" and not _panel_worth_it(st, loc))]
             if any(o.value == "promethium_tank" for o in cands):
                 m = marine(st, d.ctx("marine"))
                 if _threat(st, m) < 2:
@@ -162,7 +172,17 @@ def heuristic_agent(seed: int = 0) -> Agent:
                 return min(piles, key=lambda o: len(st.pile(o.value)))
             return opts[0]
         if kind == "strategize":
-            return Option("shift", "none")
+            # bring the biggest swarm behind a marine round to the side he faces (re-rolls and attacks work there)
+            best, best_n = Option("shift", "none"), 1
+            for o in opts:
+                if o.value == "none":
+                    continue
+                k, j, side = o.value.split(":")
+                i0, s0, sw = st.swarms()[int(k)]
+                m = st.rows[i0].marine
+                if m is not None and int(j) == i0 and side == m.facing and s0 != m.facing and len(sw) > best_n:
+                    best, best_n = o, len(sw)
+            return best
         if kind == "power_field":
             return max(opts, key=lambda o: st.rows[int(o.value.split(":")[0])].spots[o.value.split(":")[1]].count())
         if kind == "target":
@@ -174,6 +194,15 @@ def heuristic_agent(seed: int = 0) -> Agent:
             return Option("marine", best.id)
         if kind in ("teleport_pay",):
             return yes
+        if kind == "move":
+            # step out of a big swarm's reach into a quiet position (any position with Reorganize)
+            m = marine(st, d.ctx("marine"))
+            here = _threat(st, m)
+            quiet = [o for o in opts if o.value != "stay" and
+                     sum(st.rows[int(o.value)].spots[x].count() for x in ("left", "right")) + 2 <= here]
+            if quiet and m.tokens == 0:
+                return min(quiet, key=lambda o: sum(st.rows[int(o.value)].spots[x].count() for x in ("left", "right")))
+            return Option("move", "stay")
         if kind in ("scout", "move", "evasion_attacker", "spawn_first", "pile", "revive", "team_target",
                     "terrain_target", "place_terrain", "door_kill", "kill", "kill_swarm", "return",
                     "charge_target", "swarm_target"):
