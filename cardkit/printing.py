@@ -196,8 +196,8 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
         raise CardkitError(f"unknown --mode '{mode}' (cards or inserts)", code="B004")
     items, extras = compose_set(root, card_set, locale, units)
     all_items = items + extras
-    faces = [i.front for i in all_items] + [i.back for i in all_items if i.back is not None]
     _check_fits(root, card_set, locale, all_items)
+    faces = _faces(all_items)
     if mode == "inserts":
         from cardkit.layout.inserts import insert_items
 
@@ -257,9 +257,12 @@ def _faces_by_id(items: list[PrintItem]) -> list[Face]:
     return list(seen.values())
 
 
+def _faces(items: list[PrintItem]) -> list[Face]:
+    return [i.front for i in items] + [i.back for i in items if i.back is not None]
+
+
 def _check_fits(root: Path, card_set: CardSet, locale: str, items: list[PrintItem]) -> None:
-    faces = [i.front for i in items] + [i.back for i in items if i.back is not None]
-    bad = bad_fits(faces)
+    bad = bad_fits(_faces(items))
     if bad:
         raise CardkitError(fit_issues(root, card_set, locale, bad))
 

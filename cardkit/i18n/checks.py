@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from cardkit.errors import CardkitError, Issue, Severity
+from cardkit.errors import Issue, Severity
 from cardkit.i18n.korean import PAIRS, final_consonant, particle
 from cardkit.layout.fonts import FontBook
 from cardkit.load.schema import validate_doc
@@ -344,5 +344,3 @@ def run_entry_checks(entries: list[Entry], glossary: Glossary, book: FontBook) -
             out.append(Finding(code, sev, e.locale, e.domain, e.msgctxt, e.file, e.line, msg))
     return out
 
-
-__all__ = ["Entry", "Finding", "Glossary", "load_glossary", "run_entry_checks", "CardkitError"]

@@ -16,11 +16,11 @@ from typing import Any, Callable
 from cardkit.errors import CardkitError
 from cardkit.i18n.localize import Localizer
 from cardkit.layout.fonts import FontBook
-from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rect, Text
+from cardkit.layout.ops import Circle, Icon, Line, Op, Picture, Rect, Text
 from cardkit.layout.textfit import Block, ColumnResult, FitResult, Style, block_height, fit, fit_column
 from cardkit.layout.units import MM, to_pt
 from cardkit.load.yamlsafe import read_yaml_file
-from cardkit.model import (Action, Card, CardSet, Event, Genestealer, Location, Marine, Placement, Scenario,
+from cardkit.model import (Action, Card, CardSet, Event, Genestealer, Location, Marine, Placement,
                            SetupCard, Terrain)
 
 TEMPLATE_FILE = Path(__file__).resolve().parents[1] / "templates" / "cards.yaml"
@@ -520,6 +520,3 @@ def bad_fits(faces: list[Face]) -> list[FieldFit]:
                 out.append(f)
     return out
 
-
-__all__ = ["Composer", "Face", "FieldFit", "PrintItem", "Template", "load_templates", "bad_fits",
-           "Card", "Scenario", "Group", "Poly"]

@@ -13,7 +13,7 @@ import difflib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any
 
 from cardkit.effects import EFFECTS, WIN_KINDS
 from cardkit.errors import CardkitError, Issue, JsonPath
@@ -307,5 +307,3 @@ def load_project(root: Path | str, checks: bool = True) -> Project:
             project.issues.extend(run_checks(loaded))
     return project
 
-
-CheckFn = Callable[[LoadedSet], list[Issue]]

@@ -175,12 +175,10 @@ def heroic_charge(st: "State", team: Team, m: Marine, eff: Effect) -> "Flow":
                 for s in SIDES for sw in st.rows[j].spots[s].swarms if st.killable(sw)]
         if not near:
             break
-        pick = yield from st.ask(team.player, "charge_target", [Option("swarm", f"{j}:{s}") for j, s, _ in near] + [Option("swarm", "stop")])
-        if pick.value == "stop":
+        picked = yield from st.pick_swarm(team.player, "charge_target", near, optional=True)
+        if picked is None:
             break
-        j, s = pick.value.split(":")
-        sw = next(x for jj, ss, x in near if jj == int(j) and ss == s)
-        yield from st.choose_kill(team.player, int(j), s, sw)
+        yield from st.choose_kill(team.player, *picked)
         _lead_by_example_hook(st, team)
     value, _ = st.roll()  # not an attack roll: support cannot re-roll it
     if value in tuple(eff.get("death_faces", (0,))):

@@ -134,9 +134,8 @@ def h_shield(st, eff, source, player, **ctx):
     swarms = st.swarms()
     if not swarms:
         return False
-    pick = yield from st.ask(player, "power_field", [Option("swarm", f"{i}:{s}") for i, s, _ in swarms])
-    i, s = pick.value.split(":")
-    for sw in st.rows[int(i)].spots[s].swarms:
+    i, s, _ = yield from st.pick_swarm(player, "power_field", swarms)
+    for sw in st.rows[i].spots[s].swarms:
         sw.shielded = True
 
 
@@ -204,11 +203,10 @@ def h_intimidation(st, eff, source, player, team=None, **ctx):
                    and any(not c.brood_lord for c in sw.cards)]  # Brood Lords never go into a blip pile
         if not engaged:
             break
-        pick = yield from st.ask(player, "return", [Option("swarm", f"{i}:{s}") for i, s, _ in engaged] + [Option("swarm", "stop")])
-        if pick.value == "stop":
+        picked = yield from st.pick_swarm(player, "return", engaged, optional=True)
+        if picked is None:
             break
-        i, s = pick.value.split(":")
-        sw = next(x for ii, ss, x in engaged if ii == int(i) and ss == s)
+        sw = picked[2]
         gs = next(c for c in sw.cards if not c.brood_lord)
         sw.cards.remove(gs)
         pile.append(gs)
@@ -537,9 +535,8 @@ def h_black_holds(st, eff, source, player, **ctx):
     swarms = st.swarms()
     if not swarms:
         return False
-    pick = yield from st.ask(player, "swarm_target", [Option("swarm", f"{i}:{s}") for i, s, _ in swarms])
-    i, s = pick.value.split(":")
-    return st.spawn_at(int(i), s, int(eff.get("count", 2))) > 0 or None
+    i, s, _ = yield from st.pick_swarm(player, "swarm_target", swarms)
+    return st.spawn_at(i, s, int(eff.get("count", 2))) > 0 or None
 
 
 @handler("pay_or_roll_then_clear_blips")
@@ -570,12 +567,10 @@ def h_genetorium(st, eff, source, player, marine=None, **ctx):
             targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
             if not targets:
                 break
-            pick = yield from st.ask(player, "kill_swarm", [Option("swarm", f"{i}:{s}") for i, s, _ in targets] + [Option("swarm", "stop")])
-            if pick.value == "stop":
+            picked = yield from st.pick_swarm(player, "kill_swarm", targets, optional=True)
+            if picked is None:
                 break
-            i, s = pick.value.split(":")
-            sw = next(x for ii, ss, x in targets if ii == int(i) and ss == s)
-            yield from st.choose_kill(player, int(i), s, sw)
+            yield from st.choose_kill(player, *picked)
     elif marine is not None and marine.alive:
         st.marine_dies(marine, source)
 

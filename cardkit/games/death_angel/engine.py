@@ -277,6 +277,23 @@ class State:
         plain = [c for c in swarm.cards if not c.brood_lord]
         return plain or list(swarm.cards)
 
+    def pick_swarm(self, player: int, kind: str, targets: list[tuple[int, str, Swarm]], optional: bool = False,
+                   **context: Any) -> Flow:
+        """Ask for one of ``targets`` by position (option ``swarm:<row>:<side>``,
+        plus ``swarm:stop`` when ``optional``); returns (row, side, swarm) or None."""
+        options: list[Option] = []
+        for i, s, _ in targets:
+            opt = Option("swarm", f"{i}:{s}")
+            if opt not in options:
+                options.append(opt)
+        if optional:
+            options.append(Option("swarm", "stop"))
+        pick = yield from self.ask(player, kind, options, **context)
+        if pick.value == "stop":
+            return None
+        row, side = pick.value.split(":")
+        return next(t for t in targets if t[0] == int(row) and t[1] == side)
+
     def choose_kill(self, player: int, row: int, side: str, swarm: Swarm) -> Flow:
         """Kill one card of ``swarm`` (the player picks which kind)."""
         cands = self.killable(swarm)

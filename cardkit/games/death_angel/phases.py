@@ -207,11 +207,8 @@ def travel(st: "State") -> "Flow":
                     targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
                     if not targets:
                         continue
-                    pick = yield from st.ask(st.current_player, "door_kill",
-                                             [Option("swarm", f"{i}:{s}") for i, s, _ in targets])
-                    i, s = pick.value.split(":")
-                    sw = next(sw for ii, ss, sw in targets if ii == int(i) and ss == s)
-                    yield from st.choose_kill(st.current_player, int(i), s, sw)
+                    picked = yield from st.pick_swarm(st.current_player, "door_kill", targets)
+                    yield from st.choose_kill(st.current_player, *picked)
                     st.stats.fired["door"] += 1
     # 1. the next location
     if st.location is not None:
