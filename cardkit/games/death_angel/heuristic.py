@@ -1,0 +1,728 @@
+"""The heuristic agent: a small risk model of the board, weights as data.
+
+Every choice is scored in one currency, *expected marine deaths prevented in
+the coming Genestealer attack*, plus the lasting worth of what it leaves
+behind: Genestealers removed, support tokens banked, blip cards gone (the way
+to the next location).  The agent reads what a card does from the effect kinds
+of the card data, never from card names, so a modified set plays as written.
+
+>>> from cardkit.games.death_angel.heuristic import kill_chance
+>>> FACES = ((0, False), (1, True), (2, True), (3, True), (4, False), (5, False))
+>>> kill_chance(FACES, 2, 0, block=False, second_wind=False)  # dies on 0, 1, 2
+0.5
+>>> kill_chance(FACES, 2, 0, block=True, second_wind=False)   # skulls miss: dies on 0 only
+0.16666666666666666
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Callable
+
+from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
+from cardkit.rules.core import Decision, Option
+
+if TYPE_CHECKING:
+    from cardkit.games.death_angel.engine import State
+
+# What the agent trades off; tweak these to tell "the set is too hard" from "the bot plays badly".
+WEIGHTS = {
+    "gs": 0.20,          # a Genestealer removed from the board, beyond the danger it poses this round
+    "token": 0.06,       # a support token banked for later rounds
+    "blip": 0.04,        # a blip card gone: one step closer to the next location
+    "blip_final": 0.04,  # ... at the final location: one step closer to a cleared board
+    "door_token": 0.30,  # a token on a Door: one Genestealer killed at travel
+    "reach": 0.03,       # a swarm within a marine's reach and facing for the next attack
+    "keep_facing": 0.001,
+    "swap_margin": 0.02,  # a swap must prevent at least this many expected deaths
+    "win_step": 1.0,     # a step toward the final location's win (a Launch token or roll, a Brood Lord killed)
+}
+
+PRIORITIES = {
+    # teams picked first at setup
+    "teams": ["yellow", "blue", "red", "purple", "grey", "green"],
+    # control-panel gambles: worth taking when the formation holds at least this many Genestealers
+    # (Genetorium) or the blip piles hold at least this many cards (Teleportarium discards them: travel)
+    "gamble_at": {"gamble_kill": 6, "pay_or_roll_then_clear_blips": 5},
+    # roll at a roll-at-most-tokens location once this many tokens lie on it (fewer when the squad is dying)
+    "launch_roll_at": 2,
+    # event effects that hurt the marine they target
+    "harmful": ("roll_or_die", "lose_support", "trade_support_for_kill", "spawn_at_marine", "gather_at_marine"),
+}
+
+
+@lru_cache(maxsize=None)
+def kill_chance(faces: tuple[tuple[int, bool], ...], n: int, brood: int, block: bool, second_wind: bool) -> float:
+    """Chance that one defence roll against a swarm of ``n`` cards (``brood``
+    Brood Lords among them) kills the marine."""
+    k = 0
+    for value, skull in faces:
+        if block and skull:
+            continue
+        if second_wind and value == 0:
+            continue
+        if value - brood <= n:
+            k += 1
+    return k / len(faces)
+
+
+class Profile:
+    """How a marine defends this round: the abilities in force for him."""
+
+    __slots__ = ("block", "stance", "second_wind")
+
+    def __init__(self, block: bool = False, stance: bool = False, second_wind: bool = False) -> None:
+        self.block, self.stance, self.second_wind = block, stance, second_wind
+
+
+def profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: ignore[type-arg]
+    """The defence abilities in force for ``m``; ``extra``: effects of a card
+    the agent considers playing."""
+    if not extra:
+        return _profile_memo(st, m)
+    return _profile(st, m, extra)
+
+
+def _profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: ignore[type-arg]
+    p = Profile(second_wind=m.id in st.second_wind)
+    for _, eff, team in list(st.active) + [(None, e, m.team) for e in extra]:
+        if team != m.team:
+            continue
+        if eff.kind in ("defence_skull_cancels", "defence_skull_counterattack") and eff.get("marine") == m.id:
+            p.block = True
+        elif eff.kind == "reroll_defence_saves":
+            p.stance = True
+    return p
+
+
+# Profiles change only when a round starts or an action card comes into force, so
+# they are kept for the last state seen, keyed by (round, cards in force).  The
+# state is held (compared by identity), so a new game can never hit a stale entry.
+_MEMO: list = [None, None, {}]  # type: ignore[type-arg]
+
+
+def _profile_memo(st: "State", m: Marine) -> Profile:
+    key = (st.round, len(st.active))
+    if _MEMO[0] is not st or _MEMO[1] != key:
+        _MEMO[0], _MEMO[1], _MEMO[2] = st, key, {}
+    memo = _MEMO[2]
+    p = memo.get(m.id)
+    if p is None:
+        p = memo[m.id] = _profile(st, m)
+    return p
+
+
+_TABLES: dict[tuple[tuple[int, bool], ...], tuple[tuple[float, ...], ...]] = {}
+
+
+def _kill_table(faces: tuple[tuple[int, bool], ...]) -> tuple[tuple[float, ...], ...]:
+    """kill_chance by [2 * block + second_wind][swarm size + Brood Lords, capped at 6]
+    (lowering the roll by 1 per Brood Lord is the same as raising the size)."""
+    table = _TABLES.get(faces)
+    if table is None:
+        table = _TABLES[faces] = tuple(
+            tuple(kill_chance(faces, t, 0, block, sw) for t in range(7))
+            for block in (False, True) for sw in (False, True))
+    return table
+
+
+def danger_at(st: "State", row: int, m: Marine, tokens: int | None = None, facing: str | None = None,
+              prof: Profile | None = None, skip: Swarm | None = None) -> float:
+    """Chance that ``m``, standing at ``row``, dies in the coming Genestealer attack.
+
+    The inner loop of the agent: it runs hundreds of thousands of times in a sweep."""
+    spots = st.rows[row].spots
+    left, right = spots["left"].swarms, spots["right"].swarms
+    if not left and not right:
+        return 0.0
+    tokens = m.tokens if tokens is None else tokens
+    facing = m.facing if facing is None else facing
+    prof = _profile_memo(st, m) if prof is None else prof
+    faces = st.game.faces
+    table = _kill_table(faces)[2 * prof.block + prof.second_wind]
+    rerolls = 1 + (tokens if tokens < 2 else 2)
+    survive = 1.0
+    for side, swarms in (("left", left), ("right", right)):
+        reroll = tokens > 0 and side == facing
+        for sw in swarms:
+            cards = sw.cards
+            if not cards or sw.shielded or sw.attacked or sw is skip:
+                continue
+            t = len(cards)
+            for c in cards:
+                if c.brood_lord:
+                    t += 1
+            p = table[t if t < 6 else 6]
+            if reroll:
+                p = p / len(faces) if prof.stance else p ** rerolls  # Defensive Stance: a re-roll fails only on 0
+            survive *= 1.0 - p
+    return 1.0 - survive
+
+
+def rows_by_marine(st: "State") -> dict[str, int]:
+    return {r.marine.id: i for i, r in enumerate(st.rows) if r.marine is not None}
+
+
+def in_reach(st: "State", m: Marine, row: int, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
+    facing = m.facing if facing is None else facing
+    out = []
+    for j in range(max(0, row - m.range), min(len(st.rows), row + m.range + 1)):
+        for sw in st.rows[j].spots[facing].swarms:
+            if sw.cards and not sw.shielded:
+                out.append((j, facing, sw))
+    return out
+
+
+def kill_value(st: "State", row: int, side: str, sw: Swarm, kills: int = 1) -> float:
+    """Worth of killing ``kills`` killable cards of a swarm: the danger it no
+    longer poses to the marine it is engaged with, plus the cards themselves."""
+    killable = [c for c in sw.cards if not c.brood_lord] or list(sw.cards)
+    k = min(kills, len(killable))
+    if k == 0 or sw.shielded:
+        return 0.0
+    m = st.rows[row].marine
+    gain = WEIGHTS["gs"] * k
+    if k and killable[0].brood_lord and at_brood_lord_finale(st):
+        gain += WEIGHTS["win_step"] * k
+    if m is not None and not sw.attacked:
+        before = danger_at(st, row, m)
+        removed = killable[:k]
+        saved = sw.cards
+        sw.cards = [c for c in saved if c not in removed]
+        try:
+            after = danger_at(st, row, m)
+        finally:
+            sw.cards = saved
+        gain += before - after
+    return gain
+
+
+def _spawn_weight(st: "State", terrain: str | None) -> int:
+    """How many spawn boxes of the event deck name this terrain card's colour."""
+    t = st.game.terrain.get(terrain or "")
+    if t is None:
+        return 0
+    return sum(1 for _, ev, _ in st.game.events for b in ev.spawn if b.colour == t.colour)
+
+
+def blip_worth(st: "State") -> float:
+    """A blip card gone: a step toward travel, or at the final location toward a cleared board."""
+    if not st.location_deck and st.location is not None:
+        return WEIGHTS["blip_final"]
+    return WEIGHTS["blip"]
+
+
+def at_brood_lord_finale(st: "State") -> bool:
+    loc = st.location
+    return loc is not None and not st.location_deck and loc.win is not None and loc.win.kind == "kill_brood_lords"
+
+
+def best_kill_value(st: "State", targets: list[tuple[int, str, Swarm]], kills: int = 1) -> float:
+    return max((kill_value(st, j, s, sw, kills) for j, s, sw in targets), default=0.0)
+
+
+def effects_of(st: "State", card: str) -> list:  # type: ignore[type-arg]
+    return list(st.game.actions[card].effects)
+
+
+# ------------------------------------------------------------------ scoring
+class Heuristic:
+    """One game's heuristic player (stateless between decisions)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def __call__(self, st: "State", d: Decision) -> Option:
+        fn: Callable[[State, Decision], Option] = getattr(self, "on_" + d.kind, None) or self.default
+        return fn(st, d)
+
+    # -------------------------------------------------------------- helpers
+    @staticmethod
+    def marine(st: "State", mid: str) -> Marine:
+        return next(m for m in st.marines() if m.id == mid)
+
+    @staticmethod
+    def default(st: "State", d: Decision) -> Option:
+        for o in d.options:
+            if o.value == "yes":
+                return o
+        return d.options[0]
+
+    def token_worth(self, st: "State", m: Marine, row: int | None = None) -> float:
+        """What one more support token on ``m`` is worth now."""
+        row = st.row_of(m) if row is None else row
+        return danger_at(st, row, m) - danger_at(st, row, m, tokens=m.tokens + 1) + WEIGHTS["token"]
+
+    def token_loss(self, st: "State", m: Marine) -> float:
+        """What spending one of ``m``'s tokens costs him."""
+        if m.tokens <= 0:
+            return 0.0
+        row = st.row_of(m)
+        return danger_at(st, row, m, tokens=m.tokens - 1) - danger_at(st, row, m) + WEIGHTS["token"]
+
+    def facing_score(self, st: "State", m: Marine, row: int, side: str, with_activation: bool = False) -> float:
+        score = -danger_at(st, row, m, facing=side)
+        score += WEIGHTS["reach"] * len(in_reach(st, m, row, side))
+        if with_activation:
+            score += max((self.terrain_value(st, m, row, t) for t in st.rows[row].spots[side].terrain
+                          if t.activatable and not t.used), default=0.0)
+        if side == m.facing:
+            score += WEIGHTS["keep_facing"]
+        return score
+
+    def location_panel_value(self, st: "State", m: Marine, row: int) -> float:
+        loc = st.location
+        if loc is None or loc.trigger != "control_panel":
+            return 0.0
+        total = 0.0
+        for eff in loc.effects:
+            k = eff.kind
+            if k in PRIORITIES["gamble_at"]:
+                gate = PRIORITIES["gamble_at"][k]
+                amount = len(st.left) + len(st.right) if k == "pay_or_roll_then_clear_blips" else st.gs_in_formation()
+                total += 0.3 if amount >= gate else -1.0
+            elif k == "token_or_roll":
+                total += WEIGHTS["win_step"]
+            elif k in ("discard_blips", "roll_discard_blips"):
+                total += blip_worth(st) * (2.5 if k == "roll_discard_blips" else 1)
+            elif k == "give_support":
+                total += WEIGHTS["token"] + 0.05
+            elif k == "replace_terrain":
+                # worth it when a terrain colour that spawns more often gives way to one that spawns less
+                total += 0.05 * (_spawn_weight(st, eff.get("remove")) - _spawn_weight(st, eff.get("place")))
+            elif k == "limit_spawn_at_terrain":
+                total += 0.05
+            else:
+                total += 0.02
+        return total
+
+    def terrain_value(self, st: "State", m: Marine, row: int, t: Any, door_bonus: int = 0) -> float:
+        effects = st.game.terrain[t.card].effects
+        total = 0.0
+        for eff in effects:
+            k = eff.kind
+            if k == "door":
+                total += WEIGHTS["door_token"] * (int(eff.get("tokens", 1)) + door_bonus) if st.location_deck else 0.0
+            elif k == "promethium_tank":
+                gain = 0.0
+                for s in SIDES:
+                    for sw in st.rows[row].spots[s].swarms:
+                        gain += kill_value(st, row, s, sw, kills=len(sw.cards))
+                death = sum(1 for v, _ in st.game.faces if v in tuple(eff.get("death_faces", (0,)))) / len(st.game.faces)
+                total += gain - death  # the activating marine may die
+            elif k == "spore_chimney":
+                total += 0.05
+            elif k == "artefact":
+                total += 0.15
+            elif k == "trigger_location":
+                total += self.location_panel_value(st, m, row)
+        return total
+
+    def activation_value(self, st: "State", m: Marine, row: int) -> float:
+        """The best terrain card ``m`` could activate from ``row`` (after turning)."""
+        best = 0.0
+        for side in SIDES:
+            for t in st.rows[row].spots[side].terrain:
+                if t.activatable and not t.used:
+                    best = max(best, self.terrain_value(st, m, row, t))
+        return best
+
+    def swap_gain(self, st: "State", m: Marine, i: int, j: int, with_activation: bool = True) -> float:
+        """Expected deaths prevented (and terrain made usable) by swapping ``m`` at ``i`` with position ``j``."""
+        o = st.rows[j].marine
+        if o is None:
+            return 0.0
+        ri, rj = st.rows[i].spots, st.rows[j].spots
+        if not (ri["left"].swarms or ri["right"].swarms or rj["left"].swarms or rj["right"].swarms
+                or ri["left"].terrain or ri["right"].terrain or rj["left"].terrain or rj["right"].terrain):
+            return 0.0  # two quiet positions: nothing changes
+        gain = danger_at(st, i, m) + danger_at(st, j, o) - danger_at(st, j, m) - danger_at(st, i, o)
+        if with_activation:
+            gain += self.activation_value(st, m, j) - self.activation_value(st, m, i)
+        return gain
+
+    def best_swap(self, st: "State", m: Marine, free: bool) -> tuple[float, int | None]:
+        """Expected deaths a swap of ``m`` prevents, and with which position."""
+        i = st.row_of(m)
+        best, where = 0.0, None
+        for j in range(len(st.rows)):
+            if j == i or (not free and abs(j - i) != 1):
+                continue
+            gain = self.swap_gain(st, m, i, j)
+            if gain > best:
+                best, where = gain, j
+        return best, where
+
+    # ------------------------------------------------------- action choice
+    def score_action(self, st: "State", card: str, team: str, memo: dict[str, Any] | None = None) -> float:
+        """Expected deaths a card prevents this round plus the lasting worth of what it does.
+        ``memo`` shares what every option of one decision needs."""
+        memo = {} if memo is None else memo
+        action = st.game.actions[card]
+        rows = memo.get("rows")
+        if rows is None:
+            rows = memo["rows"] = rows_by_marine(st)
+        ms = [m for m in st.team_marines(team)]
+        effs = action.effects
+        kinds = {e.kind: e for e in effs}
+        if action.type == "attack":
+            return self.score_attack(st, ms, rows, effs)
+        if action.type == "support":
+            score = 0.0
+            if st.supply:
+                if "token_best" not in memo:
+                    memo["token_best"] = max((self.token_worth(st, m, rows[m.id]) for m in st.marines()), default=0.0)
+                score += memo["token_best"]
+            for m in ms:
+                row = rows[m.id]
+                now = danger_at(st, row, m)
+                prof = profile(st, m, extra=tuple(effs))
+                if prof.block or prof.stance:
+                    tokens = m.tokens + (1 if prof.stance and st.supply else 0)
+                    score += now - danger_at(st, row, m, tokens=tokens, prof=prof)
+            if "attack_for_support" in kinds:
+                for m in ms:
+                    t = in_reach(st, m, rows[m.id])
+                    if t and (m.tokens or st.supply):
+                        score += 0.5 * best_kill_value(st, t) - WEIGHTS["token"]
+            if "shield_swarm" in kinds:
+                score += max((self.shield_gain(st, i, s, sw) for i, s, sw in st.swarms()), default=0.0)
+            if "move_swarm" in kinds:
+                score += max(0.0, self.best_strategize(st, kinds["move_swarm"])[0])
+            return score
+        # move + activate
+        score = 0.0
+        free = "free_swap" in kinds
+        bonus = int(kinds["door_bonus_token"].get("extra_tokens", 1)) if "door_bonus_token" in kinds else 0
+        for m in ms:
+            gain, j = self.best_swap(st, m, free)
+            row = rows[m.id]
+            if gain > WEIGHTS["swap_margin"] and j is not None:
+                score += gain
+            turn = 0.0
+            for side in SIDES:
+                s = self.facing_score(st, m, row, side) - self.facing_score(st, m, row, m.facing)
+                act = max((self.terrain_value(st, m, row, t, bonus) for t in st.rows[row].spots[side].terrain
+                           if t.activatable and not t.used), default=0.0)
+                turn = max(turn, s + max(0.0, act))
+            score += turn
+        if st.enter_formation and st.supply:
+            score += max((self.token_worth(st, m) for m in st.marines()), default=0.0)
+        for e in effs:
+            if e.kind == "discard_from_blips":
+                score += blip_worth(st) * (1 + (1 if any(m.tokens >= 2 for m in ms) else 0))
+            elif e.kind == "scout_event_deck":
+                score += 0.02
+            elif e.kind == "roll_return_engaged":
+                engaged = sum(len(sw.cards) for i, s, sw in st.swarms() if st.rows[i].marine is not None
+                              and st.rows[i].marine.team == team)
+                if engaged:
+                    score += min(2.5, engaged) * WEIGHTS["gs"] + sum(
+                        danger_at(st, rows[m.id], m) for m in ms) * 0.5
+            elif e.kind == "attack_for_support":
+                for m in ms:
+                    t = in_reach(st, m, rows[m.id])
+                    if t and m.tokens:
+                        score += max(0.0, 0.5 * best_kill_value(st, t) - self.token_loss(st, m))
+        return score
+
+    def score_attack(self, st: "State", ms: list[Marine], rows: dict[str, int], effs: Any) -> float:
+        per_marine = []
+        for m in ms:
+            row = rows[m.id]
+            targets = in_reach(st, m, row)
+            best = 0.0
+            if targets:
+                one = best_kill_value(st, targets)
+                hits = 0.5
+                for e in effs:
+                    if e.get("marine") not in (None, m.id):
+                        continue
+                    if e.kind == "multi_attack":
+                        hits = 0.5 * int(e.get("attacks", 3))
+                    elif e.kind == "extra_attack_per_skull":
+                        hits = 1.0
+                if any(e.kind == "attack_kills_face_value" and e.get("marine") == m.id for e in effs):
+                    faces = st.game.faces
+                    best = max(sum(kill_value(st, j, s, sw, v) for v, _ in faces) / len(faces) for j, s, sw in targets)
+                else:
+                    best = hits * one
+                    for e in effs:
+                        if e.kind == "attack_face_kills":
+                            best += (1 / len(st.game.faces)) * (best_kill_value(st, targets, int(e.get("kills", 3))) - one)
+            for e in effs:
+                if e.kind == "heroic_charge" and e.get("marine") == m.id:
+                    reach = int(e.get("reach", 1))
+                    near = [(j, s, sw) for j in range(max(0, row - reach), min(len(st.rows), row + reach + 1))
+                            for s in SIDES for sw in st.rows[j].spots[s].swarms if sw.cards and not sw.shielded]
+                    if near:
+                        kills = int(e.get("kills", 3))
+                        gain = sum(sorted((kill_value(st, j, s, sw, kills) for j, s, sw in near), reverse=True)[:kills])
+                        gain = min(gain, kills * (WEIGHTS["gs"] + 0.34))
+                        best = max(best, gain - 1 / len(st.game.faces))
+            per_marine.append(best)
+        if st.evasion:
+            return max(per_marine, default=0.0)
+        return sum(per_marine)
+
+    def shield_gain(self, st: "State", i: int, s: str, sw: Swarm) -> float:
+        m = st.rows[i].marine
+        if m is None:
+            return 0.0
+        return danger_at(st, i, m) - danger_at(st, i, m, skip=sw)
+
+    def best_strategize(self, st: "State", eff: Any, options: tuple[Option, ...] | None = None) -> tuple[float, Option]:
+        """The swarm move that prevents most expected deaths (merging ignored)."""
+        swarms = st.swarms()
+        best, pick = 0.0, Option("shift", "none")
+        n = len(st.rows)
+        reach = int(eff.get("max_positions", 1)) if eff is not None else 1
+        switch = bool(eff.get("may_switch_side")) if eff is not None else True
+        if options is None:
+            opts = []
+            for k, (i, s, sw) in enumerate(swarms):
+                for dd in range(-reach, reach + 1):
+                    for side in ((s, other(s)) if switch else (s,)):
+                        j = i + dd
+                        if 0 <= j < n and (dd != 0 or side != s):
+                            opts.append(Option("shift", f"{k}:{j}:{side}"))
+        else:
+            opts = [o for o in options if o.value != "none"]
+        for o in opts:
+            k, j, side = o.value.split(":")
+            i, s, sw = swarms[int(k)]
+            j = int(j)
+            m_from, m_to = st.rows[i].marine, st.rows[j].marine
+            before = (danger_at(st, i, m_from) if m_from else 0) + (danger_at(st, j, m_to) if m_to and j != i else 0)
+            st.rows[i].spots[s].swarms.remove(sw)
+            st.rows[j].spots[side].swarms.append(sw)
+            try:
+                after = (danger_at(st, i, m_from) if m_from else 0) + (danger_at(st, j, m_to) if m_to and j != i else 0)
+            finally:
+                st.rows[j].spots[side].swarms.remove(sw)
+                st.rows[i].spots[s].swarms.append(sw)
+            # reach: a swarm brought in front of a marine can be shot next round
+            if m_to is not None and side == m_to.facing:
+                after -= WEIGHTS["reach"]
+            if before - after > best:
+                best, pick = before - after, o
+        return best, pick
+
+    # ------------------------------------------------------------ decisions
+    def on_team(self, st: "State", d: Decision) -> Option:
+        order = PRIORITIES["teams"]
+        return min(d.options, key=lambda o: order.index(o.value) if o.value in order else 99)
+
+    def on_action(self, st: "State", d: Decision) -> Option:
+        team = d.ctx("team")
+        memo: dict[str, Any] = {}
+        return max(d.options, key=lambda o: self.score_action(st, o.value, team, memo))
+
+    def on_support(self, st: "State", d: Decision) -> Option:
+        rows = rows_by_marine(st)
+
+        def worth(o: Option) -> tuple[float, int]:
+            m = self.marine(st, o.value)
+            row = rows[m.id]
+            return (round(self.token_worth(st, m, row), 6), st.rows[row].spots[m.facing].count())
+        return max(d.options, key=worth)
+
+    def on_facing(self, st: "State", d: Decision) -> Option:
+        m = self.marine(st, d.ctx("marine"))
+        row = st.row_of(m)
+        return max(d.options, key=lambda o: self.facing_score(st, m, row, o.value, with_activation=True))
+
+    def on_flip(self, st: "State", d: Decision) -> Option:
+        m = self.marine(st, d.ctx("marine"))
+        row = st.row_of(m)
+        flip = self.facing_score(st, m, row, other(m.facing)) > self.facing_score(st, m, row, m.facing)
+        return d.options[0] if flip else d.options[1]
+
+    def on_move(self, st: "State", d: Decision) -> Option:
+        m = self.marine(st, d.ctx("marine"))
+        i = st.row_of(m)
+        best, pick = WEIGHTS["swap_margin"], Option("move", "stay")
+        for o in d.options:
+            if o.value == "stay":
+                continue
+            gain = self.swap_gain(st, m, i, int(o.value))
+            if gain > best:
+                best, pick = gain, o
+        return pick
+
+    def on_activate(self, st: "State", d: Decision) -> Option:
+        m = self.marine(st, d.ctx("marine"))
+        row = st.row_of(m)
+        bonus = sum(int(e.get("extra_tokens", 1)) for _, e, t in st.active if e.kind == "door_bonus_token" and t == m.team)
+        best, pick = 0.0, Option("activate", "none")
+        for o in d.options:
+            if o.value == "none":
+                continue
+            t = next(t for t in st.rows[row].spots[m.facing].terrain if t.card == o.value)
+            v = self.terrain_value(st, m, row, t, bonus)
+            if v > best:
+                best, pick = v, o
+        return pick
+
+    def on_attack_target(self, st: "State", d: Decision) -> Option:
+        m = self.marine(st, d.ctx("marine"))
+        team_effects = [e for _, e, t in st.active if t == m.team]
+        flamer = any(e.kind == "attack_kills_face_value" and e.get("marine") == m.id for e in team_effects)
+        best, pick = -1.0, d.options[-1]
+        for o in d.options:
+            if o.value == "none":
+                continue
+            j, s, _ = o.value.split(":")
+            j = int(j)
+            sw = [x for x in st.rows[j].spots[s].swarms if x.cards and not x.shielded]
+            if not sw:
+                continue
+            target = max(sw, key=len)
+            if flamer:
+                faces = st.game.faces
+                v = sum(kill_value(st, j, s, target, f) for f, _ in faces) / len(faces)
+            else:
+                v = kill_value(st, j, s, target)
+            if v > best:
+                best, pick = v, o
+        return pick
+
+    def on_reroll_attack(self, st: "State", d: Decision) -> Option:
+        m = self.marine(st, d.ctx("marine"))
+        return d.options[0] if self.token_loss(st, m) < 0.12 else d.options[1]
+
+    def on_reroll_defence(self, st: "State", d: Decision) -> Option:
+        m = self.marine(st, d.ctx("marine"))
+        row = st.row_of(m)
+        value = d.ctx("value")
+        skull = dict(st.game.faces).get(value, False)
+        prof = profile(st, m)
+        brood = max((sum(1 for c in sw.cards if c.brood_lord) for sw in st.rows[row].spots[m.facing].swarms), default=0)
+        saved = (prof.block and skull) or (prof.second_wind and value == 0)
+        dies = not saved and value - brood <= d.ctx("swarm")
+        return d.options[0] if dies else d.options[1]
+
+    def on_launch(self, st: "State", d: Decision) -> Option:
+        tokens = d.ctx("tokens", 0)
+        dying = len(st.marines()) <= 2 and tokens >= 1
+        return Option("launch", "roll") if tokens >= PRIORITIES["launch_roll_at"] or dying or not st.supply else Option("launch", "token")
+
+    def on_blip_discard(self, st: "State", d: Decision) -> Option:
+        piles = [o for o in d.options if o.value in SIDES]
+        return min(piles, key=lambda o: len(st.pile(o.value))) if piles else d.options[0]
+
+    def on_blip_discard_paid(self, st: "State", d: Decision) -> Option:
+        cheap = any(m.tokens and self.token_loss(st, m) < blip_worth(st) + WEIGHTS["token"] for m in st.marines())
+        return d.options[0] if cheap else d.options[1]
+
+    def on_payer(self, st: "State", d: Decision) -> Option:
+        return min(d.options, key=lambda o: self.token_loss(st, self.marine(st, o.value)))
+
+    def on_strategize(self, st: "State", d: Decision) -> Option:
+        eff = next((e for _, e, _ in st.active if e.kind == "move_swarm"), None)
+        return self.best_strategize(st, eff, d.options)[1]
+
+    def on_power_field(self, st: "State", d: Decision) -> Option:
+        def gain(o: Option) -> float:
+            i, s = o.value.split(":")
+            return sum(self.shield_gain(st, int(i), s, sw) for sw in st.rows[int(i)].spots[s].swarms)
+        return max(d.options, key=gain)
+
+    def _swarm_option_value(self, st: "State", o: Option) -> float:
+        parts = o.value.split(":")
+        if parts[0] in ("stop", "none"):
+            return 0.0
+        i, s = int(parts[0]), parts[1]
+        sws = [sw for sw in st.rows[i].spots[s].swarms if sw.cards]
+        return max((kill_value(st, i, s, sw) for sw in sws), default=0.0)
+
+    def on_door_kill(self, st: "State", d: Decision) -> Option:
+        return max(d.options, key=lambda o: self._swarm_option_value(st, o))
+
+    on_charge_target = on_door_kill
+    on_return = on_door_kill
+
+    def on_kill_swarm(self, st: "State", d: Decision) -> Option:
+        real = [o for o in d.options if o.value not in ("stop", "none")]
+        return max(real, key=lambda o: self._swarm_option_value(st, o)) if real else d.options[0]
+
+    def on_swarm_target(self, st: "State", d: Decision) -> Option:
+        # Temporary Sanctuary (swarm by index): the swarm that threatens most; Black Holds (by position): the
+        # swarm whose growth hurts least
+        if d.options and d.options[0].value.isdigit():
+            swarms = [(i, s, sw) for i, s, sw in st.swarms() if not sw.shielded]
+
+            def worth(o: Option) -> float:
+                i, s, sw = swarms[int(o.value)]
+                return kill_value(st, i, s, sw, len(sw.cards))
+            return max(d.options, key=worth)
+        return min(d.options, key=lambda o: self._swarm_option_value(st, o))
+
+    def on_target(self, st: "State", d: Decision) -> Option:
+        effect = d.ctx("effect")
+        cands = [self.marine(st, o.value) for o in d.options]
+        rows = rows_by_marine(st)
+        if effect in PRIORITIES["harmful"]:
+            # harm lands best on the marine the squad is likeliest to lose anyway, holding the fewest tokens
+            def doomed(m: Marine) -> tuple[float, int]:
+                return (danger_at(st, rows[m.id], m), -m.tokens)
+            return Option("marine", max(cands, key=doomed).id)
+        if effect == "immediate_attack":
+            return Option("marine", max(cands, key=lambda m: best_kill_value(st, in_reach(st, m, rows[m.id]))).id)
+        return Option("marine", max(cands, key=lambda m: danger_at(st, rows[m.id], m)).id)
+
+    def on_team_target(self, st: "State", d: Decision) -> Option:
+        rows = rows_by_marine(st)
+        return min(d.options, key=lambda o: sum(len(in_reach(st, m, rows[m.id])) for m in st.team_marines(o.value)))
+
+    def on_teleport_pay(self, st: "State", d: Decision) -> Option:
+        return d.options[0]
+
+    def on_extra_attack(self, st: "State", d: Decision) -> Option:
+        m = self.marine(st, d.ctx("marine"))
+        row = st.row_of(m)
+        worth = 0.5 * best_kill_value(st, in_reach(st, m, row))
+        return d.options[0] if worth > self.token_loss(st, m) else d.options[1]
+
+    def on_heroic_charge(self, st: "State", d: Decision) -> Option:
+        m = self.marine(st, d.ctx("marine"))
+        row = st.row_of(m)
+        near = sum(st.rows[j].spots[s].count() for j in range(max(0, row - 1), min(len(st.rows), row + 2)) for s in SIDES)
+        normal = 0.5 * best_kill_value(st, in_reach(st, m, row))
+        return d.options[0] if near >= 2 or normal < 0.05 else d.options[1]
+
+    def on_scout(self, st: "State", d: Decision) -> Option:
+        card = d.ctx("card")
+        from cardkit.games.death_angel.phases import _event
+
+        event, _ = _event(st, card)
+        setup = st.game.setup
+        colours = {t.colour for r in st.rows for s in SIDES for t in r.spots[s].terrain}
+        spawns = sum((setup.major if b.severity == "major" else setup.minor) for b in event.spawn if b.colour in colours)
+        return Option("event", "bottom") if spawns > setup.major + setup.minor else Option("event", "top")
+
+    def on_terrain_target(self, st: "State", d: Decision) -> Option:
+        order = ["red", "orange", "yellow", "green"]
+        colour = {t.card: t.colour for t in st.terrain_reserve}
+        for r in st.rows:
+            for s in SIDES:
+                for t in r.spots[s].terrain:
+                    colour[t.card] = t.colour
+        return min(d.options, key=lambda o: order.index(colour.get(o.value.split(":")[2], "green"))
+                   if colour.get(o.value.split(":")[2]) in order else 9)
+
+    def on_place_terrain(self, st: "State", d: Decision) -> Option:
+        # a marine who faces it can pick it up next round; best where he stands least threatened
+        rows = st.rows
+
+        def worth(o: Option) -> float:
+            i, s = o.value.split(":")
+            m = rows[int(i)].marine
+            if m is None:
+                return -9.0
+            return (1.0 if m.facing == s else 0.0) - danger_at(st, int(i), m)
+        return max(d.options, key=worth)
+
+
+def heuristic_agent(seed: int = 0) -> Callable[["State", Decision], Option]:
+    return Heuristic(seed)
