@@ -35,6 +35,7 @@ WEIGHTS = {
     "reach": 0.03,       # a swarm within a marine's reach and facing for the next attack
     "keep_facing": 0.001,
     "swap_margin": 0.02,  # a swap must prevent at least this many expected deaths
+    "lord_guard": 0.5,   # share of a Brood Lord kill that clearing its guard is worth
     "win_step": 1.0,     # a step toward the final location's win (a Launch token or roll, a Brood Lord killed)
 }
 
@@ -182,8 +183,11 @@ def kill_value(st: "State", row: int, side: str, sw: Swarm, kills: int = 1) -> f
         return 0.0
     m = st.rows[row].marine
     gain = WEIGHTS["gs"] * k
-    if k and killable[0].brood_lord and at_brood_lord_finale(st):
-        gain += WEIGHTS["win_step"] * k
+    if k and at_brood_lord_finale(st):
+        if killable[0].brood_lord:
+            gain += WEIGHTS["win_step"] * k
+        elif any(c.brood_lord for c in sw.cards):  # each kill brings the Brood Lord nearer to the open
+            gain += WEIGHTS["lord_guard"] * WEIGHTS["win_step"] * k / len(killable)
     if m is not None and not sw.attacked:
         before = danger_at(st, row, m)
         removed = killable[:k]
@@ -400,8 +404,9 @@ class Heuristic:
             if gain > WEIGHTS["swap_margin"] and j is not None:
                 score += gain
             turn = 0.0
+            now = self.facing_score(st, m, row, m.facing)
             for side in SIDES:
-                s = self.facing_score(st, m, row, side) - self.facing_score(st, m, row, m.facing)
+                s = self.facing_score(st, m, row, side) - now if side != m.facing else 0.0
                 act = max((self.terrain_value(st, m, row, t, bonus) for t in st.rows[row].spots[side].terrain
                            if t.activatable and not t.used), default=0.0)
                 turn = max(turn, s + max(0.0, act))
