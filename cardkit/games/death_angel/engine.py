@@ -181,7 +181,7 @@ class State:
             raise AssertionError(f"no legal option for {kind}")
         if len(options) == 1:
             return options[0]
-        choice = yield Decision(player, kind, tuple(options), tuple(sorted(context.items())))
+        choice = yield Decision(player, kind, tuple(options), context)
         return choice
 
     def log(self, *event: Any) -> None:
