@@ -118,11 +118,12 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
 def in_reach(st: "State", m: Marine) -> list[tuple[int, str, Swarm]]:
     """Swarms a marine may attack: on the side he faces, within his range."""
     i = st.row_of(m)
+    rows, side, reach = st.rows, m.facing, m.range
     out = []
-    for j in range(max(0, i - m.range), min(len(st.rows), i + m.range + 1)):
-        for sw in st.rows[j].spots[m.facing].swarms:
+    for j in range(max(0, i - reach), min(len(rows), i + reach + 1)):
+        for sw in rows[j].spots[side].swarms:
             if sw.cards:
-                out.append((j, m.facing, sw))
+                out.append((j, side, sw))
     return out
 
 
@@ -219,10 +220,10 @@ def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, sou
     elif skull:
         kills = 1
     for _ in range(kills):
-        j2, s2 = _locate(st, sw)
-        if j2 is None or not st.killable(sw):
+        where = st.locate(sw)
+        if where is None or not st.killable(sw):
             break
-        yield from st.choose_kill(team.player, j2, s2, sw)
+        yield from st.choose_kill(team.player, *where, sw)
         _lead_by_example_hook(st, team)
     yield from _lead_by_example(st, team)
     st.check_victory()  # a board cleared at the final location wins at once, before any further attack
@@ -238,13 +239,6 @@ def _card_of(st: "State", eff: Effect) -> str:
         if e is eff:
             return card
     return "?"
-
-
-def _locate(st: "State", sw: Swarm) -> tuple[int | None, str]:
-    for j, s, x in st.swarms():
-        if x is sw:
-            return j, s
-    return None, ""
 
 
 def _lead_by_example_hook(st: "State", team: Team) -> None:
@@ -319,10 +313,10 @@ def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Fl
             return
         kill = next(e for c, e in effects if e.kind == "defence_skull_counterattack")
         for _ in range(int(kill.get("kills", 1))):
-            j, s = _locate(st, sw)
-            if j is None or not st.killable(sw):
+            where = st.locate(sw)
+            if where is None or not st.killable(sw):
                 break
-            yield from st.choose_kill(player, j, s, sw)
+            yield from st.choose_kill(player, *where, sw)
         if not kill.get("swarm_attacks_again", True):
             return
 

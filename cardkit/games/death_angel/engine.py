@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Iterable
 
 from cardkit.errors import CardkitError
-from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard
+from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Spot, Swarm, Team, TerrainCard
 from cardkit.model import Action, CardSet, Effect, Event, Genestealer, Location, SetupCard, Terrain
 from cardkit.model import Marine as MarineCard
 from cardkit.rules.core import Decision, GameOver, Option, Outcome, Rng
@@ -188,16 +188,21 @@ class State:
         self.events.append(event)
 
     def marines(self) -> list[Marine]:
-        return [r.marine for r in self.rows if r.marine is not None]
+        return [m for r in self.rows if (m := r.marine) is not None]
 
     def row_of(self, marine: Marine) -> int:
-        for i, r in enumerate(self.rows):
+        rows = self.rows
+        i = marine.row_hint
+        if i < len(rows) and rows[i].marine is marine:
+            return i
+        for i, r in enumerate(rows):
             if r.marine is marine:
+                marine.row_hint = i
                 return i
         raise AssertionError(f"{marine.id} is not in the formation")
 
     def team_marines(self, team: str) -> list[Marine]:
-        return [m for m in self.marines() if m.team == team]
+        return [m for r in self.rows if (m := r.marine) is not None and m.team == team]
 
     def roll(self) -> tuple[int, bool]:
         value, skull = self.game.faces[self.rng.roll(len(self.game.faces))]
@@ -207,11 +212,20 @@ class State:
     def swarms(self) -> list[tuple[int, str, Swarm]]:
         return [(i, side, sw) for i, r in enumerate(self.rows) for side in SIDES for sw in r.spots[side].swarms if sw.cards]
 
+    def locate(self, swarm: Swarm) -> tuple[int, str] | None:
+        """Where ``swarm`` is (None once it is empty or gone)."""
+        if swarm.cards:
+            for i, r in enumerate(self.rows):
+                for side in SIDES:
+                    if swarm in r.spots[side].swarms:
+                        return i, side
+        return None
+
     def spot_count(self, row: int, side: str) -> int:
         return self.rows[row].spots[side].count()
 
     def gs_in_formation(self) -> int:
-        return sum(len(sw) for _, _, sw in self.swarms())
+        return sum([spot.count() for r in self.rows for spot in r.spots.values()])
 
     def pile(self, side: str) -> list[GS]:
         return self.left if side == "left" else self.right
@@ -257,13 +271,18 @@ class State:
             self.gs_discard.append(gs)
         self.stats.kills += 1
         self.log("kill", gs.uid, row, side)
-        self._prune()
+        if not swarm.cards:
+            self._prune(self.rows[row].spots[side])
         loc = self.location
         if loc is not None and loc.win is not None and loc.win.kind == "kill_brood_lords" and not self.location_deck:
             if self.brood_killed >= int(loc.win.get("count", 2)):
                 self.end("win", "brood_lords_dead")
 
-    def _prune(self) -> None:
+    def _prune(self, spot: Spot | None = None) -> None:
+        """Drop emptied swarms: from ``spot`` (where a kill emptied one), or everywhere."""
+        if spot is not None and any(not sw.cards for sw in spot.swarms):
+            spot.swarms = [sw for sw in spot.swarms if sw.cards]
+            return
         for r in self.rows:
             for side in SIDES:
                 spot = r.spots[side]
@@ -382,10 +401,14 @@ class State:
         return row
 
     def merge_swarms(self) -> None:
+        """Swarms sharing a spot become one; emptied swarms go.  Runs after every
+        action card, so a spot already holding one live swarm is skipped."""
         for r in self.rows:
-            for side in SIDES:
-                spot = r.spots[side]
-                live = [sw for sw in spot.swarms if sw.cards]
+            for spot in r.spots.values():
+                swarms = spot.swarms
+                if not swarms or (len(swarms) == 1 and swarms[0].cards):
+                    continue
+                live = [sw for sw in swarms if sw.cards]
                 if len(live) > 1:
                     merged = Swarm([c for sw in live for c in sw.cards])
                     merged.shielded = any(sw.shielded for sw in live)

@@ -247,7 +247,7 @@ def genestealer_attack(st: "State") -> "Flow":
     for sw in queue:
         if not sw.cards or sw.attacked or sw.shielded:
             continue
-        where = next(((i, s) for i, s, x in st.swarms() if x is sw), None)
+        where = st.locate(sw)
         if where is None:
             continue
         row, side = where
