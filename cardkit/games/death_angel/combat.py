@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team, other
-from cardkit.games.death_angel.support import _active, _find_marine, _marine_option, _yes_no
+from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no
 from cardkit.model import Action, Effect
 from cardkit.rules.core import Option
 
@@ -89,7 +89,7 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
                 st.stats.fired[action.id] += 1
     # B. facing
     for m in st.team_marines(team.id):
-        flip = yield from st.ask(player, "facing", [Option("facing", m.facing), Option("facing", other(m.facing))], marine=m.id)
+        flip = yield from st.ask(player, "facing", FACING[m.facing], marine=m.id)
         if flip.value != m.facing:
             m.facing = flip.value
             st.log("face", m.id, m.facing)

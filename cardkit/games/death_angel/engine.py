@@ -64,6 +64,23 @@ class Game:
         self.brood_lords = [g for g in card_set.of_kind(Genestealer) if g.brood_lord]
         self.faces = tuple(card_set.die_faces)
         self.moves = dict(r.adjacent_move)
+        # Looked up by every game of this Game (thousands in a playtest): built
+        # once here.  All immutable, so nothing of one game reaches the next.
+        self.gs_uids = [(f"{c.id}#{i + 1}", c) for c in self.genestealers for i in range(c.quantity)]
+        self.brood_uids = [(f"{c.id}#{i + 1}" if c.quantity > 1 else c.id, c)
+                           for c in self.brood_lords for i in range(c.quantity)]
+        self.event_of: dict[str, tuple[Event, int]] = {}
+        for cid, e, i in self.events:
+            self.event_of.setdefault(cid, (e, i))
+        self.hands = {t.id: tuple(sorted((a.id for a in self.actions.values() if a.team == t.id),
+                                         key=lambda a: self.actions[a].order)) for t in card_set.teams}
+        self.locations_by_tier: dict[str, list[Location]] = {}
+        for loc in sorted(self.locations, key=lambda c: c.id):
+            self.locations_by_tier.setdefault(loc.tier, []).append(loc)
+        self.marines_by_id = sorted(self.marines.values(), key=lambda m: m.id)
+        self.terrain_by_id = sorted(self.terrain.values(), key=lambda t: t.id)
+        self.team_options = {t.id: Option("team", t.id) for t in card_set.teams}
+        self.action_options = {a: Option("action", a) for a in self.actions}
 
     def new_state(self, seed: int) -> "State":
         return State(self, seed)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cardkit.rules.core import Option
+
 SIDES = ("left", "right")
 
 
@@ -66,10 +68,11 @@ class TerrainCard:
 
 
 class Marine:
-    __slots__ = ("id", "team", "range", "facing", "tokens", "alive", "row_hint")
+    __slots__ = ("id", "team", "range", "facing", "tokens", "alive", "row_hint", "option")
 
     def __init__(self, id: str, team: str, range_: int) -> None:
         self.id, self.team, self.range = id, team, range_
+        self.option = Option("marine", id)  # offered in every decision that picks a marine
         self.facing = "left"
         self.tokens = 0
         self.alive = True
