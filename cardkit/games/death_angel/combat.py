@@ -15,6 +15,8 @@ from cardkit.games.death_angel.support import FACING, _active, _find_marine, _ma
 from cardkit.model import Action, Effect
 from cardkit.rules.core import Option
 
+MOVE_STAY, ACTIVATE_NONE, SWARM_NONE = Option("move", "stay"), Option("activate", "none"), Option("swarm", "none")
+
 if TYPE_CHECKING:
     from cardkit.games.death_angel.engine import Flow, State
 
@@ -78,8 +80,10 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
         if not m.alive:
             continue
         i = st.row_of(m)
-        js = [j for j in range(len(st.rows)) if j != i and st.rows[j].marine is not None and (free or abs(j - i) == 1)]
-        options = [Option("move", "stay")] + [Option("move", str(j)) for j in js]
+        rows = st.rows
+        near = range(len(rows)) if free else (i - 1, i + 1)
+        options = [MOVE_STAY] + [Option("move", str(j)) for j in near
+                                 if 0 <= j < len(rows) and j != i and rows[j].marine is not None]
         pick = yield from st.ask(player, "move", options, marine=m.id)
         if pick.value != "stay":
             j = int(pick.value)
@@ -101,7 +105,7 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
         cands = [t for t in st.rows[i].spots[m.facing].terrain if t.activatable and not t.used]
         if not cands:
             continue
-        options = [Option("activate", "none")] + [Option("activate", t.card) for t in cands]
+        options = [ACTIVATE_NONE] + [Option("activate", t.card) for t in cands]
         pick = yield from st.ask(player, "activate", options, marine=m.id)
         if pick.value == "none":
             continue
@@ -192,7 +196,7 @@ def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, sou
     targets = [(j, s, sw) for j, s, sw in in_reach(st, m) if not sw.shielded]
     if not targets:
         return False
-    options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [Option("swarm", "none")]
+    options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [SWARM_NONE]
     pick = yield from st.ask(team.player, "attack_target", options, marine=m.id, source=source)
     if pick.value == "none":
         return False

@@ -259,8 +259,10 @@ class State:
     def check_victory(self) -> None:
         if self.at_final_location() and not self.left and not self.right and self.gs_in_formation() == 0:
             self.end("win", "cleared")
-        if not self.marines():
-            self.end("loss", "all_marines_dead")
+        for r in self.rows:  # (checked after every attack and effect: no list of marines built)
+            if r.marine is not None:
+                return
+        self.end("loss", "all_marines_dead")
 
     # ------------------------------------------------------------ card moves
     def draw_gs(self) -> GS | None:
