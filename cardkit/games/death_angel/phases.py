@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardkit.games.death_angel import combat, effects
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard, other
 from cardkit.model import Location, Placement
 from cardkit.rules.core import Option
@@ -130,8 +131,6 @@ def choose_actions(st: "State") -> "Flow":
 
 
 def resolve_actions(st: "State") -> "Flow":
-    from cardkit.games.death_angel import combat
-
     live = [t for t in st.teams.values() if not t.removed and t.chosen]
     order = sorted((st.game.actions[t.chosen].order, t.id) for t in live)
     if order:
@@ -185,8 +184,6 @@ def end_of_phase(st: "State") -> "Flow":
 
 
 def travel(st: "State") -> "Flow":
-    from cardkit.games.death_angel import effects
-
     st.log("travel_start", st.location.id if st.location else "setup")
     # Doors: each support token on a Door kills one Genestealer anywhere; tokens go back
     for r in st.rows:
@@ -232,8 +229,6 @@ def travel(st: "State") -> "Flow":
 
 # ------------------------------------------------------- genestealer attack
 def genestealer_attack(st: "State") -> "Flow":
-    from cardkit.games.death_angel import combat
-
     queue = [sw for _, _, sw in st.swarms()]  # fixed order: top down, left before right
     for sw in queue:
         if not sw.cards or sw.attacked or sw.shielded:
@@ -251,8 +246,6 @@ def genestealer_attack(st: "State") -> "Flow":
 
 # ------------------------------------------------------------ event phase
 def event_phase(st: "State") -> "Flow":
-    from cardkit.games.death_angel import combat, effects
-
     card_id = st.draw_event()
     st.event_current = card_id
     event, copy = _event(st, card_id)
