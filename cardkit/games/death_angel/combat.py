@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team, other
+from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
 from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no
 from cardkit.model import Action, Effect
 from cardkit.rules.core import Option
