@@ -15,10 +15,10 @@ from cardkit.games.death_angel.support import FACING, _active, _find_marine, _ma
 from cardkit.model import Action, Effect
 from cardkit.rules.core import Option
 
-MOVE_STAY, ACTIVATE_NONE, SWARM_NONE = Option("move", "stay"), Option("activate", "none"), Option("swarm", "none")
-
 if TYPE_CHECKING:
     from cardkit.games.death_angel.engine import Flow, State
+
+MOVE_STAY, ACTIVATE_NONE, SWARM_NONE = Option("move", "stay"), Option("activate", "none"), Option("swarm", "none")
 
 
 def run(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow":

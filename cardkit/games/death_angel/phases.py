@@ -62,7 +62,10 @@ def setup(st: "State") -> "Flow":
 
 
 def _event(st: "State", card_id: str):  # -> (Event, copy index)
-    return st.game.event_of[card_id]
+    found = st.game.event_of.get(card_id)
+    if found is None:
+        raise AssertionError(card_id)
+    return found
 
 
 def place_terrain(st: "State", placements: tuple[Placement, ...]) -> None:
