@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Sequence, TypeVar
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence, TypeVar
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, order=True)
-class Option:
+class Option(NamedTuple):
+    """One legal choice.  A named tuple, not a frozen dataclass: games build and
+    compare hundreds of these per play, and a tuple's construction, equality,
+    hash and ordering (by kind, then value) run in C."""
+
     kind: str
     value: str
 
@@ -40,17 +43,45 @@ class Option:
         return cls(kind, value)
 
 
-@dataclass(frozen=True)
 class Decision:
-    """A choice the game waits for: ``player`` picks one of ``options``."""
+    """A choice the game waits for: ``player`` picks one of ``options``.
 
-    player: int
-    kind: str
-    options: tuple[Option, ...]
-    context: tuple[tuple[str, Any], ...] = ()
+    ``context`` is the sorted tuple of (key, value) pairs the rules attached;
+    :meth:`ctx` reads one of them.  The pairs are kept as a dict and sorted only
+    when ``context`` is read (most decisions are answered through ``ctx`` or not
+    looked at at all).
+    """
+
+    __slots__ = ("player", "kind", "options", "_context")
+
+    def __init__(self, player: int, kind: str, options: tuple[Option, ...],
+                 context: Mapping[str, Any] | Iterable[tuple[str, Any]] = ()) -> None:
+        self.player = player
+        self.kind = kind
+        self.options = options
+        self._context = dict(context)
+
+    @property
+    def context(self) -> tuple[tuple[str, Any], ...]:
+        return tuple(sorted(self._context.items()))
 
     def ctx(self, key: str, default: Any = None) -> Any:
-        return dict(self.context).get(key, default)
+        return self._context.get(key, default)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.player, self.kind, self.options, self.context)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Decision(player={self.player!r}, kind={self.kind!r}, options={self.options!r}, "
+                f"context={self.context!r})")
 
 
 @dataclass(frozen=True)

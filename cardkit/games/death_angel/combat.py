@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team, other
-from cardkit.games.death_angel.support import _active, _find_marine, _marine_option, _yes_no
+from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
+from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no
 from cardkit.model import Action, Effect
 from cardkit.rules.core import Option
 
 if TYPE_CHECKING:
     from cardkit.games.death_angel.engine import Flow, State
+
+MOVE_STAY, ACTIVATE_NONE, SWARM_NONE = Option("move", "stay"), Option("activate", "none"), Option("swarm", "none")
 
 
 def run(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow":
@@ -78,8 +80,10 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
         if not m.alive:
             continue
         i = st.row_of(m)
-        js = [j for j in range(len(st.rows)) if j != i and st.rows[j].marine is not None and (free or abs(j - i) == 1)]
-        options = [Option("move", "stay")] + [Option("move", str(j)) for j in js]
+        rows = st.rows
+        near = range(len(rows)) if free else (i - 1, i + 1)
+        options = [MOVE_STAY] + [Option("move", str(j)) for j in near
+                                 if 0 <= j < len(rows) and j != i and rows[j].marine is not None]
         pick = yield from st.ask(player, "move", options, marine=m.id)
         if pick.value != "stay":
             j = int(pick.value)
@@ -89,7 +93,7 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
                 st.stats.fired[action.id] += 1
     # B. facing
     for m in st.team_marines(team.id):
-        flip = yield from st.ask(player, "facing", [Option("facing", m.facing), Option("facing", other(m.facing))], marine=m.id)
+        flip = yield from st.ask(player, "facing", FACING[m.facing], marine=m.id)
         if flip.value != m.facing:
             m.facing = flip.value
             st.log("face", m.id, m.facing)
@@ -101,7 +105,7 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
         cands = [t for t in st.rows[i].spots[m.facing].terrain if t.activatable and not t.used]
         if not cands:
             continue
-        options = [Option("activate", "none")] + [Option("activate", t.card) for t in cands]
+        options = [ACTIVATE_NONE] + [Option("activate", t.card) for t in cands]
         pick = yield from st.ask(player, "activate", options, marine=m.id)
         if pick.value == "none":
             continue
@@ -118,11 +122,12 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
 def in_reach(st: "State", m: Marine) -> list[tuple[int, str, Swarm]]:
     """Swarms a marine may attack: on the side he faces, within his range."""
     i = st.row_of(m)
+    rows, side, reach = st.rows, m.facing, m.range
     out = []
-    for j in range(max(0, i - m.range), min(len(st.rows), i + m.range + 1)):
-        for sw in st.rows[j].spots[m.facing].swarms:
+    for j in range(max(0, i - reach), min(len(rows), i + reach + 1)):
+        for sw in rows[j].spots[side].swarms:
             if sw.cards:
-                out.append((j, m.facing, sw))
+                out.append((j, side, sw))
     return out
 
 
@@ -191,7 +196,7 @@ def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, sou
     targets = [(j, s, sw) for j, s, sw in in_reach(st, m) if not sw.shielded]
     if not targets:
         return False
-    options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [Option("swarm", "none")]
+    options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [SWARM_NONE]
     pick = yield from st.ask(team.player, "attack_target", options, marine=m.id, source=source)
     if pick.value == "none":
         return False
@@ -219,10 +224,10 @@ def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, sou
     elif skull:
         kills = 1
     for _ in range(kills):
-        j2, s2 = _locate(st, sw)
-        if j2 is None or not st.killable(sw):
+        where = st.locate(sw)
+        if where is None or not st.killable(sw):
             break
-        yield from st.choose_kill(team.player, j2, s2, sw)
+        yield from st.choose_kill(team.player, *where, sw)
         _lead_by_example_hook(st, team)
     yield from _lead_by_example(st, team)
     st.check_victory()  # a board cleared at the final location wins at once, before any further attack
@@ -238,13 +243,6 @@ def _card_of(st: "State", eff: Effect) -> str:
         if e is eff:
             return card
     return "?"
-
-
-def _locate(st: "State", sw: Swarm) -> tuple[int | None, str]:
-    for j, s, x in st.swarms():
-        if x is sw:
-            return j, s
-    return None, ""
 
 
 def _lead_by_example_hook(st: "State", team: Team) -> None:
@@ -319,10 +317,10 @@ def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Fl
             return
         kill = next(e for c, e in effects if e.kind == "defence_skull_counterattack")
         for _ in range(int(kill.get("kills", 1))):
-            j, s = _locate(st, sw)
-            if j is None or not st.killable(sw):
+            where = st.locate(sw)
+            if where is None or not st.killable(sw):
                 break
-            yield from st.choose_kill(player, j, s, sw)
+            yield from st.choose_kill(player, *where, sw)
         if not kill.get("swarm_attacks_again", True):
             return
 

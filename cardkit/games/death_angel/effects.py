@@ -8,7 +8,8 @@ the game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Generator
+from types import GeneratorType
+from typing import TYPE_CHECKING, Any, Callable
 
 from cardkit.effects import EFFECTS
 from cardkit.games.death_angel.combat import attack_for_support, in_reach, marine_attack
@@ -39,7 +40,7 @@ def run(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow
     if fn is None:
         raise AssertionError(f"no handler for effect kind {eff.kind}")
     gen = fn(st, eff, source, player, **{**ctx, "effect": eff.kind})
-    result = (yield from gen) if isinstance(gen, Generator) else gen
+    result = (yield from gen) if isinstance(gen, GeneratorType) else gen
     if result is not False:
         st.stats.fired[source] += 1
     st.check_victory()

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Iterable
 
 from cardkit.errors import CardkitError
-from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard
+from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Spot, Swarm, Team, TerrainCard
 from cardkit.model import Action, CardSet, Effect, Event, Genestealer, Location, SetupCard, Terrain
 from cardkit.model import Marine as MarineCard
 from cardkit.rules.core import Decision, GameOver, Option, Outcome, Rng
@@ -64,6 +64,23 @@ class Game:
         self.brood_lords = [g for g in card_set.of_kind(Genestealer) if g.brood_lord]
         self.faces = tuple(card_set.die_faces)
         self.moves = dict(r.adjacent_move)
+        # Looked up by every game of this Game (thousands in a playtest): built
+        # once here.  All immutable, so nothing of one game reaches the next.
+        self.gs_uids = [(f"{c.id}#{i + 1}", c) for c in self.genestealers for i in range(c.quantity)]
+        self.brood_uids = [(f"{c.id}#{i + 1}" if c.quantity > 1 else c.id, c)
+                           for c in self.brood_lords for i in range(c.quantity)]
+        self.event_of: dict[str, tuple[Event, int]] = {}
+        for cid, e, i in self.events:
+            self.event_of.setdefault(cid, (e, i))
+        self.hands = {t.id: tuple(sorted((a.id for a in self.actions.values() if a.team == t.id),
+                                         key=lambda a: self.actions[a].order)) for t in card_set.teams}
+        self.locations_by_tier: dict[str, list[Location]] = {}
+        for loc in sorted(self.locations, key=lambda c: c.id):
+            self.locations_by_tier.setdefault(loc.tier, []).append(loc)
+        self.marines_by_id = sorted(self.marines.values(), key=lambda m: m.id)
+        self.terrain_by_id = sorted(self.terrain.values(), key=lambda t: t.id)
+        self.team_options = {t.id: Option("team", t.id) for t in card_set.teams}
+        self.action_options = {a: Option("action", a) for a in self.actions}
 
     def new_state(self, seed: int) -> "State":
         return State(self, seed)
@@ -181,23 +198,28 @@ class State:
             raise AssertionError(f"no legal option for {kind}")
         if len(options) == 1:
             return options[0]
-        choice = yield Decision(player, kind, tuple(options), tuple(sorted(context.items())))
+        choice = yield Decision(player, kind, tuple(options), context)
         return choice
 
     def log(self, *event: Any) -> None:
         self.events.append(event)
 
     def marines(self) -> list[Marine]:
-        return [r.marine for r in self.rows if r.marine is not None]
+        return [m for r in self.rows if (m := r.marine) is not None]
 
     def row_of(self, marine: Marine) -> int:
-        for i, r in enumerate(self.rows):
+        rows = self.rows
+        i = marine.row_hint
+        if i < len(rows) and rows[i].marine is marine:
+            return i
+        for i, r in enumerate(rows):
             if r.marine is marine:
+                marine.row_hint = i
                 return i
         raise AssertionError(f"{marine.id} is not in the formation")
 
     def team_marines(self, team: str) -> list[Marine]:
-        return [m for m in self.marines() if m.team == team]
+        return [m for r in self.rows if (m := r.marine) is not None and m.team == team]
 
     def roll(self) -> tuple[int, bool]:
         value, skull = self.game.faces[self.rng.roll(len(self.game.faces))]
@@ -207,11 +229,20 @@ class State:
     def swarms(self) -> list[tuple[int, str, Swarm]]:
         return [(i, side, sw) for i, r in enumerate(self.rows) for side in SIDES for sw in r.spots[side].swarms if sw.cards]
 
+    def locate(self, swarm: Swarm) -> tuple[int, str] | None:
+        """Where ``swarm`` is (None once it is empty or gone)."""
+        if swarm.cards:
+            for i, r in enumerate(self.rows):
+                for side in SIDES:
+                    if swarm in r.spots[side].swarms:
+                        return i, side
+        return None
+
     def spot_count(self, row: int, side: str) -> int:
         return self.rows[row].spots[side].count()
 
     def gs_in_formation(self) -> int:
-        return sum(len(sw) for _, _, sw in self.swarms())
+        return sum([spot.count() for r in self.rows for spot in r.spots.values()])
 
     def pile(self, side: str) -> list[GS]:
         return self.left if side == "left" else self.right
@@ -228,8 +259,10 @@ class State:
     def check_victory(self) -> None:
         if self.at_final_location() and not self.left and not self.right and self.gs_in_formation() == 0:
             self.end("win", "cleared")
-        if not self.marines():
-            self.end("loss", "all_marines_dead")
+        for r in self.rows:  # (checked after every attack and effect: no list of marines built)
+            if r.marine is not None:
+                return
+        self.end("loss", "all_marines_dead")
 
     # ------------------------------------------------------------ card moves
     def draw_gs(self) -> GS | None:
@@ -257,13 +290,18 @@ class State:
             self.gs_discard.append(gs)
         self.stats.kills += 1
         self.log("kill", gs.uid, row, side)
-        self._prune()
+        if not swarm.cards:
+            self._prune(self.rows[row].spots[side])
         loc = self.location
         if loc is not None and loc.win is not None and loc.win.kind == "kill_brood_lords" and not self.location_deck:
             if self.brood_killed >= int(loc.win.get("count", 2)):
                 self.end("win", "brood_lords_dead")
 
-    def _prune(self) -> None:
+    def _prune(self, spot: Spot | None = None) -> None:
+        """Drop emptied swarms: from ``spot`` (where a kill emptied one), or everywhere."""
+        if spot is not None and any(not sw.cards for sw in spot.swarms):
+            spot.swarms = [sw for sw in spot.swarms if sw.cards]
+            return
         for r in self.rows:
             for side in SIDES:
                 spot = r.spots[side]
@@ -382,10 +420,14 @@ class State:
         return row
 
     def merge_swarms(self) -> None:
+        """Swarms sharing a spot become one; emptied swarms go.  Runs after every
+        action card, so a spot already holding one live swarm is skipped."""
         for r in self.rows:
-            for side in SIDES:
-                spot = r.spots[side]
-                live = [sw for sw in spot.swarms if sw.cards]
+            for spot in r.spots.values():
+                swarms = spot.swarms
+                if not swarms or (len(swarms) == 1 and swarms[0].cards):
+                    continue
+                live = [sw for sw in swarms if sw.cards]
                 if len(live) > 1:
                     merged = Swarm([c for sw in live for c in sw.cards])
                     merged.shielded = any(sw.shielded for sw in live)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardkit.games.death_angel import combat, effects
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard, other
 from cardkit.model import Location, Placement
 from cardkit.rules.core import Option
@@ -17,20 +18,15 @@ def setup(st: "State") -> "Flow":
     g = st.game
     rng = st.rng
     # 1. decks
-    for card in g.genestealers:
-        for i in range(card.quantity):
-            st.gs_deck.append(GS(f"{card.id}#{i + 1}", card.id, card.icons, False))
-    for card in g.brood_lords:
-        for i in range(card.quantity):
-            st.brood_reserve.append(GS(f"{card.id}#{i + 1}" if card.quantity > 1 else card.id, card.id, card.icons, True))
+    st.gs_deck = [GS(uid, card.id, card.icons, False) for uid, card in g.gs_uids]
+    st.brood_reserve = [GS(uid, card.id, card.icons, True) for uid, card in g.brood_uids]
     rng.shuffle(st.gs_deck, "genestealer_deck")
     st.event_deck = [cid for cid, _, _ in g.events]
     rng.shuffle(st.event_deck, "event_deck")
     # 2-3. setup location and location deck: one random card of each tier, top first
     deck: list[Location] = []
     for tier in g.setup.deck:
-        cards = [loc for loc in g.locations if loc.tier == tier and loc not in deck]
-        cards.sort(key=lambda c: c.id)
+        cards = [loc for loc in g.locations_by_tier.get(tier, ()) if loc not in deck]  # by id
         deck.append(rng.choice(cards, f"tier_{tier}"))
     st.location_deck = deck
     # 4. combat teams, chosen in turn
@@ -38,14 +34,13 @@ def setup(st: "State") -> "Flow":
     chosen: list[tuple[str, int]] = []
     for rnd in range(g.teams_per_player):
         for p in range(g.players):
-            pick = yield from st.ask(p, "team", [Option("team", t) for t in free])
+            pick = yield from st.ask(p, "team", [g.team_options[t] for t in free])
             free.remove(pick.value)
             chosen.append((pick.value, p))
     for team, p in chosen:
-        hand = sorted((a.id for a in g.actions.values() if a.team == team), key=lambda a: g.actions[a].order)
-        st.teams[team] = Team(team, p, hand)
+        st.teams[team] = Team(team, p, list(g.hands[team]))
     # 5. formation: shuffle the chosen marines, top half faces left, bottom half right
-    marines = [Marine(m.id, m.team, m.range) for m in sorted(g.marines.values(), key=lambda m: m.id) if m.team in st.teams]
+    marines = [Marine(m.id, m.team, m.range) for m in g.marines_by_id if m.team in st.teams]
     rng.shuffle(marines, "formation")
     half = len(marines) // 2
     for i, m in enumerate(marines):
@@ -53,7 +48,7 @@ def setup(st: "State") -> "Flow":
         st.rows.append(Row(m))
     # 6. support tokens: the supply is already full
     # 7. terrain and blip piles
-    st.terrain_reserve = [TerrainCard(t.id, t.colour, t.activatable) for t in sorted(g.terrain.values(), key=lambda t: t.id)]
+    st.terrain_reserve = [TerrainCard(t.id, t.colour, t.activatable) for t in g.terrain_by_id]
     place_terrain(st, g.setup.terrain)
     fill_blips(st, g.setup.blips)
     st.log("setup", [m.id for m in marines], [loc.id for loc in deck])
@@ -67,10 +62,10 @@ def setup(st: "State") -> "Flow":
 
 
 def _event(st: "State", card_id: str):  # -> (Event, copy index)
-    for cid, ev, i in st.game.events:
-        if cid == card_id:
-            return ev, i
-    raise AssertionError(card_id)
+    found = st.game.event_of.get(card_id)
+    if found is None:
+        raise AssertionError(card_id)
+    return found
 
 
 def place_terrain(st: "State", placements: tuple[Placement, ...]) -> None:
@@ -130,17 +125,15 @@ def start_round(st: "State") -> None:
 def choose_actions(st: "State") -> "Flow":
     live = [t for t in st.teams.values() if not t.removed]
     for team in sorted(live, key=lambda t: (t.player, t.id)):
-        options = [Option("action", a) for a in team.hand
+        options = [st.game.action_options[a] for a in team.hand
                    if a != team.last and st.game.actions[a].type not in team.forbidden]
         if not options:
-            options = [Option("action", a) for a in team.hand if a != team.last]
+            options = [st.game.action_options[a] for a in team.hand if a != team.last]
         pick = yield from st.ask(team.player, "action", options, team=team.id)
         team.chosen = pick.value
 
 
 def resolve_actions(st: "State") -> "Flow":
-    from cardkit.games.death_angel import combat
-
     live = [t for t in st.teams.values() if not t.removed and t.chosen]
     order = sorted((st.game.actions[t.chosen].order, t.id) for t in live)
     if order:
@@ -194,8 +187,6 @@ def end_of_phase(st: "State") -> "Flow":
 
 
 def travel(st: "State") -> "Flow":
-    from cardkit.games.death_angel import effects
-
     st.log("travel_start", st.location.id if st.location else "setup")
     # Doors: each support token on a Door kills one Genestealer anywhere; tokens go back
     for r in st.rows:
@@ -241,13 +232,11 @@ def travel(st: "State") -> "Flow":
 
 # ------------------------------------------------------- genestealer attack
 def genestealer_attack(st: "State") -> "Flow":
-    from cardkit.games.death_angel import combat
-
     queue = [sw for _, _, sw in st.swarms()]  # fixed order: top down, left before right
     for sw in queue:
         if not sw.cards or sw.attacked or sw.shielded:
             continue
-        where = next(((i, s) for i, s, x in st.swarms() if x is sw), None)
+        where = st.locate(sw)
         if where is None:
             continue
         row, side = where
@@ -260,8 +249,6 @@ def genestealer_attack(st: "State") -> "Flow":
 
 # ------------------------------------------------------------ event phase
 def event_phase(st: "State") -> "Flow":
-    from cardkit.games.death_angel import combat, effects
-
     card_id = st.draw_event()
     st.event_current = card_id
     event, copy = _event(st, card_id)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cardkit.rules.core import Option
+
 SIDES = ("left", "right")
 
 
@@ -66,13 +68,17 @@ class TerrainCard:
 
 
 class Marine:
-    __slots__ = ("id", "team", "range", "facing", "tokens", "alive")
+    __slots__ = ("id", "team", "range", "facing", "tokens", "alive", "row_hint", "option")
 
     def __init__(self, id: str, team: str, range_: int) -> None:
         self.id, self.team, self.range = id, team, range_
+        self.option = Option("marine", id)  # offered in every decision that picks a marine
         self.facing = "left"
         self.tokens = 0
         self.alive = True
+        # where State.row_of last found him: checked before use, so a stale
+        # hint (after a swap or a death) only costs a scan
+        self.row_hint = 0
 
     def __repr__(self) -> str:
         return f"{self.id}({self.facing[0]},{self.tokens})"
@@ -88,7 +94,13 @@ class Spot:
         self.swarms: list[Swarm] = []
 
     def count(self) -> int:
-        return sum(len(s) for s in self.swarms)
+        # called very often (agents weigh every spot); most hold no swarm or one
+        swarms = self.swarms
+        if not swarms:
+            return 0
+        if len(swarms) == 1:
+            return len(swarms[0].cards)
+        return sum([len(s.cards) for s in swarms])
 
 
 class Row:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator
 
-from cardkit.games.death_angel.state import Marine
+from cardkit.games.death_angel.state import SIDES, Marine, other
 from cardkit.model import Effect
 from cardkit.rules.core import Option
 
@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     from cardkit.games.death_angel.engine import Flow, State
 
 YES, NO = Option("choice", "yes"), Option("choice", "no")
+# the facing question offers the marine's current facing first
+FACING = {side: (Option("facing", side), Option("facing", other(side))) for side in SIDES}
 
 
 def _yes_no(st: "State", player: int, kind: str, **ctx: Any) -> "Flow":
@@ -27,7 +29,7 @@ def _active(st: "State", kind: str, team: str | None = None) -> Iterator[tuple[s
 
 
 def _marine_option(m: Marine) -> Option:
-    return Option("marine", m.id)
+    return m.option
 
 
 def _find_marine(st: "State", mid: str) -> Marine:
