@@ -133,3 +133,28 @@ def test_plays_clearly_better_than_chance():
         wins[name] = sum(play(game.new_state(seed), AGENTS[name](seed)).win for seed in range(150))
     assert wins["heuristic"] >= 8, wins  # about 15 % solo on the shipped set; chance wins well under 1 %
     assert wins["heuristic"] > 4 * max(1, wins["random"]), wins
+
+
+def _snapshot(st: State) -> tuple:  # type: ignore[type-arg]
+    rows = tuple((r.marine.id if r.marine else None, r.marine.facing if r.marine else None,
+                  r.marine.tokens if r.marine else None,
+                  tuple((tuple((t.card, t.tokens, t.used) for t in r.spots[s].terrain),
+                         tuple((tuple(c.uid for c in sw.cards), sw.attacked, sw.shielded) for sw in r.spots[s].swarms))
+                        for s in ("left", "right")))
+                 for r in st.rows)
+    piles = tuple(tuple(c.uid for c in p) for p in (st.left, st.right, st.gs_deck, st.gs_discard))
+    return rows, piles, st.supply, tuple(st.event_deck), len(st.rng.log)
+
+
+@pytest.mark.parametrize("players", [1, 3, 5])
+def test_deciding_never_changes_the_game(players):
+    """The agent tries moves out on the live board; everything must be back in place, order included."""
+    game = Game(DA, players)
+    for seed in range(6):
+        st = game.new_state(seed)
+        agent = AGENTS["heuristic"](seed)
+        while st.decision is not None:
+            before = _snapshot(st)
+            choice = agent(st, st.decision)
+            assert _snapshot(st) == before, (seed, st.decision.kind)
+            st.apply(choice)

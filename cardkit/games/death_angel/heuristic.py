@@ -192,7 +192,7 @@ def kill_value(st: "State", row: int, side: str, sw: Swarm, kills: int = 1) -> f
         before = danger_at(st, row, m)
         removed = killable[:k]
         saved = sw.cards
-        sw.cards = [c for c in saved if c not in removed]
+        sw.cards = [c for c in saved if c not in removed]  # what if they died: look, then put back
         try:
             after = danger_at(st, row, m)
         finally:
@@ -499,13 +499,15 @@ class Heuristic:
             j = int(j)
             m_from, m_to = st.rows[i].marine, st.rows[j].marine
             before = (danger_at(st, i, m_from) if m_from else 0) + (danger_at(st, j, m_to) if m_to and j != i else 0)
-            st.rows[i].spots[s].swarms.remove(sw)
+            home = st.rows[i].spots[s].swarms
+            at = home.index(sw)
+            home.remove(sw)  # what if it moved: look, then put it back
             st.rows[j].spots[side].swarms.append(sw)
             try:
                 after = (danger_at(st, i, m_from) if m_from else 0) + (danger_at(st, j, m_to) if m_to and j != i else 0)
             finally:
                 st.rows[j].spots[side].swarms.remove(sw)
-                st.rows[i].spots[s].swarms.append(sw)
+                home.insert(at, sw)  # exactly as it was: the order of swarms in a spot matters to the rules
             # reach: a swarm brought in front of a marine can be shot next round
             if m_to is not None and side == m_to.facing:
                 after -= WEIGHTS["reach"]
