@@ -158,3 +158,19 @@ def test_deciding_never_changes_the_game(players):
             choice = agent(st, st.decision)
             assert _snapshot(st) == before, (seed, st.decision.kind)
             st.apply(choice)
+
+
+def test_trying_a_strategize_move_keeps_the_swarm_order():
+    st = situation({
+        "phase": "resolve",
+        "teams": [{"team": "purple", "chosen": "strategize"}],
+        "formation": [{"marine": "brother_zael", "facing": "left"}, {"marine": "brother_omnio", "facing": "right"}],
+        "swarms": [{"row": 0, "side": "left", "cards": swarm(2)}, {"row": 0, "side": "left", "cards": swarm(1)},
+                   {"row": 1, "side": "left", "cards": ["genestealer_tongue"]}],
+    })
+    _drive_until(st, "strategize")
+    before = _snapshot(st)
+    eff = next(e for _, e, _ in st.active if e.kind == "move_swarm")
+    for option in st.decision.options[1:]:  # each what-if on its own: a second one could hide the first
+        Heuristic().best_strategize(st, eff, (option,))
+        assert _snapshot(st) == before, option
