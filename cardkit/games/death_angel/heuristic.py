@@ -34,6 +34,7 @@ WEIGHTS = {
     "door_token": 0.30,  # a token on a Door: one Genestealer killed at travel
     "reach": 0.03,       # a swarm within a marine's reach and facing for the next attack
     "keep_facing": 0.001,
+    "reroll_attack_below": 0.12,  # spend a token on a missed attack when keeping it is worth less than this
     "swap_margin": 0.02,  # a swap must prevent at least this many expected deaths
     "lord_guard": 0.5,   # share of a Brood Lord kill that clearing its guard is worth
     "win_step": 1.0,     # a step toward the final location's win (a Launch token or roll, a Brood Lord killed)
@@ -596,7 +597,7 @@ class Heuristic:
 
     def on_reroll_attack(self, st: "State", d: Decision) -> Option:
         m = self.marine(st, d.ctx("marine"))
-        return d.options[0] if self.token_loss(st, m) < 0.12 else d.options[1]
+        return d.options[0] if self.token_loss(st, m) < WEIGHTS["reroll_attack_below"] else d.options[1]
 
     def on_reroll_defence(self, st: "State", d: Decision) -> Option:
         m = self.marine(st, d.ctx("marine"))
