@@ -1,4 +1,6 @@
-"""Engine benchmark: full games per second on one core, per agent and player count.
+"""Engine benchmark: full games per second on one core, per agent and player count,
+with the mean game length (rounds, decisions) and the time per decision (engine and
+agent together), since a stronger agent plays longer games.
 
     python bench/bench_engine.py [--games 200]
 """
@@ -23,18 +25,23 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     args = ap.parse_args()
     cards = load_project(ROOT).card_set("death-angel")
-    print(f"{'agent':<10} " + " ".join(f"{p}p games/s".rjust(13) for p in range(1, 7)) + "   all")
+    print(f"{'agent':<10} " + " ".join(f"{p}p games/s".rjust(13) for p in range(1, 7))
+          + "   all  rounds/game  decisions/game  us/decision")
     for name in ("random", "passive", "heuristic"):
-        row, total_t = [], 0.0
+        row, total_t, rounds, decisions = [], 0.0, 0, 0
         for players in range(1, 7):
             game = Game(cards, players)
             t = time.perf_counter()
             for seed in range(args.games):
-                play(game.new_state(seed), AGENTS[name](seed))
+                st = game.new_state(seed)
+                rounds += play(st, AGENTS[name](seed)).round
+                decisions += len(st.decisions)
             dt = time.perf_counter() - t
             total_t += dt
             row.append(args.games / dt)
-        print(f"{name:<10} " + " ".join(f"{r:13.0f}" for r in row) + f"   {6 * args.games / total_t:.0f}")
+        n = 6 * args.games
+        print(f"{name:<10} " + " ".join(f"{r:13.0f}" for r in row) + f"  {n / total_t:4.0f}"
+              f"  {rounds / n:11.1f}  {decisions / n:14.0f}  {1e6 * total_t / decisions:11.1f}")
 
 
 if __name__ == "__main__":

@@ -410,6 +410,13 @@ def _players(spec: str) -> list[int]:
     return out
 
 
+def _usable_cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))  # honours CPU limits set on the process
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 @app.command()
 def playtest(root: RootOpt = Path("."),
              set_id: Annotated[str, typer.Option("--set")] = "death-angel",
@@ -417,7 +424,7 @@ def playtest(root: RootOpt = Path("."),
              games: Annotated[int, typer.Option("--games", min=1, max=1_000_000)] = 200,
              seed: Annotated[int, typer.Option("--seed")] = 1,
              agent: Annotated[Optional[list[str]], typer.Option("--agent", help="random, passive or heuristic (repeatable)")] = None,
-             jobs: Annotated[int, typer.Option("--jobs", min=1, max=64)] = 1,
+             jobs: Annotated[int, typer.Option("--jobs", min=0, max=64, help="worker processes (0: one per usable core)")] = 0,
              backend: Annotated[str, typer.Option("--backend", help="local or dask")] = "local",
              scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="dask scheduler address (default: a local cluster)")] = None,
              compare: Annotated[Optional[Path], typer.Option("--compare", help="another project folder: same seeds, win-rate difference")] = None,
@@ -457,6 +464,7 @@ def playtest(root: RootOpt = Path("."),
                        + (f" ({p.players} players)" if p.players else ""), err=True)
         raise typer.Exit(1)
     batches = plan(root.resolve(), set_id, counts, agents, games, seed, certify_every)
+    jobs = jobs or _usable_cores()
     interactive = sys.stderr.isatty() and format is Format.text
 
     def progress(done: int, total: int) -> None:
