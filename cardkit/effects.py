@@ -12,7 +12,7 @@ It belongs to the core: it imports nothing from localization or rendering.
 >>> EFFECTS["spawn_at_marine"].params["count"].minimum
 1
 >>> sorted(TIMINGS)[:2]
-['after_action', 'attack_roll']
+['after_action', 'attack']
 """
 
 from __future__ import annotations

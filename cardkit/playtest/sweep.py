@@ -150,7 +150,7 @@ def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float,
     """Wilson score interval for a proportion (95 % by default).
 
     >>> [round(x, 4) for x in wilson(44, 100)]
-    [0.3466, 0.5379]
+    [0.3467, 0.5377]
     >>> wilson(0, 0)
     (0.0, 1.0)
     """

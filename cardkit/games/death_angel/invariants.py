@@ -1,7 +1,5 @@
 """Invariants of a Death Angel state, checked after every step in certify mode
 and at the end of a game in bulk mode.
-
->>> from cardkit.load.project import load_project  # doctest: +SKIP
 """
 
 from __future__ import annotations
