@@ -5,6 +5,8 @@ cards, so fonts, determinism and atomic writing come for free."""
 
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 from typing import Any
 
@@ -47,14 +49,24 @@ class _Page:
         self.ops = []
 
 
-def _axes(p: _Page, x: float, y: float, w: float, h: float, title: str, xlabel: str) -> None:
+def _top(value: float) -> float:
+    """The top of a percentage axis: the next tenth above ``value`` (so 12 % rates are not
+    squeezed against the bottom of a 0-100 % chart), at most 100 %.
+
+    >>> _top(0.186), _top(0.0), _top(0.97)
+    (0.2, 0.1, 1.0)
+    """
+    return min(1.0, max(0.1, math.ceil(round(value * 10, 6)) / 10))
+
+
+def _axes(p: _Page, x: float, y: float, w: float, h: float, title: str, xlabel: str, top: float = 1.0) -> None:
     p.text(x, y + h + 5 * MM, title, 10, "bold")
     p.ops.append(Line(x, y, x + w, y, INK, 0.6))
     p.ops.append(Line(x, y, x, y + h, INK, 0.6))
     for k in range(0, 5):
         yy = y + h * k / 4
         p.ops.append(Line(x, yy, x + w, yy, "#dddddd", 0.3))
-        p.text(x - 2 * MM, yy - 3, _pct(k / 4, p.locale), 7, align="right")
+        p.text(x - 2 * MM, yy - 3, _pct(top * k / 4, p.locale), 7, align="right")
     p.text(x + w / 2, y - 9 * MM, xlabel, 8, align="center")
 
 
@@ -99,7 +111,8 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
         y -= 8 * 1.2
     # chart 1: win rate with intervals per player count, one colour per agent
     cx, cy, cw, ch = left + 12 * MM, 60 * MM, A4[0] - 2 * left - 14 * MM, 70 * MM
-    _axes(p, cx, cy, cw, ch, loc.ui("report.chart.win_rate"), loc.ui("report.players"))
+    top = _top(max((s["win_rate_ci95"][1] for s in summary["setups"]), default=1.0))
+    _axes(p, cx, cy, cw, ch, loc.ui("report.chart.win_rate"), loc.ui("report.players"), top)
     players = sorted({s["players"] for s in summary["setups"]})
     agents_seen = sorted({s["agent"] for s in summary["setups"]})
     slot = cw / max(1, len(players))
@@ -108,8 +121,8 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
         x = cx + slot * i + slot * (a + 1) / (len(agents_seen) + 1)
         lo, hi = s["win_rate_ci95"]
         colour = PALETTE[a % len(PALETTE)]
-        p.ops.append(Line(x, cy + lo * ch, x, cy + hi * ch, colour, 1.2))
-        p.ops.append(Circle(x, cy + s["win_rate"] * ch, 1.4, fill=colour))
+        p.ops.append(Line(x, cy + lo / top * ch, x, cy + hi / top * ch, colour, 1.2))
+        p.ops.append(Circle(x, cy + s["win_rate"] / top * ch, 1.4, fill=colour))
     for i, n in enumerate(players):
         p.text(cx + slot * (i + 0.5), cy - 5 * MM, str(n), 8, align="center")
     for a, name in enumerate(agents_seen):
@@ -120,7 +133,9 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
     agent = agents_seen[0] if agents_seen else ""
     setups = [s for s in summary["setups"] if s["agent"] == agent]
     hx, hy, hw, hh = left + 12 * MM, 165 * MM, A4[0] - 2 * left - 14 * MM, 85 * MM
-    _axes(p, hx, hy, hw, hh, loc.ui("report.chart.rounds", agent=agent), loc.ui("report.round"))
+    shares = [n / (sum(s["rounds_histogram"].values()) or 1) for s in setups for n in s["rounds_histogram"].values()]
+    htop = _top(max(shares, default=1.0))
+    _axes(p, hx, hy, hw, hh, loc.ui("report.chart.rounds", agent=agent), loc.ui("report.round"), htop)
     max_round = max((max(map(int, s["rounds_histogram"]), default=0) for s in setups), default=1) or 1
     bw = hw / max_round
     for k, s in enumerate(setups):
@@ -129,12 +144,14 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
         colour = PALETTE[k % len(PALETTE)]
         for r, share in pts:
             x = hx + (r - 1) * bw + bw * k / (len(setups) + 1)
-            p.ops.append(Rect(x, hy, bw / (len(setups) + 1), share * hh, fill=colour))
+            p.ops.append(Rect(x, hy, bw / (len(setups) + 1), share / htop * hh, fill=colour))
     for r in range(1, max_round + 1, max(1, max_round // 12)):
         p.text(hx + (r - 0.5) * bw, hy - 5 * MM, str(r), 7, align="center")
     sx, sy, sw, sh = hx, 40 * MM, hw, 85 * MM
     _axes(p, sx, sy, sw, sh, loc.ui("report.chart.survival", agent=agent), loc.ui("report.round"))
     longest = max((len(s["survival_by_round"]) for s in setups), default=1) or 1
+    for r in range(1, longest + 1, max(1, longest // 12)):
+        p.text(sx + sw * r / longest, sy - 5 * MM, str(r), 7, align="center")
     for k, s in enumerate(setups):
         colour = PALETTE[k % len(PALETTE)]
         pts = [(sx + sw * (i + 1) / longest, sy + v * sh) for i, v in enumerate(s["survival_by_round"])]
