@@ -101,4 +101,4 @@ def test_pdf_report(cli, tmp_path: Path):
     assert len(reader.pages) == 2
     first = reader.pages[0].extract_text()
     assert "Playtest report" in first and "Win rate by player count" in first
-    assert "Games still running after each round" in reader.pages[1].extract_text()
+    assert "Games not yet lost after each round" in reader.pages[1].extract_text()
