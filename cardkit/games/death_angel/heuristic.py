@@ -29,11 +29,10 @@ if TYPE_CHECKING:
 WEIGHTS = {
     "gs": 0.20,          # a Genestealer removed from the board, beyond the danger it poses this round
     "token": 0.06,       # a support token banked for later rounds
-    "blip": 0.04,        # a blip card gone: one step closer to the next location
-    "blip_final": 0.04,  # ... at the final location: one step closer to a cleared board
+    "blip": 0.04,        # a blip card gone: one step closer to travel (or, at the end, to a cleared board)
     "door_token": 0.30,  # a token on a Door: one Genestealer killed at travel
     "reach": 0.03,       # a swarm within a marine's reach and facing for the next attack
-    "keep_facing": 0.001,
+    "keep_facing": 0.001,  # ties: a marine does not turn for nothing
     "reroll_attack_below": 0.12,  # spend a token on a missed attack when keeping it is worth less than this
     "swap_margin": 0.02,  # a swap must prevent at least this many expected deaths
     "lord_guard": 0.5,   # share of a Brood Lord kill that clearing its guard is worth
@@ -210,13 +209,6 @@ def _spawn_weight(st: "State", terrain: str | None) -> int:
     return sum(1 for _, ev, _ in st.game.events for b in ev.spawn if b.colour == t.colour)
 
 
-def blip_worth(st: "State") -> float:
-    """A blip card gone: a step toward travel, or at the final location toward a cleared board."""
-    if not st.location_deck and st.location is not None:
-        return WEIGHTS["blip_final"]
-    return WEIGHTS["blip"]
-
-
 def at_brood_lord_finale(st: "State") -> bool:
     loc = st.location
     return loc is not None and not st.location_deck and loc.win is not None and loc.win.kind == "kill_brood_lords"
@@ -224,10 +216,6 @@ def at_brood_lord_finale(st: "State") -> bool:
 
 def best_kill_value(st: "State", targets: list[tuple[int, str, Swarm]], kills: int = 1) -> float:
     return max((kill_value(st, j, s, sw, kills) for j, s, sw in targets), default=0.0)
-
-
-def effects_of(st: "State", card: str) -> list:  # type: ignore[type-arg]
-    return list(st.game.actions[card].effects)
 
 
 # ------------------------------------------------------------------ scoring
@@ -289,7 +277,7 @@ class Heuristic:
             elif k == "token_or_roll":
                 total += WEIGHTS["win_step"]
             elif k in ("discard_blips", "roll_discard_blips"):
-                total += blip_worth(st) * (2.5 if k == "roll_discard_blips" else 1)
+                total += WEIGHTS["blip"] * (2.5 if k == "roll_discard_blips" else 1)
             elif k == "give_support":
                 total += WEIGHTS["token"] + 0.05
             elif k == "replace_terrain":
@@ -416,7 +404,7 @@ class Heuristic:
             score += max((self.token_worth(st, m) for m in st.marines()), default=0.0)
         for e in effs:
             if e.kind == "discard_from_blips":
-                score += blip_worth(st) * (1 + (1 if any(m.tokens >= 2 for m in ms) else 0))
+                score += WEIGHTS["blip"] * (1 + (1 if any(m.tokens >= 2 for m in ms) else 0))
             elif e.kind == "scout_event_deck":
                 score += 0.02
             elif e.kind == "roll_return_engaged":
@@ -620,7 +608,7 @@ class Heuristic:
         return min(piles, key=lambda o: len(st.pile(o.value))) if piles else d.options[0]
 
     def on_blip_discard_paid(self, st: "State", d: Decision) -> Option:
-        cheap = any(m.tokens and self.token_loss(st, m) < blip_worth(st) + WEIGHTS["token"] for m in st.marines())
+        cheap = any(m.tokens and self.token_loss(st, m) < WEIGHTS["blip"] + WEIGHTS["token"] for m in st.marines())
         return d.options[0] if cheap else d.options[1]
 
     def on_payer(self, st: "State", d: Decision) -> Option:
