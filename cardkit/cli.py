@@ -220,9 +220,8 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
             summary.append(f"playability {set_id}: {ok}/{len(results)} scenarios deployable by both sides "
                            f"(8 units each, hostile placement); {warnings} warning(s): cardkit deepstrike check")
         else:
-            from cardkit.model import Action, Event, Genestealer, Location, Terrain
             from cardkit.playtest.audit import audit
-            from cardkit.playtest.sweep import plan, run_sweep, summarize
+            from cardkit.playtest.sweep import ability_cards, plan, run_sweep, summarize
 
             card_set = loaded.set
             counts = list(range(card_set.rules.min_players, card_set.rules.max_players + 1)) if card_set.rules else []
@@ -231,10 +230,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
                 summary.append(f"playability {set_id}: setup audit failed: {problems[0].card}: {problems[0].message}")
                 continue
             records = run_sweep(plan(root.resolve(), set_id, counts, ["heuristic"], 100, 1))
-            ability_cards = {c.id for c in card_set.cards.values()
-                             if isinstance(c, (Action, Event, Location)) or (isinstance(c, Terrain) and c.effects)
-                             or (isinstance(c, Genestealer) and c.brood_lord)}
-            result = summarize(records, (0.0, 1.0), ability_cards)
+            result = summarize(records, (0.0, 1.0), ability_cards(card_set, counts))
             rates = ", ".join(f"{s['players']}p {s['win_rate']:.0%}" for s in result["setups"])
             complete = all(s["completed"] == s["games"] and not s["violations"] for s in result["setups"])
             summary.append(f"playability {set_id}: 100 games per player count (heuristic agent): "
@@ -438,10 +434,9 @@ def playtest(root: RootOpt = Path("."),
     import time
 
     from cardkit.games.death_angel.agents import AGENTS
-    from cardkit.model import Action, Event, Genestealer, Location, Terrain
     from cardkit.playtest.audit import audit
     from cardkit.playtest.report import compare as compare_runs, table
-    from cardkit.playtest.sweep import plan, run_sweep, summarize
+    from cardkit.playtest.sweep import ability_cards, plan, run_sweep, summarize
 
     started = time.perf_counter()
     project = _clean_project(root)
@@ -473,10 +468,7 @@ def playtest(root: RootOpt = Path("."),
             typer.echo(f"\r[{bar:<30}] {done}/{total} batches", err=True, nl=done == total)
 
     records = run_sweep(batches, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
-    all_cards = {c.id for c in card_set.cards.values()
-                 if isinstance(c, (Action, Event, Location, Terrain)) or (isinstance(c, Genestealer) and c.brood_lord)}
-    all_cards -= {t.id for t in card_set.of_kind(Terrain) if not t.effects}  # spawn markers have no ability
-    summary = summarize(records, (lo, hi), all_cards)
+    summary = summarize(records, (lo, hi), ability_cards(card_set, counts))
     result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary}
     if compare is not None:
         other = _clean_project(compare)

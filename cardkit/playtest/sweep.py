@@ -170,6 +170,19 @@ def percentile(values: list[int], q: float) -> float:
     return float(s[k])
 
 
+def ability_cards(card_set: Any, counts: Iterable[int]) -> set[str]:
+    """Cards whose ability can take effect in games at these player counts: actions,
+    events, Brood Lords, terrain with an ability, and the locations that a setup card
+    for one of the counts deals (a location of another tier cannot appear)."""
+    from cardkit.model import Action, Event, Genestealer, Location, SetupCard, Terrain
+
+    counts = set(counts)
+    dealt = {tier for s in card_set.of_kind(SetupCard) if set(s.players) & counts for tier in s.deck}
+    return {c.id for c in card_set.cards.values()
+            if isinstance(c, (Action, Event)) or (isinstance(c, Terrain) and c.effects)
+            or (isinstance(c, Genestealer) and c.brood_lord) or (isinstance(c, Location) and c.tier in dealt)}
+
+
 def summarize(records: list[GameRecord], band: tuple[float, float], all_cards: set[str]) -> dict[str, Any]:
     setups: list[dict[str, Any]] = []
     keys = sorted({(r.players, r.agent) for r in records})

@@ -29,6 +29,17 @@ def test_jobs_do_not_change_results(cli):
     assert _strip(one) == _strip(two)
 
 
+def test_coverage_leaves_out_locations_these_player_counts_never_deal(cli):
+    """3 players deal tiers 1A, 2, 3, 4: a 1B or 1C location cannot fire, so it is no dead card."""
+    from cardkit.load.project import load_project
+    from cardkit.model import Location
+
+    rep = _run(cli, "--players", "3", "--games", "20", "--agent", "random")
+    covered = set(rep["coverage"]["fired"]) | set(rep["coverage"]["never_fired"])
+    tiers = {loc.id: loc.tier for loc in load_project(REPO).card_set("death-angel").of_kind(Location)}
+    assert {c for c in covered if c in tiers} == {c for c, t in tiers.items() if t in ("1A", "2", "3", "4")}
+
+
 def test_report_shape_and_meaning(cli):
     rep = _run(cli, "--players", "2", "--games", "40", "--agent", "random")
     assert rep["set"] == "death-angel" and rep["agents"] == ["random"]
