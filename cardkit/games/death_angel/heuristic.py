@@ -17,6 +17,7 @@ of the card data, never from card names, so a modified set plays as written.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable
 
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
@@ -40,8 +41,10 @@ WEIGHTS = {
 }
 
 PRIORITIES = {
-    # teams picked first at setup
-    "teams": ["yellow", "blue", "red", "purple", "grey", "green"],
+    # teams picked at setup: "rotate" (game k takes the k-th combination, so every card is in play at
+    # every player count) or a fixed order, best first; ["yellow", "blue", "red", "purple", "grey",
+    # "green"] is the strongest found (a sweep of all twenty solo team triples)
+    "teams": "rotate",
     # control-panel gambles: worth taking when the formation holds at least this many Genestealers
     # (Genetorium) or the blip piles hold at least this many cards (Teleportarium discards them: travel)
     "gamble_at": {"gamble_kill": 6, "pay_or_roll_then_clear_blips": 5},
@@ -507,6 +510,11 @@ class Heuristic:
     # ------------------------------------------------------------ decisions
     def on_team(self, st: "State", d: Decision) -> Option:
         order = PRIORITIES["teams"]
+        if order == "rotate":
+            # game k plays the k-th combination of teams: over a sweep every team (and every card)
+            # is in play at every player count, and the win rate averages over the groups' choices
+            combos = list(combinations(sorted(t.id for t in st.game.set.teams), st.game.teams_needed))
+            order = list(combos[self.seed % len(combos)])
         return min(d.options, key=lambda o: order.index(o.value) if o.value in order else 99)
 
     def on_action(self, st: "State", d: Decision) -> Option:
