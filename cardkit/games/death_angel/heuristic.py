@@ -102,31 +102,36 @@ def _profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: ign
 # Profiles change only when a round starts or an action card comes into force, so
 # they are kept for the last state seen, keyed by (round, cards in force).  The
 # state is held (compared by identity), so a new game can never hit a stale entry.
-_MEMO: list = [None, None, {}]  # type: ignore[type-arg]
+_MEMO: list = [None, -1, -1, {}]  # type: ignore[type-arg]  # state, round, cards in force, profiles
 
 
 def _profile_memo(st: "State", m: Marine) -> Profile:
-    key = (st.round, len(st.active))
-    if _MEMO[0] is not st or _MEMO[1] != key:
-        _MEMO[0], _MEMO[1], _MEMO[2] = st, key, {}
-    memo = _MEMO[2]
-    p = memo.get(m.id)
+    memo = _MEMO
+    if memo[0] is not st or memo[1] != st.round or memo[2] != len(st.active):
+        memo[0], memo[1], memo[2], memo[3] = st, st.round, len(st.active), {}
+    p = memo[3].get(m.id)
     if p is None:
-        p = memo[m.id] = _profile(st, m)
+        p = memo[3][m.id] = _profile(st, m)
     return p
 
 
 _TABLES: dict[tuple[tuple[int, bool], ...], tuple[tuple[float, ...], ...]] = {}
 
 
+_LAST_TABLE: list = [None, None]  # type: ignore[type-arg]  # the faces tuple last asked for, its table
+
+
 def _kill_table(faces: tuple[tuple[int, bool], ...]) -> tuple[tuple[float, ...], ...]:
     """kill_chance by [2 * block + second_wind][swarm size + Brood Lords, capped at 6]
     (lowering the roll by 1 per Brood Lord is the same as raising the size)."""
+    if faces is _LAST_TABLE[0]:  # the same game asks again: skip hashing the faces
+        return _LAST_TABLE[1]  # type: ignore[no-any-return]
     table = _TABLES.get(faces)
     if table is None:
         table = _TABLES[faces] = tuple(
             tuple(kill_chance(faces, t, 0, block, sw) for t in range(7))
             for block in (False, True) for sw in (False, True))
+    _LAST_TABLE[0], _LAST_TABLE[1] = faces, table
     return table
 
 
