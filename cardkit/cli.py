@@ -229,7 +229,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
             if problems:
                 summary.append(f"playability {set_id}: setup audit failed: {problems[0].card}: {problems[0].message}")
                 continue
-            records = run_sweep(plan(root.resolve(), set_id, counts, ["heuristic"], 100, 1))
+            records = run_sweep(plan(root.resolve(), set_id, counts, ["heuristic"], 100, 1), jobs=_usable_cores())
             result = summarize(records, (0.0, 1.0), ability_cards(card_set, counts))
             rates = ", ".join(f"{s['players']}p {s['win_rate']:.0%}" for s in result["setups"])
             complete = all(s["completed"] == s["games"] and not s["violations"] for s in result["setups"])
