@@ -272,6 +272,7 @@ class Heuristic:
         return score
 
     def location_panel_value(self, st: "State", m: Marine, row: int) -> float:
+        """Worth of triggering the current location's control-panel ability, by its effect kinds."""
         loc = st.location
         if loc is None or loc.trigger != "control_panel":
             return 0.0
@@ -298,6 +299,7 @@ class Heuristic:
         return total
 
     def terrain_value(self, st: "State", m: Marine, row: int, t: Any, door_bonus: int = 0) -> float:
+        """Worth of ``m`` activating terrain card ``t`` at ``row`` now, by its effect kinds."""
         effects = st.game.terrain[t.card].effects
         total = 0.0
         for eff in effects:
