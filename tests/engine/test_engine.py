@@ -126,3 +126,29 @@ def test_narration_is_the_same_game_in_every_language(cli):
 
     fi = Localizer(REPO, "fi", DA)
     assert any(fi.card("brother_leon.name") in line or fi.card("sergeant_gideon.name") in line for line in outs["fi"])
+
+
+def _mid_game(seed: int = 3):
+    st = Game(DA, 3).new_state(seed)
+    choose = AGENTS["heuristic"](seed)
+    for _ in range(40):
+        st.apply(choose(st, st.decision))
+    assert st.decision is not None and st.left and st.gs_deck and st.marines()
+    return st
+
+
+@pytest.mark.parametrize("defect,expect", [
+    (lambda st: st.left.append(st.gs_deck[0]), "cards in two places"),
+    (lambda st: st.gs_deck.pop(), "Genestealer/Brood Lord cards accounted for"),
+    (lambda st: setattr(st, "supply", st.supply - 1), "support tokens in play"),
+    (lambda st: st.event_deck.pop(), "event cards accounted for"),
+    (lambda st: st.terrain_reserve.pop(), "terrain cards accounted for"),
+    (lambda st: setattr(st.rows[0].marine, "alive", False), "has no living marine"),
+])
+def test_invariants_catch_each_kind_of_defect(defect, expect):
+    """The checker is not vacuous: a state damaged in one way is reported for exactly that."""
+    st = _mid_game()
+    assert violations(st) == []
+    defect(st)
+    found = violations(st)
+    assert len(found) == 1 and expect in found[0], found

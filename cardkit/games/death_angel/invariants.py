@@ -20,19 +20,19 @@ def violations(st: "State") -> list[str]:
         out.append("a decision without legal options")
     if not st.ready:  # still choosing combat teams: nothing is dealt yet
         return out
-    # every Genestealer and Brood Lord card in exactly one place
-    places = Counter()
-    for gs in st.gs_deck + st.gs_discard + st.left + st.right + st.brood_reserve + st.removed:
-        places[gs.uid] += 1
-    for _, _, sw in st.swarms():
-        for gs in sw.cards:
-            places[gs.uid] += 1
-    expected = sum(c.quantity for c in g.genestealers) + sum(c.quantity for c in g.brood_lords)
-    dupes = [u for u, n in places.items() if n > 1]
-    if dupes:
-        out.append(f"cards in two places: {sorted(dupes)[:5]}")
-    if len(places) != expected:
-        out.append(f"{len(places)} Genestealer/Brood Lord cards accounted for, expected {expected}")
+    # every Genestealer and Brood Lord card in exactly one place (counted only when the quick check fails:
+    # certify mode runs this after every step)
+    uids = [gs.uid for zone in (st.gs_deck, st.gs_discard, st.left, st.right, st.brood_reserve, st.removed)
+            for gs in zone]
+    uids += [gs.uid for _, _, sw in st.swarms() for gs in sw.cards]
+    expected = len(g.gs_uids) + len(g.brood_uids)
+    if len(uids) != expected or len(set(uids)) != expected:
+        places = Counter(uids)
+        dupes = [u for u, n in places.items() if n > 1]
+        if dupes:
+            out.append(f"cards in two places: {sorted(dupes)[:5]}")
+        if len(places) != expected:
+            out.append(f"{len(places)} Genestealer/Brood Lord cards accounted for, expected {expected}")
     # support tokens are conserved
     tokens = st.supply + sum(m.tokens for m in st.marines()) + st.location_tokens + sum(
         t.tokens for r in st.rows for s in SIDES for t in r.spots[s].terrain)
