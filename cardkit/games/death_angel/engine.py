@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator, Iterable
+from typing import Any, Callable, Generator, Iterable, Sequence
 
 from cardkit.errors import CardkitError
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Spot, Swarm, Team, TerrainCard
@@ -192,7 +192,7 @@ class State:
         return self.outcome is not None
 
     # ------------------------------------------------------------- helpers
-    def ask(self, player: int, kind: str, options: list[Option], **context: Any) -> Flow:
+    def ask(self, player: int, kind: str, options: Sequence[Option], **context: Any) -> Flow:
         """Ask ``player``; a single legal option is taken without asking."""
         if not options:
             raise AssertionError(f"no legal option for {kind}")
