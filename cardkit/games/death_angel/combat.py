@@ -119,16 +119,28 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
 
 
 # -------------------------------------------------------------------- combat
-def in_reach(st: "State", m: Marine) -> list[tuple[int, str, Swarm]]:
-    """Swarms a marine may attack: on the side he faces, within his range."""
-    i = st.row_of(m)
-    rows, side, reach = st.rows, m.facing, m.range
+def in_reach(st: "State", m: Marine, row: int | None = None, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
+    """Swarms a marine may attack: on the side he faces, within his range.
+    ``row`` and ``facing`` ask the same for another position or facing (what-ifs)."""
+    i = st.row_of(m) if row is None else row
+    rows, side, reach = st.rows, m.facing if facing is None else facing, m.range
     out = []
     for j in range(max(0, i - reach), min(len(rows), i + reach + 1)):
         for sw in rows[j].spots[side].swarms:
             if sw.cards:
                 out.append((j, side, sw))
     return out
+
+
+def shootable(st: "State", m: Marine, row: int | None = None, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
+    """The swarms in reach that an attack can hurt (a Power Field swarm cannot be killed)."""
+    return [t for t in in_reach(st, m, row, facing) if not t[2].shielded]
+
+
+def swarms_near(st: "State", row: int, reach: int) -> list[tuple[int, str, Swarm]]:
+    """Killable swarms on either side within ``reach`` positions of ``row`` (Heroic Charge)."""
+    return [(j, s, sw) for j in range(max(0, row - reach), min(len(st.rows), row + reach + 1))
+            for s in SIDES for sw in st.rows[j].spots[s].swarms if st.killable(sw)]
 
 
 def attack_action(st: "State", team: Team, action: Action) -> "Flow":
@@ -145,11 +157,7 @@ def attack_action(st: "State", team: Team, action: Action) -> "Flow":
         # Heroic Charge: instead of attacking
         charge = next((e for e in action.effects if e.kind == "heroic_charge" and e.get("marine") == m.id), None)
         if charge is not None:
-            reach = int(charge.get("reach", 1))
-            i = st.row_of(m)
-            near = [(j, s, sw) for j in range(max(0, i - reach), min(len(st.rows), i + reach + 1))
-                    for s in SIDES for sw in st.rows[j].spots[s].swarms if st.killable(sw)]
-            if near:
+            if swarms_near(st, st.row_of(m), int(charge.get("reach", 1))):
                 go = yield from _yes_no(st, team.player, "heroic_charge", marine=m.id)
                 if go:
                     yield from heroic_charge(st, team, m, charge)
@@ -175,9 +183,7 @@ def attack_action(st: "State", team: Team, action: Action) -> "Flow":
 def heroic_charge(st: "State", team: Team, m: Marine, eff: Effect) -> "Flow":
     reach = int(eff.get("reach", 1))
     for _ in range(int(eff.get("kills", 3))):
-        i = st.row_of(m)
-        near = [(j, s, sw) for j in range(max(0, i - reach), min(len(st.rows), i + reach + 1))
-                for s in SIDES for sw in st.rows[j].spots[s].swarms if st.killable(sw)]
+        near = swarms_near(st, st.row_of(m), reach)
         if not near:
             break
         picked = yield from st.pick_swarm(team.player, "charge_target", near, optional=True)
@@ -193,7 +199,7 @@ def heroic_charge(st: "State", team: Team, m: Marine, eff: Effect) -> "Flow":
 def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, source: str = "attack") -> "Flow":
     """One attack by ``m``: pick a swarm in reach, roll, apply kills.  Returns
     False when there was nothing to attack."""
-    targets = [(j, s, sw) for j, s, sw in in_reach(st, m) if not sw.shielded]
+    targets = shootable(st, m)
     if not targets:
         return False
     options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [SWARM_NONE]
@@ -328,7 +334,7 @@ def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Fl
 def attack_for_support(st: "State", team: Team, eff: Effect, card: str) -> "Flow":
     cost = int(eff.get("cost", 1))
     for m in list(st.team_marines(team.id)):
-        if not m.alive or m.tokens < cost or not any(not sw.shielded for _, _, sw in in_reach(st, m)):
+        if not m.alive or m.tokens < cost or not shootable(st, m):
             continue
         go = yield from _yes_no(st, team.player, "extra_attack", marine=m.id, card=card)
         if not go:

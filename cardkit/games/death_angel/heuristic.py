@@ -20,7 +20,9 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable
 
+from cardkit.games.death_angel.combat import shootable, swarms_near
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
+from cardkit.games.death_angel.support import _find_marine
 from cardkit.rules.core import Decision, Option
 
 if TYPE_CHECKING:
@@ -172,16 +174,6 @@ def rows_by_marine(st: "State") -> dict[str, int]:
     return {r.marine.id: i for i, r in enumerate(st.rows) if r.marine is not None}
 
 
-def in_reach(st: "State", m: Marine, row: int, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
-    facing = m.facing if facing is None else facing
-    out = []
-    for j in range(max(0, row - m.range), min(len(st.rows), row + m.range + 1)):
-        for sw in st.rows[j].spots[facing].swarms:
-            if sw.cards and not sw.shielded:
-                out.append((j, facing, sw))
-    return out
-
-
 def kill_value(st: "State", row: int, side: str, sw: Swarm, kills: int = 1) -> float:
     """Worth of killing ``kills`` killable cards of a swarm: the danger it no
     longer poses to the marine it is engaged with, plus the cards themselves."""
@@ -239,10 +231,6 @@ class Heuristic:
 
     # -------------------------------------------------------------- helpers
     @staticmethod
-    def marine(st: "State", mid: str) -> Marine:
-        return next(m for m in st.marines() if m.id == mid)
-
-    @staticmethod
     def default(st: "State", d: Decision) -> Option:
         for o in d.options:
             if o.value == "yes":
@@ -263,7 +251,7 @@ class Heuristic:
 
     def facing_score(self, st: "State", m: Marine, row: int, side: str, with_activation: bool = False) -> float:
         score = -danger_at(st, row, m, facing=side)
-        score += WEIGHTS["reach"] * len(in_reach(st, m, row, side))
+        score += WEIGHTS["reach"] * len(shootable(st, m, row, side))
         if with_activation:
             score += max((self.terrain_value(st, m, row, t) for t in st.rows[row].spots[side].terrain
                           if t.activatable and not t.used), default=0.0)
@@ -385,7 +373,7 @@ class Heuristic:
                     score += now - danger_at(st, row, m, tokens=tokens, prof=prof)
             if "attack_for_support" in kinds:
                 for m in ms:
-                    t = in_reach(st, m, rows[m.id])
+                    t = shootable(st, m, rows[m.id])
                     if t and (m.tokens or st.supply):
                         score += 0.5 * best_kill_value(st, t) - WEIGHTS["token"]
             if "shield_swarm" in kinds:
@@ -425,7 +413,7 @@ class Heuristic:
                         danger_at(st, rows[m.id], m) for m in ms) * 0.5
             elif e.kind == "attack_for_support":
                 for m in ms:
-                    t = in_reach(st, m, rows[m.id])
+                    t = shootable(st, m, rows[m.id])
                     if t and m.tokens:
                         score += max(0.0, 0.5 * best_kill_value(st, t) - self.token_loss(st, m))
         return score
@@ -434,7 +422,7 @@ class Heuristic:
         per_marine = []
         for m in ms:
             row = rows[m.id]
-            targets = in_reach(st, m, row)
+            targets = shootable(st, m, row)
             best = 0.0
             if targets:
                 one = best_kill_value(st, targets)
@@ -456,9 +444,7 @@ class Heuristic:
                             best += (1 / len(st.game.faces)) * (best_kill_value(st, targets, int(e.get("kills", 3))) - one)
             for e in effs:
                 if e.kind == "heroic_charge" and e.get("marine") == m.id:
-                    reach = int(e.get("reach", 1))
-                    near = [(j, s, sw) for j in range(max(0, row - reach), min(len(st.rows), row + reach + 1))
-                            for s in SIDES for sw in st.rows[j].spots[s].swarms if sw.cards and not sw.shielded]
+                    near = swarms_near(st, row, int(e.get("reach", 1)))
                     if near:
                         kills = int(e.get("kills", 3))
                         gain = sum(sorted((kill_value(st, j, s, sw, kills) for j, s, sw in near), reverse=True)[:kills])
@@ -533,24 +519,24 @@ class Heuristic:
         rows = rows_by_marine(st)
 
         def worth(o: Option) -> tuple[float, int]:
-            m = self.marine(st, o.value)
+            m = _find_marine(st, o.value)
             row = rows[m.id]
             return (round(self.token_worth(st, m, row), 6), st.rows[row].spots[m.facing].count())
         return max(d.options, key=worth)
 
     def on_facing(self, st: "State", d: Decision) -> Option:
-        m = self.marine(st, d.ctx("marine"))
+        m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         return max(d.options, key=lambda o: self.facing_score(st, m, row, o.value, with_activation=True))
 
     def on_flip(self, st: "State", d: Decision) -> Option:
-        m = self.marine(st, d.ctx("marine"))
+        m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         flip = self.facing_score(st, m, row, other(m.facing)) > self.facing_score(st, m, row, m.facing)
         return d.options[0] if flip else d.options[1]
 
     def on_move(self, st: "State", d: Decision) -> Option:
-        m = self.marine(st, d.ctx("marine"))
+        m = _find_marine(st, d.ctx("marine"))
         i = st.row_of(m)
         best, pick = WEIGHTS["swap_margin"], Option("move", "stay")
         for o in d.options:
@@ -562,7 +548,7 @@ class Heuristic:
         return pick
 
     def on_activate(self, st: "State", d: Decision) -> Option:
-        m = self.marine(st, d.ctx("marine"))
+        m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         bonus = sum(int(e.get("extra_tokens", 1)) for _, e, t in st.active if e.kind == "door_bonus_token" and t == m.team)
         best, pick = 0.0, Option("activate", "none")
@@ -576,7 +562,7 @@ class Heuristic:
         return pick
 
     def on_attack_target(self, st: "State", d: Decision) -> Option:
-        m = self.marine(st, d.ctx("marine"))
+        m = _find_marine(st, d.ctx("marine"))
         team_effects = [e for _, e, t in st.active if t == m.team]
         flamer = any(e.kind == "attack_kills_face_value" and e.get("marine") == m.id for e in team_effects)
         best, pick = -1.0, d.options[-1]
@@ -599,16 +585,16 @@ class Heuristic:
         return pick
 
     def on_reroll_attack(self, st: "State", d: Decision) -> Option:
-        m = self.marine(st, d.ctx("marine"))
+        m = _find_marine(st, d.ctx("marine"))
         return d.options[0] if self.token_loss(st, m) < WEIGHTS["reroll_attack_below"] else d.options[1]
 
     def on_reroll_defence(self, st: "State", d: Decision) -> Option:
-        m = self.marine(st, d.ctx("marine"))
+        m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         value = d.ctx("value")
         skull = dict(st.game.faces).get(value, False)
         prof = profile(st, m)
-        brood = max((sum(1 for c in sw.cards if c.brood_lord) for sw in st.rows[row].spots[m.facing].swarms), default=0)
+        brood = max((sw.brood_lords() for sw in st.rows[row].spots[m.facing].swarms), default=0)
         saved = (prof.block and skull) or (prof.second_wind and value == 0)
         dies = not saved and value - brood <= d.ctx("swarm")
         return d.options[0] if dies else d.options[1]
@@ -627,7 +613,7 @@ class Heuristic:
         return d.options[0] if cheap else d.options[1]
 
     def on_payer(self, st: "State", d: Decision) -> Option:
-        return min(d.options, key=lambda o: self.token_loss(st, self.marine(st, o.value)))
+        return min(d.options, key=lambda o: self.token_loss(st, _find_marine(st, o.value)))
 
     def on_strategize(self, st: "State", d: Decision) -> Option:
         eff = next((e for _, e, _ in st.active if e.kind == "move_swarm"), None)
@@ -671,7 +657,7 @@ class Heuristic:
 
     def on_target(self, st: "State", d: Decision) -> Option:
         effect = d.ctx("effect")
-        cands = [self.marine(st, o.value) for o in d.options]
+        cands = [_find_marine(st, o.value) for o in d.options]
         rows = rows_by_marine(st)
         if effect in PRIORITIES["harmful"]:
             # harm lands best on the marine the squad is likeliest to lose anyway, holding the fewest tokens
@@ -679,34 +665,31 @@ class Heuristic:
                 return (danger_at(st, rows[m.id], m), -m.tokens)
             return Option("marine", max(cands, key=doomed).id)
         if effect == "immediate_attack":
-            return Option("marine", max(cands, key=lambda m: best_kill_value(st, in_reach(st, m, rows[m.id]))).id)
+            return Option("marine", max(cands, key=lambda m: best_kill_value(st, shootable(st, m, rows[m.id]))).id)
         return Option("marine", max(cands, key=lambda m: danger_at(st, rows[m.id], m)).id)
 
     def on_team_target(self, st: "State", d: Decision) -> Option:
         rows = rows_by_marine(st)
-        return min(d.options, key=lambda o: sum(len(in_reach(st, m, rows[m.id])) for m in st.team_marines(o.value)))
+        return min(d.options, key=lambda o: sum(len(shootable(st, m, rows[m.id])) for m in st.team_marines(o.value)))
 
     def on_teleport_pay(self, st: "State", d: Decision) -> Option:
         return d.options[0]
 
     def on_extra_attack(self, st: "State", d: Decision) -> Option:
-        m = self.marine(st, d.ctx("marine"))
+        m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
-        worth = 0.5 * best_kill_value(st, in_reach(st, m, row))
+        worth = 0.5 * best_kill_value(st, shootable(st, m, row))
         return d.options[0] if worth > self.token_loss(st, m) else d.options[1]
 
     def on_heroic_charge(self, st: "State", d: Decision) -> Option:
-        m = self.marine(st, d.ctx("marine"))
+        m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         near = sum(st.rows[j].spots[s].count() for j in range(max(0, row - 1), min(len(st.rows), row + 2)) for s in SIDES)
-        normal = 0.5 * best_kill_value(st, in_reach(st, m, row))
+        normal = 0.5 * best_kill_value(st, shootable(st, m, row))
         return d.options[0] if near >= 2 or normal < 0.05 else d.options[1]
 
     def on_scout(self, st: "State", d: Decision) -> Option:
-        card = d.ctx("card")
-        from cardkit.games.death_angel.phases import _event
-
-        event, _ = _event(st, card)
+        event, _ = st.game.event_of[d.ctx("card")]
         setup = st.game.setup
         colours = {t.colour for r in st.rows for s in SIDES for t in r.spots[s].terrain}
         spawns = sum((setup.major if b.severity == "major" else setup.minor) for b in event.spawn if b.colour in colours)
