@@ -684,7 +684,8 @@ class Heuristic:
     def on_heroic_charge(self, st: "State", d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
-        near = sum(st.rows[j].spots[s].count() for j in range(max(0, row - 1), min(len(st.rows), row + 2)) for s in SIDES)
+        charge = next(e for _, e, _ in st.active if e.kind == "heroic_charge" and e.get("marine") == m.id)
+        near = sum(len(sw.cards) for _, _, sw in swarms_near(st, row, int(charge.get("reach", 1))))
         normal = 0.5 * best_kill_value(st, shootable(st, m, row))
         return d.options[0] if near >= 2 or normal < 0.05 else d.options[1]
 
