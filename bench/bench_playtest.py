@@ -10,7 +10,6 @@ per configuration: bulk only, and with the default share of certified batches.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cardkit.playtest.sweep import plan, run_sweep  # noqa: E402
+from cardkit.playtest.sweep import plan, run_sweep, usable_cores  # noqa: E402
 
 TARGET_S = 15.0
 
@@ -29,7 +28,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=0, help="0: one per usable core")
     ap.add_argument("--certify-every", type=int, default=4)
     args = ap.parse_args()
-    jobs = args.jobs or len(os.sched_getaffinity(0))
+    jobs = args.jobs or usable_cores()
     print(f"{'sweep':<34} {'games':>7} {'jobs':>5} {'wall s':>8} {'games/s':>8} {'target':>8}")
     for label, certify in (("heuristic, bulk", 0), (f"heuristic, 1 batch in {args.certify_every} certified",
                                                        args.certify_every)):

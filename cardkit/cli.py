@@ -229,7 +229,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
             if problems:
                 summary.append(f"playability {set_id}: setup audit failed: {problems[0].card}: {problems[0].message}")
                 continue
-            records = run_sweep(plan(root.resolve(), set_id, counts, ["heuristic"], 100, 1), jobs=_usable_cores())
+            records = run_sweep(plan(root.resolve(), set_id, counts, ["heuristic"], 100, 1), jobs=0)
             result = summarize(records, (0.0, 1.0), ability_cards(card_set, counts))
             rates = ", ".join(f"{s['players']}p {s['win_rate']:.0%}" for s in result["setups"])
             complete = all(s["completed"] == s["games"] and not s["violations"] for s in result["setups"])
@@ -406,13 +406,6 @@ def _players(spec: str) -> list[int]:
     return out
 
 
-def _usable_cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))  # honours CPU limits set on the process
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
 @app.command()
 def playtest(root: RootOpt = Path("."),
              set_id: Annotated[str, typer.Option("--set")] = "death-angel",
@@ -459,7 +452,6 @@ def playtest(root: RootOpt = Path("."),
                        + (f" ({p.players} players)" if p.players else ""), err=True)
         raise typer.Exit(1)
     batches = plan(root.resolve(), set_id, counts, agents, games, seed, certify_every)
-    jobs = jobs or _usable_cores()
     interactive = sys.stderr.isatty() and format is Format.text
 
     def progress(done: int, total: int) -> None:

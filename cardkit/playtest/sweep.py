@@ -8,6 +8,7 @@ so the result is identical whatever the number of workers.
 from __future__ import annotations
 
 import math
+import os
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
@@ -113,9 +114,17 @@ def run_batch(batch: Batch) -> list[GameRecord]:
     return out
 
 
+def usable_cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))  # honours CPU limits set on the process
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def run_sweep(batches: list[Batch], jobs: int = 1, backend: str = "local", scheduler: str | None = None,
               progress: Callable[[int, int], None] | None = None) -> list[GameRecord]:
-    """Run every batch; results in batch order whatever ``jobs`` or backend."""
+    """Run every batch; results in batch order whatever ``jobs`` (0: one worker per usable core) or backend."""
+    jobs = jobs or usable_cores()
     results: list[list[GameRecord] | None] = [None] * len(batches)
     done = 0
     if backend == "dask":
