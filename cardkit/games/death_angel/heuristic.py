@@ -16,7 +16,6 @@ of the card data, never from card names, so a modified set plays as written.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -57,7 +56,6 @@ PRIORITIES = {
 }
 
 
-@lru_cache(maxsize=None)
 def kill_chance(faces: tuple[tuple[int, bool], ...], n: int, brood: int, block: bool, second_wind: bool) -> float:
     """Chance that one defence roll against a swarm of ``n`` cards (``brood``
     Brood Lords among them) kills the marine."""
