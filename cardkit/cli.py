@@ -445,6 +445,10 @@ def playtest(root: RootOpt = Path("."),
         lo, hi = (float(x) for x in band.split(","))
     except ValueError:
         raise CardkitError(f"--band {band!r}: use two rates such as 0,1 or 0.2,0.8", code="G004") from None
+    if compare is not None:  # checked before the first sweep, not minutes later
+        if not compare.is_dir():
+            raise CardkitError(f"--compare {compare} is not a folder", code="G005")
+        _clean_project(compare).card_set(set_id)
     problems = audit(card_set, counts)
     if problems:
         for p in problems:
@@ -463,9 +467,7 @@ def playtest(root: RootOpt = Path("."),
     summary = summarize(records, (lo, hi), ability_cards(card_set, counts))
     result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary}
     if compare is not None:
-        other = _clean_project(compare)
         obatches = plan(compare.resolve(), set_id, counts, agents, games, seed, 0)
-        other.card_set(set_id)
         result["compare"] = compare_runs(records, run_sweep(obatches, jobs=jobs, backend=backend, scheduler=scheduler))
     if report is not None:
         from cardkit.i18n.localize import Localizer

@@ -113,3 +113,12 @@ def test_pdf_report(cli, tmp_path: Path):
     first = reader.pages[0].extract_text()
     assert "Playtest report" in first and "Win rate by player count" in first
     assert "Games not yet lost after each round" in reader.pages[1].extract_text()
+
+
+def test_a_missing_compare_folder_fails_before_any_game(cli, tmp_path: Path):
+    result = cli("playtest", "--root", str(REPO), "--players", "1", "--games", "100000",
+                 "--compare", str(tmp_path / "missing"))
+    assert result.code == 1
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and "error[G005]" in lines[0] and "missing" in lines[0], result.err
+    assert "Traceback" not in result.err and result.out == ""
