@@ -7,12 +7,8 @@ one seeded, recorded source of randomness.
 * Every shuffle and die roll goes through :class:`Rng`, which records it, so a
   game replays exactly from its seed and its decisions.
 
->>> Option.parse("marine:sergeant_gideon")
-Option(kind='marine', value='sergeant_gideon')
->>> Option("swarm", "3:left").text()
-'swarm:3:left'
->>> r = Rng(7); r.roll(6) == Rng(7).roll(6)
-True
+An option's text is ``kind:value`` (``swarm:3:left``), and ``Option.parse``
+reads it back (``tests/engine/test_engine.py``).
 """
 
 from __future__ import annotations

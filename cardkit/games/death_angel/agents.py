@@ -23,11 +23,11 @@ remove, the support they bank and the progress toward the next location.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from typing import Any, Callable
 
 from cardkit.rules.core import Decision, Option
 
-Agent = Callable[["object", Decision], Option]
+Agent = Callable[[Any, Decision], Option]
 
 
 def random_agent(seed: int) -> Agent:

@@ -8,7 +8,6 @@ the game.
 
 from __future__ import annotations
 
-from types import GeneratorType
 from typing import TYPE_CHECKING, Any, Callable
 
 from cardkit.effects import EFFECTS
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
 
 
 # -------------------------------------------------------- effect handlers
-Handler = Callable[..., "Flow"]
+Handler = Callable[..., Any]
 HANDLERS: dict[str, Handler] = {}
 
 
@@ -40,7 +39,9 @@ def run(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow
     if fn is None:
         raise AssertionError(f"no handler for effect kind {eff.kind}")
     gen = fn(st, eff, source, player, **{**ctx, "effect": eff.kind})
-    result = (yield from gen) if isinstance(gen, GeneratorType) else gen
+    # a handler that asks nothing returns its result (None, or False when nothing happened);
+    # the others are generators (compiled ones are not types.GeneratorType: test the result)
+    result = gen if gen is None or gen is False or gen is True else (yield from gen)
     if result is not False:
         st.stats.fired[source] += 1
     st.check_victory()
@@ -504,7 +505,7 @@ def h_wreckage(st, eff, source, player, **ctx):
 
 @handler("give_support")
 def h_give_support(st, eff, source, player, **ctx):
-    chosen: list[str] = []
+    chosen = []  # marine ids
     for _ in range(int(eff.get("recipients", 1))):
         cands = [m for m in st.marines() if m.id not in chosen]
         if not cands or not st.supply:

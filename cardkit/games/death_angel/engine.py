@@ -49,9 +49,10 @@ class Game:
         self.set = card_set
         self.players = players
         self.rules = rules
-        self.setup = next((s for s in card_set.of_kind(SetupCard) if players in s.players), None)
-        if self.setup is None:
+        setup = next((s for s in card_set.of_kind(SetupCard) if players in s.players), None)
+        if setup is None:
             raise CardkitError(f"no setup card for {players} players", code="E003")
+        self.setup: SetupCard = setup
         self.teams_needed = r.teams_for(players)
         self.teams_per_player = r.teams_per_player[players - 1]
         self.marines = {m.id: m for m in card_set.of_kind(MarineCard)}

@@ -6,12 +6,9 @@ behind: Genestealers removed, support tokens banked, blip cards gone (the way
 to the next location).  The agent reads what a card does from the effect kinds
 of the card data, never from card names, so a modified set plays as written.
 
->>> from cardkit.games.death_angel.heuristic import kill_chance
->>> FACES = ((0, False), (1, True), (2, True), (3, True), (4, False), (5, False))
->>> kill_chance(FACES, 2, 0, block=False, second_wind=False)  # dies on 0, 1, 2
-0.5
->>> kill_chance(FACES, 2, 0, block=True, second_wind=False)   # skulls miss: dies on 0 only
-0.16666666666666666
+With the die faces 0, 1*, 2*, 3*, 4, 5 (* a skull), a swarm of two kills on 0,
+1 and 2, so ``kill_chance`` is 1/2; with a Block-like ability the skulls miss
+and only the 0 kills: 1/6 (``tests/engine/test_heuristic.py``).
 """
 
 from __future__ import annotations
@@ -28,7 +25,7 @@ if TYPE_CHECKING:
     from cardkit.games.death_angel.engine import State
 
 # What the agent trades off; tweak these to tell "the set is too hard" from "the bot plays badly".
-WEIGHTS = {
+WEIGHTS: dict[str, float] = {
     "gs": 0.20,          # a Genestealer removed from the board, beyond the danger it poses this round
     "token": 0.06,       # a support token banked for later rounds
     "blip": 0.04,        # a blip card gone: one step closer to travel (or, at the end, to a cleared board)
@@ -41,7 +38,7 @@ WEIGHTS = {
     "win_step": 1.0,     # a step toward the final location's win (a Launch token or roll, a Brood Lord killed)
 }
 
-PRIORITIES = {
+PRIORITIES: dict[str, Any] = {
     # teams picked at setup: "rotate" (game k takes the k-th combination, so every card is in play at
     # every player count) or a fixed order, best first; ["yellow", "blue", "red", "purple", "grey",
     # "green"] is the strongest found (a sweep of all twenty solo team triples)
@@ -404,8 +401,8 @@ class Heuristic:
             elif e.kind == "scout_event_deck":
                 score += 0.02
             elif e.kind == "roll_return_engaged":
-                engaged = sum(len(sw.cards) for i, s, sw in st.swarms() if st.rows[i].marine is not None
-                              and st.rows[i].marine.team == team)
+                engaged = sum(len(sw.cards) for i, s, sw in st.swarms()
+                              if (mi := st.rows[i].marine) is not None and mi.team == team)
                 if engaged:
                     score += min(2.5, engaged) * WEIGHTS["gs"] + sum(
                         danger_at(st, rows[m.id], m) for m in ms) * 0.5
@@ -477,9 +474,9 @@ class Heuristic:
         else:
             opts = [o for o in options if o.value != "none"]
         for o in opts:
-            k, j, side = o.value.split(":")
-            i, s, sw = swarms[int(k)]
-            j = int(j)
+            k_text, j_text, side = o.value.split(":")
+            i, s, sw = swarms[int(k_text)]
+            j = int(j_text)
             m_from, m_to = st.rows[i].marine, st.rows[j].marine
             before = (danger_at(st, i, m_from) if m_from else 0) + (danger_at(st, j, m_to) if m_to and j != i else 0)
             home = st.rows[i].spots[s].swarms
@@ -567,15 +564,15 @@ class Heuristic:
         for o in d.options:
             if o.value == "none":
                 continue
-            j, s, _ = o.value.split(":")
-            j = int(j)
+            j_text, s, _ = o.value.split(":")
+            j = int(j_text)
             sw = [x for x in st.rows[j].spots[s].swarms if x.cards and not x.shielded]
             if not sw:
                 continue
             target = max(sw, key=len)
             if flamer:
                 faces = st.game.faces
-                v = sum(kill_value(st, j, s, target, f) for f, _ in faces) / len(faces)
+                v = sum([kill_value(st, j, s, target, f) for f, _ in faces]) / len(faces)
             else:
                 v = kill_value(st, j, s, target)
             if v > best:
@@ -634,8 +631,11 @@ class Heuristic:
     def on_door_kill(self, st: "State", d: Decision) -> Option:
         return max(d.options, key=lambda o: self._swarm_option_value(st, o))
 
-    on_charge_target = on_door_kill
-    on_return = on_door_kill
+    def on_charge_target(self, st: "State", d: Decision) -> Option:
+        return self.on_door_kill(st, d)
+
+    def on_return(self, st: "State", d: Decision) -> Option:
+        return self.on_door_kill(st, d)
 
     def on_kill_swarm(self, st: "State", d: Decision) -> Option:
         real = [o for o in d.options if o.value not in ("stop", "none")]

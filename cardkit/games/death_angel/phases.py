@@ -299,8 +299,8 @@ def spawn_boxes(st: "State", event_and_copy, first_spawn: bool = False) -> "Flow
                     break
                 pick = yield from st.ask(st.current_player, "spawn_first",
                                          [Option("terrain", f"{i}:{t.card}") for i, t in spots])
-                i, tid = pick.value.split(":")
-                first = next(x for x in spots if x[0] == int(i) and x[1].card == tid)
+                row_text, tid = pick.value.split(":")
+                first = next(x for x in spots if x[0] == int(row_text) and x[1].card == tid)
                 st.spawn_at(first[0], side, min(count, st.spawn_limits.get(id(first[1]), count)), pile_side)
                 spots.remove(first)
 

@@ -1,0 +1,122 @@
+"""The compiled rules engine: which build of the engine this process runs.
+
+The rules engine and the heuristic agent (:data:`MODULES`) are plain, typed
+Python.  At install time ``hatch_build.py`` compiles them with mypyc into C
+extension modules when a C compiler is at hand; without one the install goes
+on and the same sources run as they are.  Both builds play the same games, to
+the byte (the test suite compares them).
+
+An extension module wins over its ``.py`` source in Python's import system, so a
+source edited after the build (an editable install) would silently run old code.
+The build writes a manifest with the hash of every compiled source; at import,
+before any engine module loads, :func:`activate` compares it with the sources on
+disk and falls back to the sources when they differ, when the manifest is
+missing, or when ``CARDKIT_PURE=1`` asks for the pure-Python engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+# compiled together as one mypyc group: all or none of them run compiled
+MODULES = (
+    "cardkit.rules.core",
+    "cardkit.games.death_angel.state",
+    "cardkit.games.death_angel.engine",
+    "cardkit.games.death_angel.phases",
+    "cardkit.games.death_angel.combat",
+    "cardkit.games.death_angel.effects",
+    "cardkit.games.death_angel.support",
+    "cardkit.games.death_angel.heuristic",
+    "cardkit.games.death_angel.invariants",
+    "cardkit.games.death_angel.agents",
+)
+MANIFEST = "_compiled.json"
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+_STATUS: dict[str, str] = {"build": "pure", "reason": "not checked"}
+
+
+def source_path(module: str, package_dir: Path = PACKAGE_DIR) -> Path:
+    """``cardkit.rules.core`` -> ``<package_dir>/rules/core.py``."""
+    parts = module.split(".")[1:]
+    return package_dir.joinpath(*parts[:-1], parts[-1] + ".py")
+
+
+def source_hashes(package_dir: Path = PACKAGE_DIR, modules: Sequence[str] = MODULES) -> dict[str, str]:
+    return {m: hashlib.sha256(source_path(m, package_dir).read_bytes()).hexdigest() for m in modules}
+
+
+def has_extension(module: str, package_dir: Path = PACKAGE_DIR) -> bool:
+    src = source_path(module, package_dir)
+    return any(src.with_name(src.stem + suffix).is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def decide(package_dir: Path, environ: Mapping[str, str], modules: Sequence[str] = MODULES) -> tuple[bool, str]:
+    """Whether to run the compiled modules, and why (or why not)."""
+    if environ.get("CARDKIT_PURE", "") not in ("", "0"):
+        return False, "CARDKIT_PURE is set"
+    present = [m for m in modules if has_extension(m, package_dir)]
+    if not present:
+        return False, "not compiled at install (no C compiler, or CARDKIT_PURE=1 at install)"
+    if len(present) != len(modules):
+        return False, "the compiled build is incomplete; reinstall"
+    try:
+        manifest: Any = json.loads((package_dir / MANIFEST).read_text(encoding="utf-8"))
+        built = manifest["sources"]
+        ok = isinstance(built, dict)
+    except (OSError, ValueError, KeyError, TypeError):
+        return False, f"the build manifest {MANIFEST} is missing or unreadable; reinstall"
+    if not ok or built != source_hashes(package_dir, modules):
+        return False, "sources changed since the engine was compiled; reinstall to compile again"
+    return True, f"mypyc {manifest.get('mypy', '?')}"
+
+
+class _SourceFinder:
+    """Imports the listed modules from their ``.py`` sources, ahead of any
+    compiled extension module beside them."""
+
+    def __init__(self, modules: Sequence[str]) -> None:
+        self.modules = frozenset(modules)
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None, target: object = None) -> Any:
+        if fullname not in self.modules:
+            return None
+        name = fullname.rpartition(".")[2] + ".py"
+        for entry in path or sys.path:
+            src = os.path.join(entry, name)
+            if os.path.isfile(src):
+                return importlib.util.spec_from_file_location(fullname, src)
+        return None
+
+
+def activate(environ: Mapping[str, str] = os.environ) -> None:
+    """Choose the build once per process, before any engine module is imported."""
+    if _STATUS["reason"] != "not checked":
+        return
+    use, reason = decide(PACKAGE_DIR, environ)
+    _STATUS["build"], _STATUS["reason"] = ("compiled" if use else "pure"), reason
+    if not use and any(has_extension(m) for m in MODULES):
+        sys.meta_path.insert(0, _SourceFinder(MODULES))  # type: ignore[arg-type]
+
+
+def engine_build() -> str:
+    """``"compiled (mypyc …)"`` or ``"pure Python (why)"``, for benchmarks and reports."""
+    activate()
+    if _STATUS["build"] == "compiled":
+        return f"compiled ({_STATUS['reason']})"
+    return f"pure Python ({_STATUS['reason']})"
+
+
+def is_compiled() -> bool:
+    """What actually got imported (the engine module is an extension module)."""
+    from cardkit.games.death_angel import engine
+
+    return not str(getattr(engine, "__file__", "")).endswith(".py")

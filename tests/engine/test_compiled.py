@@ -1,0 +1,125 @@
+"""The compiled and the pure-Python engine are one engine: the same games, to the
+byte, and a compiled build never runs once its sources have changed."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from cardkit import _compiled
+from cardkit.games.death_angel.agents import AGENTS, play
+from cardkit.games.death_angel.engine import Game
+from cardkit.load.project import load_project
+from cardkit.rules.core import Option, Rng
+from tests.conftest import REPO
+
+# every agent at every player count: each decision kind and most card effects come up
+PLAY = """
+import hashlib, sys
+from cardkit.load.project import load_project
+from cardkit.games.death_angel.engine import Game
+from cardkit.games.death_angel.agents import AGENTS, play
+s = load_project(sys.argv[1]).card_set("death-angel")
+h = hashlib.sha256()
+for agent in ("random", "passive", "heuristic"):
+    for players in range(1, 7):
+        game = Game(s, players)
+        for seed in range(int(sys.argv[2])):
+            st = game.new_state(seed)
+            play(st, AGENTS[agent](seed))
+            h.update(repr((st.events, [o.text() for o in st.decisions], st.outcome, st.stats)).encode())
+from cardkit._compiled import is_compiled
+print(is_compiled(), h.hexdigest())
+"""
+
+
+def run_games(pure: bool, games: int = 6) -> tuple[str, str]:
+    env = dict(os.environ)
+    env.pop("CARDKIT_PURE", None)
+    if pure:
+        env["CARDKIT_PURE"] = "1"
+    out = subprocess.run([sys.executable, "-c", PLAY, str(REPO), str(games)], env=env,
+                         capture_output=True, text=True, check=True).stdout.split()
+    return out[0], out[1]
+
+
+def test_pure_and_installed_builds_play_the_same_games():
+    pure_build, pure = run_games(pure=True)
+    build, installed = run_games(pure=False)
+    assert pure_build == "False"  # CARDKIT_PURE really ran the sources
+    assert build == str(_compiled.is_compiled())
+    assert installed == pure
+
+
+def test_in_process_games_match_another_process():
+    # the same hash computed here, with whatever build this process imported
+    s = load_project(REPO).card_set("death-angel")
+    h = hashlib.sha256()
+    for agent in ("random", "passive", "heuristic"):
+        for players in range(1, 7):
+            game = Game(s, players)
+            for seed in range(2):
+                st = game.new_state(seed)
+                play(st, AGENTS[agent](seed))
+                h.update(repr((st.events, [o.text() for o in st.decisions], st.outcome, st.stats)).encode())
+    assert run_games(pure=True, games=2)[1] == h.hexdigest()
+
+
+def fake_build(tmp_path: Path) -> Path:
+    """A package tree with the engine sources, an extension file per module and a manifest."""
+    pkg = tmp_path / "cardkit"
+    for m in _compiled.MODULES:
+        src = _compiled.source_path(m, pkg)
+        src.parent.mkdir(parents=True, exist_ok=True)
+        src.write_bytes(_compiled.source_path(m).read_bytes())
+        src.with_name(src.stem + importlib.machinery.EXTENSION_SUFFIXES[0]).write_bytes(b"")
+    manifest = {"mypy": "test", "sources": _compiled.source_hashes(pkg)}
+    (pkg / _compiled.MANIFEST).write_text(json.dumps(manifest))
+    return pkg
+
+
+def test_a_fresh_build_is_used(tmp_path):
+    assert _compiled.decide(fake_build(tmp_path), {}) == (True, "mypyc test")
+
+
+def test_an_edited_source_falls_back_to_the_sources(tmp_path):
+    pkg = fake_build(tmp_path)
+    src = _compiled.source_path("cardkit.games.death_angel.phases", pkg)
+    src.write_text(src.read_text() + "\n# edited\n")
+    use, why = _compiled.decide(pkg, {})
+    assert not use and "sources changed" in why
+
+
+def test_pure_on_request_missing_manifest_or_partial_build(tmp_path):
+    pkg = fake_build(tmp_path)
+    assert _compiled.decide(pkg, {"CARDKIT_PURE": "1"}) == (False, "CARDKIT_PURE is set")
+    assert _compiled.decide(pkg, {"CARDKIT_PURE": "0"})[0]
+    (pkg / _compiled.MANIFEST).write_text("{not json")
+    assert "manifest" in _compiled.decide(pkg, {})[1]
+    src = _compiled.source_path("cardkit.rules.core", pkg)
+    src.with_name(src.stem + importlib.machinery.EXTENSION_SUFFIXES[0]).unlink()
+    assert "incomplete" in _compiled.decide(pkg, {})[1]
+
+
+def test_option_text_round_trip_and_seeded_rng():
+    for opt in (Option("marine", "sergeant_gideon"), Option("swarm", "3:left"), Option("move", "stay")):
+        assert Option.parse(opt.text()) == opt
+    assert Option("swarm", "3:left").text() == "swarm:3:left"
+    a, b, c = Rng(7), Rng(7), Rng(8)
+    seq = [a.roll(6) for _ in range(20)]
+    assert seq == [b.roll(6) for _ in range(20)]
+    assert seq != [c.roll(6) for _ in range(20)]
+
+
+def test_engine_sources_type_check_for_mypyc(tmp_path):
+    """mypyc compiles only code that type-checks without a single message; one
+    would quietly leave every install with the slower pure-Python engine."""
+    sources = [str(_compiled.source_path(m)) for m in _compiled.MODULES]
+    out = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), *sources],
+                         cwd=REPO, capture_output=True, text=True)
+    assert out.stdout.startswith("Success: no issues found"), out.stdout[-3000:]
