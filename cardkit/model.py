@@ -37,6 +37,12 @@ class Effect:
         params = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k != "kind"}
         return cls(str(data["kind"]), MappingProxyType(params))
 
+    def __post_init__(self) -> None:
+        # ``get`` runs in every card effect of every simulated game (a playtest
+        # plays thousands): each instance answers it with its mapping's own C
+        # method, which shadows the Python method below
+        object.__setattr__(self, "get", self.params.get)
+
     def get(self, name: str, default: Any = None) -> Any:
         return self.params.get(name, default)
 

@@ -15,18 +15,38 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence, TypeVar
+from typing import Any, Iterable, Mapping, Sequence, TypeVar
 
 T = TypeVar("T")
 
 
-class Option(NamedTuple):
-    """One legal choice.  A named tuple, not a frozen dataclass: games build and
-    compare hundreds of these per play, and a tuple's construction, equality,
-    hash and ordering (by kind, then value) run in C."""
+class Option:
+    """One legal choice: a kind and a value, immutable, equal and hashed by both.
 
-    kind: str
-    value: str
+    A small class rather than a named tuple: compiled (see ``cardkit/_compiled.py``)
+    it is a native object built without running Python code, and games build
+    hundreds of options per play."""
+
+    __slots__ = ("kind", "value")
+
+    def __init__(self, kind: str, value: str) -> None:
+        self.kind = kind
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Option) and self.kind == other.kind and self.value == other.value
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.value))
+
+    def __repr__(self) -> str:
+        return f"Option(kind={self.kind!r}, value={self.value!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Option, (self.kind, self.value))
 
     def text(self) -> str:
         return f"{self.kind}:{self.value}"
@@ -101,18 +121,34 @@ class Rng:
 
     def __post_init__(self) -> None:
         self._r = random.Random(self.seed)
+        self._bits = self._r.getrandbits
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n): the Mersenne Twister's bits, drawn by
+        rejection exactly as ``random.Random.randrange(n)`` draws them, so a
+        seed gives the same games as ever, here without the Python-level
+        layers of the random module (and unchanged if they ever change)."""
+        k = n.bit_length()
+        getrandbits = self._bits
+        r: int = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
 
     def roll(self, sides: int) -> int:
-        v = self.forced.pop(0) if self.forced else self._r.randrange(sides)
+        v = self.forced.pop(0) if self.forced else self.below(sides)
         self.log.append(("roll", v))
         return v
 
     def shuffle(self, items: list[T], what: str) -> None:
-        self._r.shuffle(items)
+        # Fisher-Yates from the end, as random.Random.shuffle does
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
         self.log.append(("shuffle", what))
 
     def choice(self, items: Sequence[T], what: str) -> T:
-        i = self._r.randrange(len(items))
+        i = self.below(len(items))
         self.log.append(("pick", what))
         return items[i]
 

@@ -116,6 +116,21 @@ def test_option_text_round_trip_and_seeded_rng():
     assert seq != [c.roll(6) for _ in range(20)]
 
 
+def test_rng_draws_the_stream_of_the_random_module():
+    # Rng draws its own way (faster, and fixed should the random module change);
+    # the games of a seed must stay those that random.Random would have dealt
+    import random
+
+    for seed in range(50):
+        ours, theirs = Rng(seed), random.Random(seed)
+        assert [ours.roll(n) for n in (6, 2, 7, 12, 64, 65, 1000)] == [theirs.randrange(n) for n in (6, 2, 7, 12, 64, 65, 1000)]
+        deck, same = list(range(30)), list(range(30))
+        ours.shuffle(deck, "deck")
+        theirs.shuffle(same)
+        assert deck == same
+        assert ours.choice("abcdefg", "pick") == theirs.choice("abcdefg")
+
+
 def test_engine_sources_type_check_for_mypyc(tmp_path):
     """mypyc compiles only code that type-checks without a single message; one
     would quietly leave every install with the slower pure-Python engine."""

@@ -23,9 +23,12 @@ remove, the support they bank and the progress toward the next location.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Final
 
-from cardkit.rules.core import Decision, Option
+from cardkit.rules.core import Decision, Option, Outcome
+
+if TYPE_CHECKING:
+    from cardkit.games.death_angel.engine import State
 
 Agent = Callable[[Any, Decision], Option]
 
@@ -46,10 +49,10 @@ def passive_agent(seed: int = 0) -> Agent:
     return choose
 
 
-AGENTS: dict[str, Callable[[int], Agent]] = {"random": random_agent, "passive": passive_agent}
+AGENTS: Final[dict[str, Callable[[int], Agent]]] = {"random": random_agent, "passive": passive_agent}
 
 
-def play(state, agent: Agent, max_steps: int = 100_000):  # type: ignore[no-untyped-def]
+def play(state: "State", agent: Agent, max_steps: int = 100_000) -> "Outcome | None":
     """Run a game to its end with one agent for every player."""
     steps = 0
     while state.decision is not None:

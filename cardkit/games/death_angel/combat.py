@@ -8,7 +8,7 @@ through :func:`cardkit.games.death_angel.effects.run`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
 from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no
@@ -18,7 +18,9 @@ from cardkit.rules.core import Option
 if TYPE_CHECKING:
     from cardkit.games.death_angel.engine import Flow, State
 
-MOVE_STAY, ACTIVATE_NONE, SWARM_NONE = Option("move", "stay"), Option("activate", "none"), Option("swarm", "none")
+MOVE_STAY: Final = Option("move", "stay")
+ACTIVATE_NONE: Final = Option("activate", "none")
+SWARM_NONE: Final = Option("swarm", "none")
 
 
 def run(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow":
@@ -102,7 +104,7 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
         if not m.alive:
             continue
         i = st.row_of(m)
-        cands = [t for t in st.rows[i].spots[m.facing].terrain if t.activatable and not t.used]
+        cands = [t for t in st.rows[i].spot(m.facing).terrain if t.activatable and not t.used]
         if not cands:
             continue
         options = [ACTIVATE_NONE] + [Option("activate", t.card) for t in cands]
@@ -126,7 +128,7 @@ def in_reach(st: "State", m: Marine, row: int | None = None, facing: str | None 
     rows, side, reach = st.rows, m.facing if facing is None else facing, m.range
     out = []
     for j in range(max(0, i - reach), min(len(rows), i + reach + 1)):
-        for sw in rows[j].spots[side].swarms:
+        for sw in rows[j].spot(side).swarms:
             if sw.cards:
                 out.append((j, side, sw))
     return out
@@ -140,7 +142,7 @@ def shootable(st: "State", m: Marine, row: int | None = None, facing: str | None
 def swarms_near(st: "State", row: int, reach: int) -> list[tuple[int, str, Swarm]]:
     """Killable swarms on either side within ``reach`` positions of ``row`` (Heroic Charge)."""
     return [(j, s, sw) for j in range(max(0, row - reach), min(len(st.rows), row + reach + 1))
-            for s in SIDES for sw in st.rows[j].spots[s].swarms if st.killable(sw)]
+            for s in SIDES for sw in st.rows[j].spot(s).swarms if st.killable(sw)]
 
 
 def attack_action(st: "State", team: Team, action: Action) -> "Flow":

@@ -8,7 +8,7 @@ the game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Final
 
 from cardkit.effects import EFFECTS
 from cardkit.games.death_angel.combat import attack_for_support, in_reach, marine_attack
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 # -------------------------------------------------------- effect handlers
 Handler = Callable[..., Any]
-HANDLERS: dict[str, Handler] = {}
+HANDLERS: Final[dict[str, Handler]] = {}
 
 
 def handler(kind: str) -> Callable[[Handler], Handler]:
@@ -83,7 +83,7 @@ def _targets(st: "State", target: str, ctx: dict[str, Any]) -> list[Marine]:
 
 def _engaged(st: "State", m: Marine) -> bool:
     i = st.row_of(m)
-    return any(st.rows[i].spots[s].count() for s in SIDES)
+    return any(st.rows[i].spot(s).count() for s in SIDES)
 
 
 def _one(st: "State", player: int, target: str, ctx: dict[str, Any], weigh: Callable[[Marine], int] | None = None,
@@ -126,8 +126,8 @@ def h_move_swarm(st, eff, source, player, **ctx):
         return False
     k, j, side = pick.value.split(":")
     i, s, sw = swarms[int(k)]
-    st.rows[i].spots[s].swarms.remove(sw)
-    st.rows[int(j)].spots[side].swarms.append(sw)  # merges when the card has resolved
+    st.rows[i].spot(s).swarms.remove(sw)
+    st.rows[int(j)].spot(side).swarms.append(sw)  # merges when the card has resolved
     st.log("strategize", i, s, int(j), side)
 
 
@@ -137,7 +137,7 @@ def h_shield(st, eff, source, player, **ctx):
     if not swarms:
         return False
     i, s, _ = yield from st.pick_swarm(player, "power_field", swarms)
-    for sw in st.rows[i].spots[s].swarms:
+    for sw in st.rows[i].spot(s).swarms:
         sw.shielded = True
 
 
@@ -225,8 +225,8 @@ def h_surrounded(st, eff, source, player, **ctx):
     i = st.row_of(m)
     for j, s, sw in st.swarms():
         if j != i:
-            st.rows[j].spots[s].swarms.remove(sw)
-            st.rows[i].spots[s].swarms.append(sw)
+            st.rows[j].spot(s).swarms.remove(sw)
+            st.rows[i].spot(s).swarms.append(sw)
 
 
 @handler("swarms_to_rear")
@@ -234,8 +234,8 @@ def h_flanking(st, eff, source, player, **ctx):
     for i, s, sw in st.swarms():
         m = st.rows[i].marine
         if m is not None and s == m.facing:
-            st.rows[i].spots[s].swarms.remove(sw)
-            st.rows[i].spots[other(s)].swarms.append(sw)
+            st.rows[i].spot(s).swarms.remove(sw)
+            st.rows[i].spot(other(s)).swarms.append(sw)
 
 
 @handler("spawn_at_marine")
@@ -328,7 +328,7 @@ def h_gun_jam(st, eff, source, player, **ctx):
 
 def _engaged_kill(st: "State", player: int, m: Marine) -> "Flow":
     i = st.row_of(m)
-    swarms = [(s, sw) for s in SIDES for sw in st.rows[i].spots[s].swarms if st.killable(sw)]
+    swarms = [(s, sw) for s in SIDES for sw in st.rows[i].spot(s).swarms if st.killable(sw)]
     if not swarms:
         return False
     pick = yield from st.ask(player, "kill_swarm", [Option("swarm", f"{i}:{s}:{k}") for k, (s, _) in enumerate(swarms)])
@@ -408,7 +408,7 @@ def h_quick(st, eff, source, player, **ctx):
 
 @handler("door_tokens")
 def h_secret_route(st, eff, source, player, **ctx):
-    doors = [t for r in st.rows for s in SIDES for t in r.spots[s].terrain if any(e.kind == "door" for e in st.game.terrain[t.card].effects)]
+    doors = [t for r in st.rows for s in SIDES for t in r.spot(s).terrain if any(e.kind == "door" for e in st.game.terrain[t.card].effects)]
     if not doors:
         return False
     for t in doors:
@@ -458,7 +458,7 @@ def h_spawn_at_terrain(st, eff, source, player, **ctx):
     n = 0
     for i, r in enumerate(st.rows):
         for s in SIDES:
-            if any(t.card == eff.get("terrain") for t in r.spots[s].terrain):
+            if any(t.card == eff.get("terrain") for t in r.spot(s).terrain):
                 n += st.spawn_at(i, s, int(eff.get("count", 1)))
     return n > 0 or None
 
@@ -467,16 +467,16 @@ def h_spawn_at_terrain(st, eff, source, player, **ctx):
 def h_replace_terrain(st, eff, source, player, **ctx):
     for r in st.rows:
         for s in SIDES:
-            for k, t in enumerate(r.spots[s].terrain):
+            for k, t in enumerate(r.spot(s).terrain):
                 if t.card == eff.get("remove"):
                     new = next((x for x in st.terrain_reserve if x.card == eff.get("place")), None)
                     if new is None:
                         # the card to put in its place is already in the formation: move it here
                         for r2 in st.rows:
                             for s2 in SIDES:
-                                for x in r2.spots[s2].terrain:
+                                for x in r2.spot(s2).terrain:
                                     if x.card == eff.get("place"):
-                                        r2.spots[s2].terrain.remove(x)
+                                        r2.spot(s2).terrain.remove(x)
                                         new = x
                     if new is None:
                         return False
@@ -484,7 +484,7 @@ def h_replace_terrain(st, eff, source, player, **ctx):
                         st.terrain_reserve.remove(new)
                     st.supply += t.tokens
                     t.tokens = 0
-                    r.spots[s].terrain[k] = new
+                    r.spot(s).terrain[k] = new
                     st.terrain_reserve.append(t)
                     return True
     return False
@@ -499,7 +499,7 @@ def h_set_facing(st, eff, source, player, **ctx):
 @handler("turn_from_terrain")
 def h_wreckage(st, eff, source, player, **ctx):
     for m in st.marines():
-        if st.rows[st.row_of(m)].spots[m.facing].terrain:
+        if st.rows[st.row_of(m)].spot(m.facing).terrain:
             m.facing = other(m.facing)
 
 
@@ -522,7 +522,7 @@ def h_give_support(st, eff, source, player, **ctx):
 
 @handler("limit_spawn_at_terrain")
 def h_cogitator(st, eff, source, player, **ctx):
-    cards = [(i, s, t) for i, r in enumerate(st.rows) for s in SIDES for t in r.spots[s].terrain]
+    cards = [(i, s, t) for i, r in enumerate(st.rows) for s in SIDES for t in r.spot(s).terrain]
     if not cards:
         return False
     pick = yield from st.ask(player, "terrain_target", [Option("terrain", f"{i}:{s}:{t.card}") for i, s, t in cards])
@@ -586,21 +586,21 @@ def h_wrath(st, eff, source, player, **ctx):
     pick = yield from st.ask(player, "place_terrain", options, terrain=card.card)
     i, s = pick.value.split(":")
     st.terrain_reserve.remove(card)
-    st.rows[int(i)].spots[s].terrain.append(card)
+    st.rows[int(i)].spot(s).terrain.append(card)
 
 
 @handler("gather_at_terrain_colour")
 def h_lair_gather(st, eff, source, player, **ctx):
     colour = eff.get("colour")
     for side in SIDES:
-        rows = [i for i, r in enumerate(st.rows) if any(t.colour == colour for t in r.spots[side].terrain)]
+        rows = [i for i, r in enumerate(st.rows) if any(t.colour == colour for t in r.spot(side).terrain)]
         if not rows:
             continue
         dest = rows[0]
         for i, s, sw in st.swarms():
             if s == side and i != dest:
-                st.rows[i].spots[s].swarms.remove(sw)
-                st.rows[dest].spots[s].swarms.append(sw)
+                st.rows[i].spot(s).swarms.remove(sw)
+                st.rows[dest].spot(s).swarms.append(sw)
 
 
 @handler("spawn_brood_lords")
@@ -608,9 +608,9 @@ def h_lair_spawn(st, eff, source, player, **ctx):
     colour = eff.get("colour")
     for i, r in enumerate(st.rows):
         for s in SIDES:
-            if any(t.colour == colour for t in r.spots[s].terrain) and st.brood_reserve:
+            if any(t.colour == colour for t in r.spot(s).terrain) and st.brood_reserve:
                 bl = st.brood_reserve.pop(0)
-                spot = r.spots[s]
+                spot = r.spot(s)
                 if spot.swarms:
                     spot.swarms[-1].cards.append(bl)
                 else:
@@ -670,9 +670,9 @@ def h_door(st, eff, source, player, terrain=None, team=None, **ctx):
 
 @handler("promethium_tank")
 def h_promethium(st, eff, source, player, terrain=None, marine=None, **ctx):
-    i = next(i for i, r in enumerate(st.rows) for s in SIDES if terrain in r.spots[s].terrain)
+    i = next(i for i, r in enumerate(st.rows) for s in SIDES if terrain in r.spot(s).terrain)
     for s in SIDES:
-        spot = st.rows[i].spots[s]
+        spot = st.rows[i].spot(s)
         if terrain in spot.terrain:
             spot.terrain.remove(terrain)
             st.supply += terrain.tokens
@@ -692,8 +692,8 @@ def h_spore(st, eff, source, player, terrain=None, **ctx):
     if skull:
         for r in st.rows:
             for s in SIDES:
-                if terrain in r.spots[s].terrain:
-                    r.spots[s].terrain.remove(terrain)
+                if terrain in r.spot(s).terrain:
+                    r.spot(s).terrain.remove(terrain)
                     st.terrain_reserve.append(terrain)
         return None
     return False
@@ -703,7 +703,7 @@ def h_spore(st, eff, source, player, terrain=None, **ctx):
 def h_artefact(st, eff, source, player, terrain=None, team=None, **ctx):
     for r in st.rows:
         for s in SIDES:
-            if terrain in r.spots[s].terrain:
-                r.spots[s].terrain.remove(terrain)
+            if terrain in r.spot(s).terrain:
+                r.spot(s).terrain.remove(terrain)
     st.artefact_team = team.id if team else None
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator, Iterable, Sequence
+from typing import Any, Callable, Final, Generator, Iterable, Sequence
 
 from cardkit.errors import CardkitError
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Spot, Swarm, Team, TerrainCard
@@ -26,7 +26,7 @@ from cardkit.model import Marine as MarineCard
 from cardkit.rules.core import Decision, GameOver, Option, Outcome, Rng
 
 Flow = Generator[Decision, Option, Any]
-ROUND_LIMIT = 200  # a safety net far beyond any real game; reaching it is an invariant violation
+ROUND_LIMIT: Final = 200  # a safety net far beyond any real game; reaching it is an invariant violation
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,9 @@ class State:
         if self.decision is None:
             raise CardkitError("the game is over; no decision is pending", code="E010")
         opt = Option.parse(option) if isinstance(option, str) else option
-        if opt not in self.decision.options:
+        options = self.decision.options
+        # agents hand back one of the offered objects: check identity before equality
+        if not any(o is opt for o in options) and opt not in options:
             raise CardkitError(f"illegal option {opt.text()} for {self.decision.kind} "
                                f"(legal: {', '.join(o.text() for o in self.decision.options)})", code="E011")
         self.decisions.append(opt)
@@ -228,22 +230,30 @@ class State:
         return value, skull
 
     def swarms(self) -> list[tuple[int, str, Swarm]]:
-        return [(i, side, sw) for i, r in enumerate(self.rows) for side in SIDES for sw in r.spots[side].swarms if sw.cards]
+        out: list[tuple[int, str, Swarm]] = []
+        for i, r in enumerate(self.rows):
+            for sw in r.left.swarms:
+                if sw.cards:
+                    out.append((i, "left", sw))
+            for sw in r.right.swarms:
+                if sw.cards:
+                    out.append((i, "right", sw))
+        return out
 
     def locate(self, swarm: Swarm) -> tuple[int, str] | None:
         """Where ``swarm`` is (None once it is empty or gone)."""
         if swarm.cards:
             for i, r in enumerate(self.rows):
                 for side in SIDES:
-                    if swarm in r.spots[side].swarms:
+                    if swarm in r.spot(side).swarms:
                         return i, side
         return None
 
     def spot_count(self, row: int, side: str) -> int:
-        return self.rows[row].spots[side].count()
+        return self.rows[row].spot(side).count()
 
     def gs_in_formation(self) -> int:
-        return sum([spot.count() for r in self.rows for spot in r.spots.values()])
+        return sum([r.left.count() + r.right.count() for r in self.rows])
 
     def pile(self, side: str) -> list[GS]:
         return self.left if side == "left" else self.right
@@ -292,7 +302,7 @@ class State:
         self.stats.kills += 1
         self.log("kill", gs.uid, row, side)
         if not swarm.cards:
-            self._prune(self.rows[row].spots[side])
+            self._prune(self.rows[row].spot(side))
         loc = self.location
         if loc is not None and loc.win is not None and loc.win.kind == "kill_brood_lords" and not self.location_deck:
             if self.brood_killed >= int(loc.win.get("count", 2)):
@@ -305,7 +315,7 @@ class State:
             return
         for r in self.rows:
             for side in SIDES:
-                spot = r.spots[side]
+                spot = r.spot(side)
                 if any(not sw.cards for sw in spot.swarms):
                     spot.swarms = [sw for sw in spot.swarms if sw.cards]
 
@@ -362,7 +372,7 @@ class State:
         """Move up to ``count`` cards from a blip pile to (row, side); returns how many."""
         pile = self.pile(pile_side or side)
         n = 0
-        spot = self.rows[row].spots[side]
+        spot = self.rows[row].spot(side)
         while n < count and pile:
             gs = pile.pop()
             gs.moved = False
@@ -415,16 +425,16 @@ class State:
     def _merge_rows(gap: Row, src: Row) -> Row:
         row = Row(src.marine)
         for side in SIDES:
-            spot = row.spots[side]
-            spot.terrain = gap.spots[side].terrain + src.spots[side].terrain
-            spot.swarms = gap.spots[side].swarms + src.spots[side].swarms
+            spot = row.spot(side)
+            spot.terrain = gap.spot(side).terrain + src.spot(side).terrain
+            spot.swarms = gap.spot(side).swarms + src.spot(side).swarms
         return row
 
     def merge_swarms(self) -> None:
         """Swarms sharing a spot become one; emptied swarms go.  Runs after every
         action card, so a spot already holding one live swarm is skipped."""
         for r in self.rows:
-            for spot in r.spots.values():
+            for spot in (r.left, r.right):
                 swarms = spot.swarms
                 if not swarms or (len(swarms) == 1 and swarms[0].cards):
                     continue

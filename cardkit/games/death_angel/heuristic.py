@@ -14,18 +14,19 @@ and only the 0 kills: 1/6 (``tests/engine/test_heuristic.py``).
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Final
 
 from cardkit.games.death_angel.combat import shootable, swarms_near
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
 from cardkit.games.death_angel.support import _find_marine
+from cardkit.model import Effect
 from cardkit.rules.core import Decision, Option
 
 if TYPE_CHECKING:
     from cardkit.games.death_angel.engine import State
 
 # What the agent trades off; tweak these to tell "the set is too hard" from "the bot plays badly".
-WEIGHTS: dict[str, float] = {
+WEIGHTS: Final[dict[str, float]] = {
     "gs": 0.20,          # a Genestealer removed from the board, beyond the danger it poses this round
     "token": 0.06,       # a support token banked for later rounds
     "blip": 0.04,        # a blip card gone: one step closer to travel (or, at the end, to a cleared board)
@@ -38,7 +39,7 @@ WEIGHTS: dict[str, float] = {
     "win_step": 1.0,     # a step toward the final location's win (a Launch token or roll, a Brood Lord killed)
 }
 
-PRIORITIES: dict[str, Any] = {
+PRIORITIES: Final[dict[str, Any]] = {
     # teams picked at setup: "rotate" (game k takes the k-th combination, so every card is in play at
     # every player count) or a fixed order, best first; ["yellow", "blue", "red", "purple", "grey",
     # "green"] is the strongest found (a sweep of all twenty solo team triples)
@@ -84,51 +85,75 @@ def profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: igno
     return _profile(st, m, extra)
 
 
+DEFENCE_KINDS: Final = ("defence_skull_cancels", "defence_skull_counterattack", "reroll_defence_saves")
+
+
 def _profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: ignore[type-arg]
     p = Profile(second_wind=m.id in st.second_wind)
-    for _, eff, team in list(st.active) + [(None, e, m.team) for e in extra]:
-        if team != m.team:
-            continue
-        if eff.kind in ("defence_skull_cancels", "defence_skull_counterattack") and eff.get("marine") == m.id:
-            p.block = True
-        elif eff.kind == "reroll_defence_saves":
-            p.stance = True
+    for _, eff, team in st.active:
+        if team == m.team:
+            _apply_defence(p, eff, m)
+    for eff in extra:
+        _apply_defence(p, eff, m)
     return p
 
 
-# Profiles change only when a round starts or an action card comes into force, so
-# they are kept for the last state seen, keyed by (round, cards in force).  The
-# state is held (compared by identity), so a new game can never hit a stale entry.
-_MEMO: list = [None, -1, -1, {}]  # type: ignore[type-arg]  # state, round, cards in force, profiles
+def _apply_defence(p: Profile, eff: Effect, m: Marine) -> None:
+    kind = eff.kind
+    if kind in ("defence_skull_cancels", "defence_skull_counterattack") and eff.get("marine") == m.id:
+        p.block = True
+    elif kind == "reroll_defence_saves":
+        p.stance = True
+
+
+class _Memo:
+    """What ``danger_at`` reuses between calls: the kill table of the last die
+    faces seen, and the defence profiles of the last state seen, keyed by
+    (round, cards in force).  Profiles change only when a round starts or an
+    action card comes into force; while no defence ability is in force (most of
+    the time) every marine has the plain profile.  The state is held and compared
+    by identity, so a new game never hits a stale entry."""
+
+    def __init__(self) -> None:
+        self.faces: tuple[tuple[int, bool], ...] = ()
+        self.table: tuple[tuple[float, ...], ...] = ()
+        self.state: object = None
+        self.round = -1
+        self.active = -1
+        self.plain = True  # no defence ability in force, no Second Wind
+        self.profiles: dict[str, Profile] = {}
+
+
+_M: Final = _Memo()
+PLAIN: Final = Profile()
+_TABLES: Final[dict[tuple[tuple[int, bool], ...], tuple[tuple[float, ...], ...]]] = {}
 
 
 def _profile_memo(st: "State", m: Marine) -> Profile:
-    memo = _MEMO
-    if memo[0] is not st or memo[1] != st.round or memo[2] != len(st.active):
-        memo[0], memo[1], memo[2], memo[3] = st, st.round, len(st.active), {}
-    p = memo[3].get(m.id)
+    memo = _M
+    if memo.state is not st or memo.round != st.round or memo.active != len(st.active):
+        memo.state, memo.round, memo.active, memo.profiles = st, st.round, len(st.active), {}
+        memo.plain = not st.second_wind and not any(eff.kind in DEFENCE_KINDS for _, eff, _ in st.active)
+    if memo.plain:
+        return PLAIN
+    p = memo.profiles.get(m.id)
     if p is None:
-        p = memo[3][m.id] = _profile(st, m)
+        p = memo.profiles[m.id] = _profile(st, m)
     return p
-
-
-_TABLES: dict[tuple[tuple[int, bool], ...], tuple[tuple[float, ...], ...]] = {}
-
-
-_LAST_TABLE: list = [None, None]  # type: ignore[type-arg]  # the faces tuple last asked for, its table
 
 
 def _kill_table(faces: tuple[tuple[int, bool], ...]) -> tuple[tuple[float, ...], ...]:
     """kill_chance by [2 * block + second_wind][swarm size + Brood Lords, capped at 6]
     (lowering the roll by 1 per Brood Lord is the same as raising the size)."""
-    if faces is _LAST_TABLE[0]:  # the same game asks again: skip hashing the faces
-        return _LAST_TABLE[1]  # type: ignore[no-any-return]
+    memo = _M
+    if faces is memo.faces:  # the same game asks again: skip hashing the faces
+        return memo.table
     table = _TABLES.get(faces)
     if table is None:
         table = _TABLES[faces] = tuple(
             tuple(kill_chance(faces, t, 0, block, sw) for t in range(7))
             for block in (False, True) for sw in (False, True))
-    _LAST_TABLE[0], _LAST_TABLE[1] = faces, table
+    memo.faces, memo.table = faces, table
     return table
 
 
@@ -137,32 +162,41 @@ def danger_at(st: "State", row: int, m: Marine, tokens: int | None = None, facin
     """Chance that ``m``, standing at ``row``, dies in the coming Genestealer attack.
 
     The inner loop of the agent: it runs hundreds of thousands of times in a sweep."""
-    spots = st.rows[row].spots
-    left, right = spots["left"].swarms, spots["right"].swarms
+    r = st.rows[row]
+    left, right = r.left.swarms, r.right.swarms
     if not left and not right:
         return 0.0
-    tokens = m.tokens if tokens is None else tokens
-    facing = m.facing if facing is None else facing
+    n_tokens = m.tokens if tokens is None else tokens
+    faced = m.facing if facing is None else facing
     prof = _profile_memo(st, m) if prof is None else prof
     faces = st.game.faces
     table = _kill_table(faces)[2 * prof.block + prof.second_wind]
-    rerolls = 1 + (tokens if tokens < 2 else 2)
+    rerolls = 1 + (n_tokens if n_tokens < 2 else 2)
     survive = 1.0
-    for side, swarms in (("left", left), ("right", right)):
-        reroll = tokens > 0 and side == facing
-        for sw in swarms:
-            cards = sw.cards
-            if not cards or sw.shielded or sw.attacked or sw is skip:
-                continue
-            t = len(cards)
-            for c in cards:
-                if c.brood_lord:
-                    t += 1
-            p = table[t if t < 6 else 6]
-            if reroll:
-                p = p / len(faces) if prof.stance else p ** rerolls  # Defensive Stance: a re-roll fails only on 0
-            survive *= 1.0 - p
+    if left:
+        survive = _survive(survive, left, table, n_tokens > 0 and faced == "left", prof.stance, rerolls, len(faces), skip)
+    if right:
+        survive = _survive(survive, right, table, n_tokens > 0 and faced == "right", prof.stance, rerolls, len(faces), skip)
     return 1.0 - survive
+
+
+def _survive(survive: float, swarms: list[Swarm], table: tuple[float, ...], reroll: bool, stance: bool, rerolls: int,
+             n_faces: int, skip: Swarm | None) -> float:
+    """``survive`` times the chance to live through the attacks of ``swarms`` (one
+    side), multiplied in the same order as ever: the results stay bit for bit."""
+    for sw in swarms:
+        cards = sw.cards
+        if not cards or sw.shielded or sw.attacked or sw is skip:
+            continue
+        t = len(cards)
+        for c in cards:
+            if c.brood_lord:
+                t += 1
+        p = table[t if t < 6 else 6]
+        if reroll:
+            p = p / n_faces if stance else p ** rerolls  # Defensive Stance: a re-roll fails only on 0
+        survive *= 1.0 - p
+    return survive
 
 
 def rows_by_marine(st: "State") -> dict[str, int]:
@@ -196,12 +230,23 @@ def kill_value(st: "State", row: int, side: str, sw: Swarm, kills: int = 1) -> f
     return gain
 
 
+_SPAWN_BOXES: Final[dict[int, tuple[object, dict[str, int]]]] = {}  # id(game) -> (game, boxes by colour)
+
+
 def _spawn_weight(st: "State", terrain: str | None) -> int:
     """How many spawn boxes of the event deck name this terrain card's colour."""
     t = st.game.terrain.get(terrain or "")
     if t is None:
         return 0
-    return sum(1 for _, ev, _ in st.game.events for b in ev.spawn if b.colour == t.colour)
+    entry = _SPAWN_BOXES.get(id(st.game))
+    if entry is None or entry[0] is not st.game:  # counted once per game setup
+        counts: dict[str, int] = {}
+        for _, ev, _ in st.game.events:
+            for b in ev.spawn:
+                counts[b.colour] = counts.get(b.colour, 0) + 1
+        _SPAWN_BOXES.clear()
+        entry = _SPAWN_BOXES[id(st.game)] = (st.game, counts)
+    return entry[1].get(t.colour, 0)
 
 
 def at_brood_lord_finale(st: "State") -> bool:
@@ -219,10 +264,14 @@ class Heuristic:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        # decision kind -> method: the on_<kind> methods, found once per game
+        self.by_kind: dict[str, Callable[[State, Decision], Option]] = {
+            name[3:]: getattr(self, name) for name in _KINDS}
+        self.cards: dict[str, tuple[str, tuple[Effect, ...], dict[str, Effect]]] = {}
 
     def __call__(self, st: "State", d: Decision) -> Option:
-        fn: Callable[[State, Decision], Option] = getattr(self, "on_" + d.kind, None) or self.default
-        return fn(st, d)
+        fn = self.by_kind.get(d.kind)
+        return fn(st, d) if fn is not None else self.default(st, d)
 
     # -------------------------------------------------------------- helpers
     @staticmethod
@@ -248,7 +297,7 @@ class Heuristic:
         score = -danger_at(st, row, m, facing=side)
         score += WEIGHTS["reach"] * len(shootable(st, m, row, side))
         if with_activation:
-            score += max((self.terrain_value(st, m, row, t) for t in st.rows[row].spots[side].terrain
+            score += max((self.terrain_value(st, m, row, t) for t in st.rows[row].spot(side).terrain
                           if t.activatable and not t.used), default=0.0)
         if side == m.facing:
             score += WEIGHTS["keep_facing"]
@@ -292,7 +341,7 @@ class Heuristic:
             elif k == "promethium_tank":
                 gain = 0.0
                 for s in SIDES:
-                    for sw in st.rows[row].spots[s].swarms:
+                    for sw in st.rows[row].spot(s).swarms:
                         gain += kill_value(st, row, s, sw, kills=len(sw.cards))
                 death = sum(1 for v, _ in st.game.faces if v in tuple(eff.get("death_faces", (0,)))) / len(st.game.faces)
                 total += gain - death  # the activating marine may die
@@ -308,7 +357,7 @@ class Heuristic:
         """The best terrain card ``m`` could activate from ``row`` (after turning)."""
         best = 0.0
         for side in SIDES:
-            for t in st.rows[row].spots[side].terrain:
+            for t in st.rows[row].spot(side).terrain:
                 if t.activatable and not t.used:
                     best = max(best, self.terrain_value(st, m, row, t))
         return best
@@ -318,9 +367,9 @@ class Heuristic:
         o = st.rows[j].marine
         if o is None:
             return 0.0
-        ri, rj = st.rows[i].spots, st.rows[j].spots
-        if not (ri["left"].swarms or ri["right"].swarms or rj["left"].swarms or rj["right"].swarms
-                or ri["left"].terrain or ri["right"].terrain or rj["left"].terrain or rj["right"].terrain):
+        ri, rj = st.rows[i], st.rows[j]
+        if not (ri.left.swarms or ri.right.swarms or rj.left.swarms or rj.right.swarms
+                or ri.left.terrain or ri.right.terrain or rj.left.terrain or rj.right.terrain):
             return 0.0  # two quiet positions: nothing changes
         gain = danger_at(st, i, m) + danger_at(st, j, o) - danger_at(st, j, m) - danger_at(st, i, o)
         if with_activation:
@@ -344,16 +393,18 @@ class Heuristic:
         """Expected deaths a card prevents this round plus the lasting worth of what it does.
         ``memo`` shares what every option of one decision needs."""
         memo = {} if memo is None else memo
-        action = st.game.actions[card]
+        known = self.cards.get(card)
+        if known is None:  # the card's type and effects by kind, read once per game
+            action = st.game.actions[card]
+            known = self.cards[card] = (action.type, action.effects, {e.kind: e for e in action.effects})
+        kind, effs, kinds = known
         rows = memo.get("rows")
         if rows is None:
             rows = memo["rows"] = rows_by_marine(st)
-        ms = [m for m in st.team_marines(team)]
-        effs = action.effects
-        kinds = {e.kind: e for e in effs}
-        if action.type == "attack":
+        ms = st.team_marines(team)
+        if kind == "attack":
             return self.score_attack(st, ms, rows, effs)
-        if action.type == "support":
+        if kind == "support":
             score = 0.0
             if st.supply:
                 if "token_best" not in memo:
@@ -389,7 +440,7 @@ class Heuristic:
             now = self.facing_score(st, m, row, m.facing)
             for side in SIDES:
                 s = self.facing_score(st, m, row, side) - now if side != m.facing else 0.0
-                act = max((self.terrain_value(st, m, row, t, bonus) for t in st.rows[row].spots[side].terrain
+                act = max((self.terrain_value(st, m, row, t, bonus) for t in st.rows[row].spot(side).terrain
                            if t.activatable and not t.used), default=0.0)
                 turn = max(turn, s + max(0.0, act))
             score += turn
@@ -479,14 +530,14 @@ class Heuristic:
             j = int(j_text)
             m_from, m_to = st.rows[i].marine, st.rows[j].marine
             before = (danger_at(st, i, m_from) if m_from else 0) + (danger_at(st, j, m_to) if m_to and j != i else 0)
-            home = st.rows[i].spots[s].swarms
+            home = st.rows[i].spot(s).swarms
             at = home.index(sw)
             home.remove(sw)  # what if it moved: look, then put it back
-            st.rows[j].spots[side].swarms.append(sw)
+            st.rows[j].spot(side).swarms.append(sw)
             try:
                 after = (danger_at(st, i, m_from) if m_from else 0) + (danger_at(st, j, m_to) if m_to and j != i else 0)
             finally:
-                st.rows[j].spots[side].swarms.remove(sw)
+                st.rows[j].spot(side).swarms.remove(sw)
                 home.insert(at, sw)  # exactly as it was: the order of swarms in a spot matters to the rules
             # reach: a swarm brought in front of a marine can be shot next round
             if m_to is not None and side == m_to.facing:
@@ -516,7 +567,7 @@ class Heuristic:
         def worth(o: Option) -> tuple[float, int]:
             m = _find_marine(st, o.value)
             row = rows[m.id]
-            return (round(self.token_worth(st, m, row), 6), st.rows[row].spots[m.facing].count())
+            return (round(self.token_worth(st, m, row), 6), st.rows[row].spot(m.facing).count())
         return max(d.options, key=worth)
 
     def on_facing(self, st: "State", d: Decision) -> Option:
@@ -550,7 +601,7 @@ class Heuristic:
         for o in d.options:
             if o.value == "none":
                 continue
-            t = next(t for t in st.rows[row].spots[m.facing].terrain if t.card == o.value)
+            t = next(t for t in st.rows[row].spot(m.facing).terrain if t.card == o.value)
             v = self.terrain_value(st, m, row, t, bonus)
             if v > best:
                 best, pick = v, o
@@ -566,7 +617,7 @@ class Heuristic:
                 continue
             j_text, s, _ = o.value.split(":")
             j = int(j_text)
-            sw = [x for x in st.rows[j].spots[s].swarms if x.cards and not x.shielded]
+            sw = [x for x in st.rows[j].spot(s).swarms if x.cards and not x.shielded]
             if not sw:
                 continue
             target = max(sw, key=len)
@@ -589,7 +640,7 @@ class Heuristic:
         value = d.ctx("value")
         skull = dict(st.game.faces).get(value, False)
         prof = profile(st, m)
-        brood = max((sw.brood_lords() for sw in st.rows[row].spots[m.facing].swarms), default=0)
+        brood = max((sw.brood_lords() for sw in st.rows[row].spot(m.facing).swarms), default=0)
         saved = (prof.block and skull) or (prof.second_wind and value == 0)
         dies = not saved and value - brood <= d.ctx("swarm")
         return d.options[0] if dies else d.options[1]
@@ -617,7 +668,7 @@ class Heuristic:
     def on_power_field(self, st: "State", d: Decision) -> Option:
         def gain(o: Option) -> float:
             i, s = o.value.split(":")
-            return sum(self.shield_gain(st, int(i), s, sw) for sw in st.rows[int(i)].spots[s].swarms)
+            return sum(self.shield_gain(st, int(i), s, sw) for sw in st.rows[int(i)].spot(s).swarms)
         return max(d.options, key=gain)
 
     def _swarm_option_value(self, st: "State", o: Option) -> float:
@@ -625,7 +676,7 @@ class Heuristic:
         if parts[0] in ("stop", "none"):
             return 0.0
         i, s = int(parts[0]), parts[1]
-        sws = [sw for sw in st.rows[i].spots[s].swarms if sw.cards]
+        sws = [sw for sw in st.rows[i].spot(s).swarms if sw.cards]
         return max((kill_value(st, i, s, sw) for sw in sws), default=0.0)
 
     def on_door_kill(self, st: "State", d: Decision) -> Option:
@@ -690,7 +741,7 @@ class Heuristic:
     def on_scout(self, st: "State", d: Decision) -> Option:
         event, _ = st.game.event_of[d.ctx("card")]
         setup = st.game.setup
-        colours = {t.colour for r in st.rows for s in SIDES for t in r.spots[s].terrain}
+        colours = {t.colour for r in st.rows for s in SIDES for t in r.spot(s).terrain}
         spawns = sum((setup.major if b.severity == "major" else setup.minor) for b in event.spawn if b.colour in colours)
         return Option("event", "bottom") if spawns > setup.major + setup.minor else Option("event", "top")
 
@@ -699,7 +750,7 @@ class Heuristic:
         colour = {t.card: t.colour for t in st.terrain_reserve}
         for r in st.rows:
             for s in SIDES:
-                for t in r.spots[s].terrain:
+                for t in r.spot(s).terrain:
                     colour[t.card] = t.colour
         return min(d.options, key=lambda o: order.index(colour.get(o.value.split(":")[2], "green"))
                    if colour.get(o.value.split(":")[2]) in order else 9)
@@ -715,6 +766,9 @@ class Heuristic:
                 return -9.0
             return (1.0 if m.facing == s else 0.0) - danger_at(st, int(i), m)
         return max(d.options, key=worth)
+
+
+_KINDS: Final = tuple(sorted(name for name in dir(Heuristic) if name.startswith("on_")))
 
 
 def heuristic_agent(seed: int = 0) -> Callable[["State", Decision], Option]:

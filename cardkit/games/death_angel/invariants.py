@@ -35,7 +35,7 @@ def violations(st: "State") -> list[str]:
             out.append(f"{len(places)} Genestealer/Brood Lord cards accounted for, expected {expected}")
     # support tokens are conserved
     tokens = st.supply + sum(m.tokens for m in st.marines()) + st.location_tokens + sum(
-        t.tokens for r in st.rows for s in SIDES for t in r.spots[s].terrain)
+        t.tokens for r in st.rows for s in SIDES for t in r.spot(s).terrain)
     if tokens != st.total_tokens:
         out.append(f"{tokens} support tokens in play, expected {st.total_tokens}")
     if st.supply < 0 or any(m.tokens < 0 for m in st.marines()):
@@ -45,7 +45,7 @@ def violations(st: "State") -> list[str]:
     if events != len(g.events):
         out.append(f"{events} event cards accounted for, expected {len(g.events)}")
     # terrain cards: formation + reserve + the artefact in a team's hands
-    terrain = len(st.terrain_reserve) + sum(len(r.spots[s].terrain) for r in st.rows for s in SIDES) + (1 if st.artefact_team else 0)
+    terrain = len(st.terrain_reserve) + sum(len(r.spot(s).terrain) for r in st.rows for s in SIDES) + (1 if st.artefact_team else 0)
     if terrain != len(g.terrain):
         out.append(f"{terrain} terrain cards accounted for, expected {len(g.terrain)}")
     # formation: every position holds a living marine; no empty swarm lingers

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from cardkit.games.death_angel import combat, effects
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard, other
@@ -77,7 +77,7 @@ def place_terrain(st: "State", placements: tuple[Placement, ...]) -> None:
         st.terrain_reserve.remove(card)
         card.tokens = 0
         card.used = False
-        st.rows[p.row(n)].spots[p.side].terrain.append(card)
+        st.rows[p.row(n)].spot(p.side).terrain.append(card)
 
 
 def fill_blips(st: "State", counts: tuple[int, int]) -> None:
@@ -112,9 +112,9 @@ def start_round(st: "State") -> None:
     st.lead_pending = set()
     for r in st.rows:
         for side in SIDES:
-            for t in r.spots[side].terrain:
+            for t in r.spot(side).terrain:
                 t.used = False
-            for sw in r.spots[side].swarms:
+            for sw in r.spot(side).swarms:
                 sw.shielded = False
                 sw.attacked = False
     for team in st.teams.values():
@@ -156,7 +156,7 @@ def play_round(st: "State") -> "Flow":
     yield from rest_of_round(st, "resolve")
 
 
-PHASES = ("resolve", "genestealer_attack", "event")
+PHASES: Final = ("resolve", "genestealer_attack", "event")
 
 
 def rest_of_round(st: "State", phase: str) -> "Flow":
@@ -191,7 +191,7 @@ def travel(st: "State") -> "Flow":
     # Doors: each support token on a Door kills one Genestealer anywhere; tokens go back
     for r in st.rows:
         for side in SIDES:
-            for t in r.spots[side].terrain:
+            for t in r.spot(side).terrain:
                 while t.tokens:
                     t.tokens -= 1
                     st.supply += 1
@@ -211,11 +211,11 @@ def travel(st: "State") -> "Flow":
     # 2. terrain
     for r in st.rows:
         for side in SIDES:
-            for t in r.spots[side].terrain:
+            for t in r.spot(side).terrain:
                 st.supply += t.tokens
                 t.tokens = 0
                 st.terrain_reserve.append(t)
-            r.spots[side].terrain = []
+            r.spot(side).terrain = []
     st.terrain_reserve.sort(key=lambda t: t.card)
     place_terrain(st, st.location.terrain)
     # 3. blip piles
@@ -255,7 +255,7 @@ def event_phase(st: "State") -> "Flow":
     st.log("event", card_id)
     for r in st.rows:
         for side in SIDES:
-            for sw in r.spots[side].swarms:
+            for sw in r.spot(side).swarms:
                 for c in sw.cards:
                     c.moved = False
     for eff in event.effects:
@@ -280,7 +280,7 @@ def spawn_boxes(st: "State", event_and_copy, first_spawn: bool = False) -> "Flow
     setup = st.game.setup
     for box in event.spawn:
         count = setup.major if box.severity == "major" else setup.minor
-        targets = [(i, side, t) for i, r in enumerate(st.rows) for side in SIDES for t in r.spots[side].terrain
+        targets = [(i, side, t) for i, r in enumerate(st.rows) for side in SIDES for t in r.spot(side).terrain
                    if t.colour == box.colour]
         by_side: dict[str, list] = {"left": [], "right": []}
         for i, side, t in targets:
@@ -309,14 +309,14 @@ def move_swarms(st: "State", kind: str, icon: str) -> None:
     moving = [(i, s, sw) for i, s, sw in st.swarms() if sw.has_icon(icon) and not any(c.moved for c in sw.cards)]
     n = len(st.rows)
     for i, side, sw in moving:
-        spot = st.rows[i].spots[side]
+        spot = st.rows[i].spot(side)
         marine = st.rows[i].marine
         if kind == "adjacent":
             step = 1 if st.game.moves[side] == "down" else -1
             j = i + step
             if 0 <= j < n:
                 spot.swarms.remove(sw)
-                st.rows[j].spots[side].swarms.append(sw)
+                st.rows[j].spot(side).swarms.append(sw)
                 st.log("move", i, side, j, side)
             else:
                 _flank(st, i, side, sw, marine)
@@ -332,7 +332,7 @@ def _flank(st: "State", i: int, side: str, sw: Swarm, marine: Marine | None) -> 
     rear = other(marine.facing)
     if side == rear:
         return
-    st.rows[i].spots[side].swarms.remove(sw)
-    st.rows[i].spots[rear].swarms.append(sw)
+    st.rows[i].spot(side).swarms.remove(sw)
+    st.rows[i].spot(rear).swarms.append(sw)
     st.log("flank", i, side, rear)
 

@@ -8,10 +8,11 @@ here reads display text.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from cardkit.rules.core import Option
 
-SIDES = ("left", "right")
+SIDES: Final = ("left", "right")
 
 
 def other(side: str) -> str:
@@ -104,11 +105,20 @@ class Spot:
 
 
 class Row:
-    __slots__ = ("marine", "spots")
+    """One position of the formation: its marine (None while a gap closes) and
+    its two spots, by side name in ``spots`` and as ``left``/``right``."""
+
+    __slots__ = ("marine", "spots", "left", "right")
 
     def __init__(self, marine: Marine | None) -> None:
         self.marine = marine
-        self.spots = {"left": Spot(), "right": Spot()}
+        self.left = Spot()
+        self.right = Spot()
+        self.spots = {"left": self.left, "right": self.right}
+
+    def spot(self, side: str) -> Spot:
+        """The spot on ``side`` ("left" or "right"); cheaper than ``spots[side]`` compiled."""
+        return self.left if side == "left" else self.right
 
 
 @dataclass

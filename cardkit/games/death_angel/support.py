@@ -3,7 +3,7 @@ marine options, and the abilities in force this round."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Final, Iterator
 
 from cardkit.games.death_angel.state import SIDES, Marine, other
 from cardkit.model import Effect
@@ -12,9 +12,10 @@ from cardkit.rules.core import Option
 if TYPE_CHECKING:
     from cardkit.games.death_angel.engine import Flow, State
 
-YES, NO = Option("choice", "yes"), Option("choice", "no")
+YES: Final = Option("choice", "yes")
+NO: Final = Option("choice", "no")
 # the facing question offers the marine's current facing first
-FACING = {side: (Option("facing", side), Option("facing", other(side))) for side in SIDES}
+FACING: Final = {side: (Option("facing", side), Option("facing", other(side))) for side in SIDES}
 
 
 def _yes_no(st: "State", player: int, kind: str, **ctx: Any) -> "Flow":
@@ -33,6 +34,10 @@ def _marine_option(m: Marine) -> Option:
 
 
 def _find_marine(st: "State", mid: str) -> Marine:
-    return next(m for m in st.marines() if m.id == mid)
+    for r in st.rows:
+        m = r.marine
+        if m is not None and m.id == mid:
+            return m
+    raise AssertionError(f"{mid} is not in the formation")
 
 
