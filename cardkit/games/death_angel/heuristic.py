@@ -14,7 +14,7 @@ and only the 0 kills: 1/6 (``tests/engine/test_heuristic.py``).
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Callable, Final
+from typing import TYPE_CHECKING, Any, Callable, Final, Iterable, TypeVar
 
 from cardkit.games.death_angel.combat import shootable, swarms_near
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
@@ -24,6 +24,8 @@ from cardkit.rules.core import Decision, Option
 
 if TYPE_CHECKING:
     from cardkit.games.death_angel.engine import State
+
+T = TypeVar("T")
 
 # What the agent trades off; tweak these to tell "the set is too hard" from "the bot plays badly".
 WEIGHTS: Final[dict[str, float]] = {
@@ -66,6 +68,42 @@ def kill_chance(faces: tuple[tuple[int, bool], ...], n: int, brood: int, block: 
         if value - brood <= n:
             k += 1
     return k / len(faces)
+
+
+def _most(values: Iterable[float]) -> float:
+    """``max(values, default=0.0)``, without the keyword parsing of the builtin
+    (it runs tens of thousands of times a sweep)."""
+    best, seen = 0.0, False
+    for v in values:
+        if not seen or v > best:
+            best, seen = v, True
+    return best
+
+
+def _argmax(items: Iterable[T], key: Callable[[T], Any]) -> T:
+    """``max(items, key=key)``: the first item with the greatest key."""
+    it = iter(items)
+    for best in it:
+        best_key = key(best)
+        for x in it:
+            k = key(x)
+            if k > best_key:
+                best, best_key = x, k
+        return best
+    raise ValueError("_argmax() of an empty sequence")
+
+
+def _argmin(items: Iterable[T], key: Callable[[T], Any]) -> T:
+    """``min(items, key=key)``: the first item with the smallest key."""
+    it = iter(items)
+    for best in it:
+        best_key = key(best)
+        for x in it:
+            k = key(x)
+            if k < best_key:
+                best, best_key = x, k
+        return best
+    raise ValueError("_argmin() of an empty sequence")
 
 
 class Profile:
@@ -255,7 +293,7 @@ def at_brood_lord_finale(st: "State") -> bool:
 
 
 def best_kill_value(st: "State", targets: list[tuple[int, str, Swarm]], kills: int = 1) -> float:
-    return max((kill_value(st, j, s, sw, kills) for j, s, sw in targets), default=0.0)
+    return _most(kill_value(st, j, s, sw, kills) for j, s, sw in targets)
 
 
 # ------------------------------------------------------------------ scoring
@@ -264,14 +302,11 @@ class Heuristic:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        # decision kind -> method: the on_<kind> methods, found once per game
-        self.by_kind: dict[str, Callable[[State, Decision], Option]] = {
-            name[3:]: getattr(self, name) for name in _KINDS}
         self.cards: dict[str, tuple[str, tuple[Effect, ...], dict[str, Effect]]] = {}
 
     def __call__(self, st: "State", d: Decision) -> Option:
-        fn = self.by_kind.get(d.kind)
-        return fn(st, d) if fn is not None else self.default(st, d)
+        fn = _BY_KIND.get(d.kind)
+        return fn(self, st, d) if fn is not None else self.default(st, d)
 
     # -------------------------------------------------------------- helpers
     @staticmethod
@@ -408,7 +443,7 @@ class Heuristic:
             score = 0.0
             if st.supply:
                 if "token_best" not in memo:
-                    memo["token_best"] = max((self.token_worth(st, m, rows[m.id]) for m in st.marines()), default=0.0)
+                    memo["token_best"] = _most(self.token_worth(st, m, rows[m.id]) for m in st.marines())
                 score += memo["token_best"]
             for m in ms:
                 row = rows[m.id]
@@ -423,7 +458,7 @@ class Heuristic:
                     if t and (m.tokens or st.supply):
                         score += 0.5 * best_kill_value(st, t) - WEIGHTS["token"]
             if "shield_swarm" in kinds:
-                score += max((self.shield_gain(st, i, s, sw) for i, s, sw in st.swarms()), default=0.0)
+                score += _most(self.shield_gain(st, i, s, sw) for i, s, sw in st.swarms())
             if "move_swarm" in kinds:
                 score += max(0.0, self.best_strategize(st, kinds["move_swarm"])[0])
             return score
@@ -445,7 +480,7 @@ class Heuristic:
                 turn = max(turn, s + max(0.0, act))
             score += turn
         if st.enter_formation and st.supply:
-            score += max((self.token_worth(st, m) for m in st.marines()), default=0.0)
+            score += _most(self.token_worth(st, m) for m in st.marines())
         for e in effs:
             if e.kind == "discard_from_blips":
                 score += WEIGHTS["blip"] * (1 + (1 if any(m.tokens >= 2 for m in ms) else 0))
@@ -498,7 +533,7 @@ class Heuristic:
                         best = max(best, gain - 1 / len(st.game.faces))
             per_marine.append(best)
         if st.evasion:
-            return max(per_marine, default=0.0)
+            return _most(per_marine)
         return sum(per_marine)
 
     def shield_gain(self, st: "State", i: int, s: str, sw: Swarm) -> float:
@@ -554,12 +589,12 @@ class Heuristic:
             # is in play at every player count, and the win rate averages over the groups' choices
             combos = list(combinations(sorted(t.id for t in st.game.set.teams), st.game.teams_needed))
             order = list(combos[self.seed % len(combos)])
-        return min(d.options, key=lambda o: order.index(o.value) if o.value in order else 99)
+        return _argmin(d.options, lambda o: order.index(o.value) if o.value in order else 99)
 
     def on_action(self, st: "State", d: Decision) -> Option:
         team = d.ctx("team")
         memo: dict[str, Any] = {}
-        return max(d.options, key=lambda o: self.score_action(st, o.value, team, memo))
+        return _argmax(d.options, lambda o: self.score_action(st, o.value, team, memo))
 
     def on_support(self, st: "State", d: Decision) -> Option:
         rows = rows_by_marine(st)
@@ -568,12 +603,12 @@ class Heuristic:
             m = _find_marine(st, o.value)
             row = rows[m.id]
             return (round(self.token_worth(st, m, row), 6), st.rows[row].spot(m.facing).count())
-        return max(d.options, key=worth)
+        return _argmax(d.options, worth)
 
     def on_facing(self, st: "State", d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
-        return max(d.options, key=lambda o: self.facing_score(st, m, row, o.value, with_activation=True))
+        return _argmax(d.options, lambda o: self.facing_score(st, m, row, o.value, with_activation=True))
 
     def on_flip(self, st: "State", d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
@@ -620,7 +655,7 @@ class Heuristic:
             sw = [x for x in st.rows[j].spot(s).swarms if x.cards and not x.shielded]
             if not sw:
                 continue
-            target = max(sw, key=len)
+            target = _argmax(sw, len)
             if flamer:
                 faces = st.game.faces
                 v = sum([kill_value(st, j, s, target, f) for f, _ in faces]) / len(faces)
@@ -652,14 +687,14 @@ class Heuristic:
 
     def on_blip_discard(self, st: "State", d: Decision) -> Option:
         piles = [o for o in d.options if o.value in SIDES]
-        return min(piles, key=lambda o: len(st.pile(o.value))) if piles else d.options[0]
+        return _argmin(piles, lambda o: len(st.pile(o.value))) if piles else d.options[0]
 
     def on_blip_discard_paid(self, st: "State", d: Decision) -> Option:
         cheap = any(m.tokens and self.token_loss(st, m) < WEIGHTS["blip"] + WEIGHTS["token"] for m in st.marines())
         return d.options[0] if cheap else d.options[1]
 
     def on_payer(self, st: "State", d: Decision) -> Option:
-        return min(d.options, key=lambda o: self.token_loss(st, _find_marine(st, o.value)))
+        return _argmin(d.options, lambda o: self.token_loss(st, _find_marine(st, o.value)))
 
     def on_strategize(self, st: "State", d: Decision) -> Option:
         eff = next((e for _, e, _ in st.active if e.kind == "move_swarm"), None)
@@ -669,7 +704,7 @@ class Heuristic:
         def gain(o: Option) -> float:
             i, s = o.value.split(":")
             return sum(self.shield_gain(st, int(i), s, sw) for sw in st.rows[int(i)].spot(s).swarms)
-        return max(d.options, key=gain)
+        return _argmax(d.options, gain)
 
     def _swarm_option_value(self, st: "State", o: Option) -> float:
         parts = o.value.split(":")
@@ -677,10 +712,10 @@ class Heuristic:
             return 0.0
         i, s = int(parts[0]), parts[1]
         sws = [sw for sw in st.rows[i].spot(s).swarms if sw.cards]
-        return max((kill_value(st, i, s, sw) for sw in sws), default=0.0)
+        return _most(kill_value(st, i, s, sw) for sw in sws)
 
     def on_door_kill(self, st: "State", d: Decision) -> Option:
-        return max(d.options, key=lambda o: self._swarm_option_value(st, o))
+        return _argmax(d.options, lambda o: self._swarm_option_value(st, o))
 
     def on_charge_target(self, st: "State", d: Decision) -> Option:
         return self.on_door_kill(st, d)
@@ -690,7 +725,7 @@ class Heuristic:
 
     def on_kill_swarm(self, st: "State", d: Decision) -> Option:
         real = [o for o in d.options if o.value not in ("stop", "none")]
-        return max(real, key=lambda o: self._swarm_option_value(st, o)) if real else d.options[0]
+        return _argmax(real, lambda o: self._swarm_option_value(st, o)) if real else d.options[0]
 
     def on_swarm_target(self, st: "State", d: Decision) -> Option:
         # Temporary Sanctuary (swarm by index): the swarm that threatens most; Black Holds (by position): the
@@ -701,8 +736,8 @@ class Heuristic:
             def worth(o: Option) -> float:
                 i, s, sw = swarms[int(o.value)]
                 return kill_value(st, i, s, sw, len(sw.cards))
-            return max(d.options, key=worth)
-        return min(d.options, key=lambda o: self._swarm_option_value(st, o))
+            return _argmax(d.options, worth)
+        return _argmin(d.options, lambda o: self._swarm_option_value(st, o))
 
     def on_target(self, st: "State", d: Decision) -> Option:
         effect = d.ctx("effect")
@@ -712,14 +747,14 @@ class Heuristic:
             # harm lands best on the marine the squad is likeliest to lose anyway, holding the fewest tokens
             def doomed(m: Marine) -> tuple[float, int]:
                 return (danger_at(st, rows[m.id], m), -m.tokens)
-            return Option("marine", max(cands, key=doomed).id)
+            return Option("marine", _argmax(cands, doomed).id)
         if effect == "immediate_attack":
-            return Option("marine", max(cands, key=lambda m: best_kill_value(st, shootable(st, m, rows[m.id]))).id)
-        return Option("marine", max(cands, key=lambda m: danger_at(st, rows[m.id], m)).id)
+            return Option("marine", _argmax(cands, lambda m: best_kill_value(st, shootable(st, m, rows[m.id]))).id)
+        return Option("marine", _argmax(cands, lambda m: danger_at(st, rows[m.id], m)).id)
 
     def on_team_target(self, st: "State", d: Decision) -> Option:
         rows = rows_by_marine(st)
-        return min(d.options, key=lambda o: sum(len(shootable(st, m, rows[m.id])) for m in st.team_marines(o.value)))
+        return _argmin(d.options, lambda o: sum(len(shootable(st, m, rows[m.id])) for m in st.team_marines(o.value)))
 
     def on_teleport_pay(self, st: "State", d: Decision) -> Option:
         return d.options[0]
@@ -752,7 +787,7 @@ class Heuristic:
             for s in SIDES:
                 for t in r.spot(s).terrain:
                     colour[t.card] = t.colour
-        return min(d.options, key=lambda o: order.index(colour.get(o.value.split(":")[2], "green"))
+        return _argmin(d.options, lambda o: order.index(colour.get(o.value.split(":")[2], "green"))
                    if colour.get(o.value.split(":")[2]) in order else 9)
 
     def on_place_terrain(self, st: "State", d: Decision) -> Option:
@@ -765,10 +800,12 @@ class Heuristic:
             if m is None:
                 return -9.0
             return (1.0 if m.facing == s else 0.0) - danger_at(st, int(i), m)
-        return max(d.options, key=worth)
+        return _argmax(d.options, worth)
 
 
-_KINDS: Final = tuple(sorted(name for name in dir(Heuristic) if name.startswith("on_")))
+# decision kind -> the Heuristic method that answers it (on_<kind>), found once
+_BY_KIND: Final[dict[str, Callable[[Heuristic, State, Decision], Option]]] = {
+    name[3:]: getattr(Heuristic, name) for name in sorted(dir(Heuristic)) if name.startswith("on_")}
 
 
 def heuristic_agent(seed: int = 0) -> Callable[["State", Decision], Option]:
