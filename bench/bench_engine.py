@@ -15,6 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from cardkit._compiled import engine_build  # noqa: E402
+
 from cardkit.games.death_angel.agents import AGENTS, play  # noqa: E402
 from cardkit.games.death_angel.engine import Game  # noqa: E402
 from cardkit.load.project import load_project  # noqa: E402
@@ -25,6 +27,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     args = ap.parse_args()
     cards = load_project(ROOT).card_set("death-angel")
+    print(f"rules engine: {engine_build()}")
     print(f"{'agent':<10} " + " ".join(f"{p}p games/s".rjust(13) for p in range(1, 7))
           + "   all  rounds/game  decisions/game  us/decision")
     for name in ("random", "passive", "heuristic"):

@@ -17,6 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from cardkit._compiled import engine_build  # noqa: E402
+
 from cardkit.playtest.sweep import plan, run_sweep, usable_cores  # noqa: E402
 
 TARGET_S = 15.0
@@ -29,6 +31,7 @@ def main() -> None:
     ap.add_argument("--certify-every", type=int, default=4)
     args = ap.parse_args()
     jobs = args.jobs or usable_cores()
+    print(f"rules engine: {engine_build()}")
     print(f"{'sweep':<34} {'games':>7} {'jobs':>5} {'wall s':>8} {'games/s':>8} {'target':>8}")
     for label, certify in (("heuristic, bulk", 0), (f"heuristic, 1 batch in {args.certify_every} certified",
                                                        args.certify_every)):

@@ -17,6 +17,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from cardkit._compiled import engine_build
 from cardkit.errors import CardkitError, Issue, Severity, sort_issues
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -476,6 +477,7 @@ def playtest(root: RootOpt = Path("."),
         loc = Localizer(root, locale, card_set)
         write_report(report, summary, loc, loc.card("set.title"), games, seed, agents)
     result["elapsed_s"] = round(time.perf_counter() - started, 2)
+    result["engine"] = engine_build()  # compiled or pure Python: it explains the elapsed time
     if format is Format.json:
         typer.echo(json.dumps(result, indent=2))
     else:
@@ -484,7 +486,7 @@ def playtest(root: RootOpt = Path("."),
             lo_, hi_ = c["difference_ci95"]
             typer.echo(f"compare {c['players']}p {c['agent']}: {c['win_rate_a']:.1%} -> {c['win_rate_b']:.1%} "
                        f"({c['difference']:+.1%}, 95% CI [{lo_:+.1%}, {hi_:+.1%}])")
-        typer.echo(f"elapsed {result['elapsed_s']} s")
+        typer.echo(f"elapsed {result['elapsed_s']} s; rules engine {result['engine']}")
     if any(s["verdict"] != "playable" for s in summary["setups"]):
         raise typer.Exit(1)
 
