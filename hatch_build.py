@@ -75,7 +75,7 @@ def why_not_compile() -> str | None:
     except ImportError:
         return "mypyc is not installed in the build environment"
     cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(cc) is None:
+    if os.name != "nt" and shutil.which(cc) is None:  # (on Windows setuptools looks for MSVC itself)
         return f"no C compiler ({cc})"
     if not Path(sysconfig.get_paths()["include"], "Python.h").is_file():
         return "no Python headers (Python.h)"

@@ -65,7 +65,7 @@ def decide(package_dir: Path, environ: Mapping[str, str], modules: Sequence[str]
         return False, "CARDKIT_PURE is set"
     present = [m for m in modules if has_extension(m, package_dir)]
     if not present:
-        return False, "not compiled at install (no C compiler, or CARDKIT_PURE=1 at install)"
+        return False, "not compiled at install (no C compiler, a failed compile or CARDKIT_PURE=1; pip install -v says which)"
     if len(present) != len(modules):
         return False, "the compiled build is incomplete; reinstall"
     try:

@@ -434,7 +434,7 @@ class State:
         """Swarms sharing a spot become one; emptied swarms go.  Runs after every
         action card, so a spot already holding one live swarm is skipped."""
         for r in self.rows:
-            for spot in (r.left, r.right):
+            for spot in [r.left, r.right]:
                 swarms = spot.swarms
                 if not swarms or (len(swarms) == 1 and swarms[0].cards):
                     continue

@@ -543,28 +543,34 @@ class Heuristic:
         return danger_at(st, i, m) - danger_at(st, i, m, skip=sw)
 
     def best_strategize(self, st: "State", eff: Any, options: tuple[Option, ...] | None = None) -> tuple[float, Option]:
-        """The swarm move that prevents most expected deaths (merging ignored)."""
+        """The swarm move that prevents most expected deaths (merging ignored):
+        among ``options`` (``shift:<swarm>:<row>:<side>``), or every move ``eff`` allows."""
         swarms = st.swarms()
-        best, pick = 0.0, Option("shift", "none")
         n = len(st.rows)
-        reach = int(eff.get("max_positions", 1)) if eff is not None else 1
-        switch = bool(eff.get("may_switch_side")) if eff is not None else True
+        moves: list[tuple[int, int, str]] = []  # (swarm index, row, side)
         if options is None:
-            opts = []
-            for k, (i, s, sw) in enumerate(swarms):
+            reach = int(eff.get("max_positions", 1)) if eff is not None else 1
+            switch = bool(eff.get("may_switch_side")) if eff is not None else True
+            for k, (i, s, _) in enumerate(swarms):
                 for dd in range(-reach, reach + 1):
                     for side in ((s, other(s)) if switch else (s,)):
                         j = i + dd
                         if 0 <= j < n and (dd != 0 or side != s):
-                            opts.append(Option("shift", f"{k}:{j}:{side}"))
+                            moves.append((k, j, side))
         else:
-            opts = [o for o in options if o.value != "none"]
-        for o in opts:
-            k_text, j_text, side = o.value.split(":")
-            i, s, sw = swarms[int(k_text)]
-            j = int(j_text)
+            offered = [o for o in options if o.value != "none"]
+            for o in offered:
+                k_text, j_text, side = o.value.split(":")
+                moves.append((int(k_text), int(j_text), side))
+        best, best_at = 0.0, -1
+        before_of: dict[tuple[int, int], float] = {}  # the danger before a move depends on (from, to) only
+        for at_move, (k, j, side) in enumerate(moves):
+            i, s, sw = swarms[k]
             m_from, m_to = st.rows[i].marine, st.rows[j].marine
-            before = (danger_at(st, i, m_from) if m_from else 0) + (danger_at(st, j, m_to) if m_to and j != i else 0)
+            before = before_of.get((i, j))
+            if before is None:
+                before = before_of[(i, j)] = ((danger_at(st, i, m_from) if m_from else 0)
+                                              + (danger_at(st, j, m_to) if m_to and j != i else 0))
             home = st.rows[i].spot(s).swarms
             at = home.index(sw)
             home.remove(sw)  # what if it moved: look, then put it back
@@ -578,8 +584,13 @@ class Heuristic:
             if m_to is not None and side == m_to.facing:
                 after -= WEIGHTS["reach"]
             if before - after > best:
-                best, pick = before - after, o
-        return best, pick
+                best, best_at = before - after, at_move
+        if best_at < 0:
+            return best, Option("shift", "none")
+        if options is not None:
+            return best, offered[best_at]
+        k, j, side = moves[best_at]
+        return best, Option("shift", f"{k}:{j}:{side}")
 
     # ------------------------------------------------------------ decisions
     def on_team(self, st: "State", d: Decision) -> Option:
@@ -598,12 +609,24 @@ class Heuristic:
 
     def on_support(self, st: "State", d: Decision) -> Option:
         rows = rows_by_marine(st)
-
-        def worth(o: Option) -> tuple[float, int]:
+        # the marine whose token is worth most (to 6 decimals; ties: the one facing most
+        # Genestealers), first in the offer on a tie
+        cands: list[tuple[float, int, Option]] = []
+        for o in d.options:
             m = _find_marine(st, o.value)
             row = rows[m.id]
-            return (round(self.token_worth(st, m, row), 6), st.rows[row].spot(m.facing).count())
-        return _argmax(d.options, worth)
+            cands.append((self.token_worth(st, m, row), st.rows[row].spot(m.facing).count(), o))
+        top = _most(w for w, _, _ in cands)
+        pick: Option | None = None
+        pick_key = (0.0, 0)
+        for w, count, o in cands:
+            if w < top - 1e-5:  # rounds below the top: cannot win (round() is costly)
+                continue
+            key = (round(w, 6), count)
+            if pick is None or key > pick_key:
+                pick, pick_key = o, key
+        assert pick is not None  # the top itself is never skipped
+        return pick
 
     def on_facing(self, st: "State", d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))

@@ -12,7 +12,9 @@ from typing import Final
 
 from cardkit.rules.core import Option
 
-SIDES: Final = ("left", "right")
+# a variable-length tuple type: compiled, loops over it index in place (a fixed
+# tuple[str, str] would be boxed into a new tuple and iterated generically)
+SIDES: Final[tuple[str, ...]] = ("left", "right")
 
 
 def other(side: str) -> str:
