@@ -332,8 +332,8 @@ class Heuristic:
         score = -danger_at(st, row, m, facing=side)
         score += WEIGHTS["reach"] * len(shootable(st, m, row, side))
         if with_activation:
-            score += max((self.terrain_value(st, m, row, t) for t in st.rows[row].spot(side).terrain
-                          if t.activatable and not t.used), default=0.0)
+            score += _most(self.terrain_value(st, m, row, t) for t in st.rows[row].spot(side).terrain
+                           if t.activatable and not t.used)
         if side == m.facing:
             score += WEIGHTS["keep_facing"]
         return score
@@ -475,8 +475,8 @@ class Heuristic:
             now = self.facing_score(st, m, row, m.facing)
             for side in SIDES:
                 s = self.facing_score(st, m, row, side) - now if side != m.facing else 0.0
-                act = max((self.terrain_value(st, m, row, t, bonus) for t in st.rows[row].spot(side).terrain
-                           if t.activatable and not t.used), default=0.0)
+                act = _most(self.terrain_value(st, m, row, t, bonus) for t in st.rows[row].spot(side).terrain
+                            if t.activatable and not t.used)
                 turn = max(turn, s + max(0.0, act))
             score += turn
         if st.enter_formation and st.supply:
