@@ -28,39 +28,38 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-GROUP = "cardkit_engine"  # the shared library: cardkit_engine__mypyc.<abi>.so at the top level
 
 COMPILE = r"""
 import sys
 from setuptools import setup
 from mypyc.build import mypycify
 
-mode, out, c_dir, *sources = sys.argv[1:]
-exts = mypycify(sources, opt_level="3", target_dir=c_dir, group_name="{group}")
+mode, out, c_dir, group, *sources = sys.argv[1:]
+exts = mypycify(sources, opt_level="3", target_dir=c_dir, group_name=group)
 where = ["--inplace"] if mode == "editable" else ["--build-lib", out]
 setup(name="cardkit-engine", packages=[], py_modules=[], ext_modules=exts,
       script_args=["build_ext", "--build-temp", c_dir + "/temp", *where])
-""".replace("{group}", GROUP)
+"""
 
 
-def _modules(root: Path) -> tuple[str, ...]:
-    """``MODULES`` of cardkit/_compiled.py, read without importing cardkit."""
+def _setting(root: Path, name: str) -> Any:
+    """A literal of cardkit/_compiled.py (MODULES, GROUP), read without importing cardkit."""
     tree = ast.parse((root / "cardkit" / "_compiled.py").read_text(encoding="utf-8"))
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "MODULES" for t in node.targets):
-            return tuple(ast.literal_eval(node.value))
-    raise RuntimeError("cardkit/_compiled.py defines no MODULES")
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise RuntimeError(f"cardkit/_compiled.py defines no {name}")
 
 
 def _source(root: Path, module: str) -> Path:
     return root.joinpath(*module.split(".")[:-1], module.split(".")[-1] + ".py")
 
 
-def _artifacts(root: Path, modules: tuple[str, ...]) -> list[Path]:
+def _artifacts(root: Path, modules: tuple[str, ...], group: str) -> list[Path]:
     """Compiled files of an earlier in-place build."""
     found = [root / "cardkit" / "_compiled.json"]
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        found.append(root / f"{GROUP}__mypyc{suffix}")
+        found.append(root / f"{group}__mypyc{suffix}")
         found += [_source(root, m).with_suffix(suffix) for m in modules]
     return [p for p in found if p.exists()]
 
@@ -89,10 +88,11 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
         if self.target_name != "wheel":
             return
         root = Path(self.root)
-        modules = _modules(root)
+        modules = tuple(_setting(root, "MODULES"))
+        group = str(_setting(root, "GROUP"))
         editable = version == "editable"
         if editable:  # never leave an old build beside new sources
-            for p in _artifacts(root, modules):
+            for p in _artifacts(root, modules, group):
                 p.unlink()
         reason = why_not_compile()
         if reason is not None:
@@ -104,13 +104,13 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
         out = work / "lib"
         sources = [str(_source(root, m).relative_to(root)) for m in modules]
         env = dict(os.environ, MYPY_CACHE_DIR=str(work / "mypy-cache"))
-        proc = subprocess.run([sys.executable, "-c", COMPILE, version, str(out), str(work / "c"), *sources],
+        proc = subprocess.run([sys.executable, "-c", COMPILE, version, str(out), str(work / "c"), group, *sources],
                               cwd=root, env=env, capture_output=True, text=True)
         if proc.returncode != 0:
             tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
             self.app.display_warning(f"cardkit: compiling the rules engine failed; using the pure-Python engine\n{tail}")
             if editable:
-                for p in _artifacts(root, modules):
+                for p in _artifacts(root, modules, group):
                     p.unlink()
             return
         import mypy.version

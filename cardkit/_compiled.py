@@ -38,6 +38,7 @@ MODULES = (
     "cardkit.games.death_angel.invariants",
     "cardkit.games.death_angel.agents",
 )
+GROUP = "cardkit_engine"  # mypyc's shared library: cardkit_engine__mypyc.<abi>.so beside the package
 MANIFEST = "_compiled.json"
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -66,7 +67,8 @@ def decide(package_dir: Path, environ: Mapping[str, str], modules: Sequence[str]
     present = [m for m in modules if has_extension(m, package_dir)]
     if not present:
         return False, "not compiled at install (no C compiler, a failed compile or CARDKIT_PURE=1; pip install -v says which)"
-    if len(present) != len(modules):
+    shared = [package_dir.parent / f"{GROUP}__mypyc{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES]
+    if len(present) != len(modules) or not any(p.is_file() for p in shared):
         return False, "the compiled build is incomplete; reinstall"
     try:
         manifest: Any = json.loads((package_dir / MANIFEST).read_text(encoding="utf-8"))

@@ -78,6 +78,7 @@ def fake_build(tmp_path: Path) -> Path:
         src.parent.mkdir(parents=True, exist_ok=True)
         src.write_bytes(_compiled.source_path(m).read_bytes())
         src.with_name(src.stem + importlib.machinery.EXTENSION_SUFFIXES[0]).write_bytes(b"")
+    (tmp_path / f"{_compiled.GROUP}__mypyc{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
     manifest = {"mypy": "test", "sources": _compiled.source_hashes(pkg)}
     (pkg / _compiled.MANIFEST).write_text(json.dumps(manifest))
     return pkg
@@ -101,6 +102,12 @@ def test_pure_on_request_missing_manifest_or_partial_build(tmp_path):
     assert _compiled.decide(pkg, {"CARDKIT_PURE": "0"})[0]
     (pkg / _compiled.MANIFEST).write_text("{not json")
     assert "manifest" in _compiled.decide(pkg, {})[1]
+    (pkg / _compiled.MANIFEST).write_text(json.dumps({"mypy": "test", "sources": _compiled.source_hashes(pkg)}))
+    assert _compiled.decide(pkg, {})[0]
+    shared = tmp_path / f"{_compiled.GROUP}__mypyc{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    shared.unlink()  # the modules' shared library gone
+    assert "incomplete" in _compiled.decide(pkg, {})[1]
+    shared.write_bytes(b"")
     src = _compiled.source_path("cardkit.rules.core", pkg)
     src.with_name(src.stem + importlib.machinery.EXTENSION_SUFFIXES[0]).unlink()
     assert "incomplete" in _compiled.decide(pkg, {})[1]
