@@ -434,17 +434,8 @@ class State:
         """Swarms sharing a spot become one; emptied swarms go.  Runs after every
         action card, so a spot already holding one live swarm is skipped."""
         for r in self.rows:
-            for spot in [r.left, r.right]:
-                swarms = spot.swarms
-                if not swarms or (len(swarms) == 1 and swarms[0].cards):
-                    continue
-                live = [sw for sw in swarms if sw.cards]
-                if len(live) > 1:
-                    merged = Swarm([c for sw in live for c in sw.cards])
-                    merged.shielded = any(sw.shielded for sw in live)
-                    spot.swarms = [merged]
-                else:
-                    spot.swarms = live
+            _merge_spot(r.left)
+            _merge_spot(r.right)
 
     # ------------------------------------------------------------------ flow
     def _play(self, start: Callable[["State"], Flow] | None) -> Flow:
@@ -456,3 +447,15 @@ class State:
                 self.end("abandoned", "round_limit")
             yield from phases.play_round(self)
 
+
+def _merge_spot(spot: Spot) -> None:
+    swarms = spot.swarms
+    if not swarms or (len(swarms) == 1 and swarms[0].cards):
+        return
+    live = [sw for sw in swarms if sw.cards]
+    if len(live) > 1:
+        merged = Swarm([c for sw in live for c in sw.cards])
+        merged.shielded = any(sw.shielded for sw in live)
+        spot.swarms = [merged]
+    else:
+        spot.swarms = live

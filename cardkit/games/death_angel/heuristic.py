@@ -237,10 +237,6 @@ def _survive(survive: float, swarms: list[Swarm], table: tuple[float, ...], rero
     return survive
 
 
-def rows_by_marine(st: "State") -> dict[str, int]:
-    return {r.marine.id: i for i, r in enumerate(st.rows) if r.marine is not None}
-
-
 def kill_value(st: "State", row: int, side: str, sw: Swarm, kills: int = 1) -> float:
     """Worth of killing ``kills`` killable cards of a swarm: the danger it no
     longer poses to the marine it is engaged with, plus the cards themselves."""
@@ -433,20 +429,17 @@ class Heuristic:
             action = st.game.actions[card]
             known = self.cards[card] = (action.type, action.effects, {e.kind: e for e in action.effects})
         kind, effs, kinds = known
-        rows = memo.get("rows")
-        if rows is None:
-            rows = memo["rows"] = rows_by_marine(st)
         ms = st.team_marines(team)
         if kind == "attack":
-            return self.score_attack(st, ms, rows, effs)
+            return self.score_attack(st, ms, effs)
         if kind == "support":
             score = 0.0
             if st.supply:
                 if "token_best" not in memo:
-                    memo["token_best"] = _most(self.token_worth(st, m, rows[m.id]) for m in st.marines())
+                    memo["token_best"] = _most(self.token_worth(st, m, st.row_of(m)) for m in st.marines())
                 score += memo["token_best"]
             for m in ms:
-                row = rows[m.id]
+                row = st.row_of(m)
                 now = danger_at(st, row, m)
                 prof = profile(st, m, extra=tuple(effs))
                 if prof.block or prof.stance:
@@ -454,7 +447,7 @@ class Heuristic:
                     score += now - danger_at(st, row, m, tokens=tokens, prof=prof)
             if "attack_for_support" in kinds:
                 for m in ms:
-                    t = shootable(st, m, rows[m.id])
+                    t = shootable(st, m, st.row_of(m))
                     if t and (m.tokens or st.supply):
                         score += 0.5 * best_kill_value(st, t) - WEIGHTS["token"]
             if "shield_swarm" in kinds:
@@ -468,7 +461,7 @@ class Heuristic:
         bonus = int(kinds["door_bonus_token"].get("extra_tokens", 1)) if "door_bonus_token" in kinds else 0
         for m in ms:
             gain, j = self.best_swap(st, m, free)
-            row = rows[m.id]
+            row = st.row_of(m)
             if gain > WEIGHTS["swap_margin"] and j is not None:
                 score += gain
             turn = 0.0
@@ -491,18 +484,18 @@ class Heuristic:
                               if (mi := st.rows[i].marine) is not None and mi.team == team)
                 if engaged:
                     score += min(2.5, engaged) * WEIGHTS["gs"] + sum(
-                        danger_at(st, rows[m.id], m) for m in ms) * 0.5
+                        danger_at(st, st.row_of(m), m) for m in ms) * 0.5
             elif e.kind == "attack_for_support":
                 for m in ms:
-                    t = shootable(st, m, rows[m.id])
+                    t = shootable(st, m, st.row_of(m))
                     if t and m.tokens:
                         score += max(0.0, 0.5 * best_kill_value(st, t) - self.token_loss(st, m))
         return score
 
-    def score_attack(self, st: "State", ms: list[Marine], rows: dict[str, int], effs: Any) -> float:
+    def score_attack(self, st: "State", ms: list[Marine], effs: Any) -> float:
         per_marine = []
         for m in ms:
-            row = rows[m.id]
+            row = st.row_of(m)
             targets = shootable(st, m, row)
             best = 0.0
             if targets:
@@ -608,13 +601,12 @@ class Heuristic:
         return _argmax(d.options, lambda o: self.score_action(st, o.value, team, memo))
 
     def on_support(self, st: "State", d: Decision) -> Option:
-        rows = rows_by_marine(st)
         # the marine whose token is worth most (to 6 decimals; ties: the one facing most
         # Genestealers), first in the offer on a tie
         cands: list[tuple[float, int, Option]] = []
         for o in d.options:
             m = _find_marine(st, o.value)
-            row = rows[m.id]
+            row = st.row_of(m)
             cands.append((self.token_worth(st, m, row), st.rows[row].spot(m.facing).count(), o))
         top = _most(w for w, _, _ in cands)
         pick: Option | None = None
@@ -765,19 +757,17 @@ class Heuristic:
     def on_target(self, st: "State", d: Decision) -> Option:
         effect = d.ctx("effect")
         cands = [_find_marine(st, o.value) for o in d.options]
-        rows = rows_by_marine(st)
         if effect in PRIORITIES["harmful"]:
             # harm lands best on the marine the squad is likeliest to lose anyway, holding the fewest tokens
             def doomed(m: Marine) -> tuple[float, int]:
-                return (danger_at(st, rows[m.id], m), -m.tokens)
+                return (danger_at(st, st.row_of(m), m), -m.tokens)
             return Option("marine", _argmax(cands, doomed).id)
         if effect == "immediate_attack":
-            return Option("marine", _argmax(cands, lambda m: best_kill_value(st, shootable(st, m, rows[m.id]))).id)
-        return Option("marine", _argmax(cands, lambda m: danger_at(st, rows[m.id], m)).id)
+            return Option("marine", _argmax(cands, lambda m: best_kill_value(st, shootable(st, m, st.row_of(m)))).id)
+        return Option("marine", _argmax(cands, lambda m: danger_at(st, st.row_of(m), m)).id)
 
     def on_team_target(self, st: "State", d: Decision) -> Option:
-        rows = rows_by_marine(st)
-        return _argmin(d.options, lambda o: sum(len(shootable(st, m, rows[m.id])) for m in st.team_marines(o.value)))
+        return _argmin(d.options, lambda o: sum(len(shootable(st, m, st.row_of(m))) for m in st.team_marines(o.value)))
 
     def on_teleport_pay(self, st: "State", d: Decision) -> Option:
         return d.options[0]
