@@ -145,3 +145,20 @@ def test_engine_sources_type_check_for_mypyc(tmp_path):
     out = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), *sources],
                          cwd=REPO, capture_output=True, text=True)
     assert out.stdout.startswith("Success: no issues found"), out.stdout[-3000:]
+
+
+def test_a_failed_compile_still_builds_the_pure_engine(tmp_path):
+    """A machine whose C compiler fails (CC=false): the build hook says so and
+    builds a pure-Python wheel; the install never fails for want of a compiler."""
+    import zipfile
+
+    env = dict(os.environ, CC="false")
+    env.pop("CARDKIT_PURE", None)
+    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(tmp_path), str(REPO)],
+                         capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "compiling the rules engine failed; using the pure-Python engine" in out.stdout + out.stderr
+    wheel = next(tmp_path.glob("cardkit-*.whl"))
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    with zipfile.ZipFile(wheel) as zf:
+        assert not [n for n in zf.namelist() if n.endswith((".so", ".pyd", "_compiled.json"))]
