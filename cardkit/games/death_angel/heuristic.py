@@ -196,13 +196,19 @@ def _kill_table(faces: tuple[tuple[int, bool], ...]) -> tuple[tuple[float, ...],
 
 
 def danger_at(st: "State", row: int, m: Marine, tokens: int | None = None, facing: str | None = None,
-              prof: Profile | None = None, skip: Swarm | None = None) -> float:
+              prof: Profile | None = None, skip: Swarm | None = None, recount: Swarm | None = None,
+              size: int = 0, extra: Swarm | None = None, extra_side: str = "") -> float:
     """Chance that ``m``, standing at ``row``, dies in the coming Genestealer attack.
+
+    What-ifs without touching the board: ``skip`` leaves a swarm out, ``recount``
+    counts one as ``size`` (its cards plus Brood Lords; 0 when all would be gone),
+    and ``extra`` adds one as the last swarm on ``extra_side``.  Each gives exactly
+    the number the board changed that way would give.
 
     The inner loop of the agent: it runs hundreds of thousands of times in a sweep."""
     r = st.rows[row]
     left, right = r.left.swarms, r.right.swarms
-    if not left and not right:
+    if not left and not right and extra is None:
         return 0.0
     n_tokens = m.tokens if tokens is None else tokens
     faced = m.facing if facing is None else facing
@@ -211,25 +217,36 @@ def danger_at(st: "State", row: int, m: Marine, tokens: int | None = None, facin
     table = _kill_table(faces)[2 * prof.block + prof.second_wind]
     rerolls = 1 + (n_tokens if n_tokens < 2 else 2)
     survive = 1.0
+    reroll = n_tokens > 0 and faced == "left"
     if left:
-        survive = _survive(survive, left, table, n_tokens > 0 and faced == "left", prof.stance, rerolls, len(faces), skip)
+        survive = _survive(survive, left, table, reroll, prof.stance, rerolls, len(faces), skip, recount, size)
+    if extra is not None and extra_side == "left":
+        survive = _survive(survive, [extra], table, reroll, prof.stance, rerolls, len(faces), None, None, 0)
+    reroll = n_tokens > 0 and faced == "right"
     if right:
-        survive = _survive(survive, right, table, n_tokens > 0 and faced == "right", prof.stance, rerolls, len(faces), skip)
+        survive = _survive(survive, right, table, reroll, prof.stance, rerolls, len(faces), skip, recount, size)
+    if extra is not None and extra_side == "right":
+        survive = _survive(survive, [extra], table, reroll, prof.stance, rerolls, len(faces), None, None, 0)
     return 1.0 - survive
 
 
 def _survive(survive: float, swarms: list[Swarm], table: tuple[float, ...], reroll: bool, stance: bool, rerolls: int,
-             n_faces: int, skip: Swarm | None) -> float:
+             n_faces: int, skip: Swarm | None, recount: Swarm | None, size: int) -> float:
     """``survive`` times the chance to live through the attacks of ``swarms`` (one
     side), multiplied in the same order as ever: the results stay bit for bit."""
     for sw in swarms:
         cards = sw.cards
         if not cards or sw.shielded or sw.attacked or sw is skip:
             continue
-        t = len(cards)
-        for c in cards:
-            if c.brood_lord:
-                t += 1
+        if sw is recount:
+            if size <= 0:
+                continue
+            t = size
+        else:
+            t = len(cards)
+            for c in cards:
+                if c.brood_lord:
+                    t += 1
         p = table[t if t < 6 else 6]
         if reroll:
             p = p / n_faces if stance else p ** rerolls  # Defensive Stance: a re-roll fails only on 0
@@ -253,13 +270,10 @@ def kill_value(st: "State", row: int, side: str, sw: Swarm, kills: int = 1) -> f
             gain += WEIGHTS["lord_guard"] * WEIGHTS["win_step"] * k / len(killable)
     if m is not None and not sw.attacked:
         before = danger_at(st, row, m)
-        removed = killable[:k]
-        saved = sw.cards
-        sw.cards = [c for c in saved if c not in removed]  # what if they died: look, then put back
-        try:
-            after = danger_at(st, row, m)
-        finally:
-            sw.cards = saved
+        # what if they died: the swarm counts its cards and Brood Lords without the k killed
+        left_over = len(sw.cards) - k
+        lords = sum(1 for c in sw.cards if c.brood_lord) - (k if killable[0].brood_lord else 0)
+        after = danger_at(st, row, m, recount=sw, size=left_over + lords if left_over > 0 else 0)
         gain += before - after
     return gain
 
@@ -564,15 +578,12 @@ class Heuristic:
             if before is None:
                 before = before_of[(i, j)] = ((danger_at(st, i, m_from) if m_from else 0)
                                               + (danger_at(st, j, m_to) if m_to and j != i else 0))
-            home = st.rows[i].spot(s).swarms
-            at = home.index(sw)
-            home.remove(sw)  # what if it moved: look, then put it back
-            st.rows[j].spot(side).swarms.append(sw)
-            try:
-                after = (danger_at(st, i, m_from) if m_from else 0) + (danger_at(st, j, m_to) if m_to and j != i else 0)
-            finally:
-                st.rows[j].spot(side).swarms.remove(sw)
-                home.insert(at, sw)  # exactly as it was: the order of swarms in a spot matters to the rules
+            # what if it moved: gone from its spot, last in the spot it moves to
+            if j == i:
+                after = danger_at(st, i, m_from, skip=sw, extra=sw, extra_side=side) if m_from else 0
+            else:
+                after = ((danger_at(st, i, m_from, skip=sw) if m_from else 0)
+                         + (danger_at(st, j, m_to, extra=sw, extra_side=side) if m_to else 0))
             # reach: a swarm brought in front of a marine can be shot next round
             if m_to is not None and side == m_to.facing:
                 after -= WEIGHTS["reach"]
