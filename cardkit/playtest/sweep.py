@@ -8,6 +8,7 @@ so the result is identical whatever the number of workers.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import statistics
 from concurrent.futures import ProcessPoolExecutor
@@ -142,6 +143,9 @@ def run_sweep(batches: list[Batch], jobs: int = 1, backend: str = "local", sched
             if progress:
                 progress(done, len(batches))
     else:
+        if multiprocessing.get_start_method() == "fork":
+            for root, set_id in sorted({(b.root, b.set_id) for b in batches}):
+                _card_set(root, set_id)  # loaded and checked once here: forked workers inherit it
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = {pool.submit(run_batch, b): i for i, b in enumerate(batches)}
             from concurrent.futures import as_completed
