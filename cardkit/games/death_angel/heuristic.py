@@ -407,8 +407,10 @@ class Heuristic:
                     best = max(best, self.terrain_value(st, m, row, t))
         return best
 
-    def swap_gain(self, st: "State", m: Marine, i: int, j: int, with_activation: bool = True) -> float:
-        """Expected deaths prevented (and terrain made usable) by swapping ``m`` at ``i`` with position ``j``."""
+    def swap_gain(self, st: "State", m: Marine, i: int, j: int, with_activation: bool = True,
+                  here: list[float] | None = None) -> float:
+        """Expected deaths prevented (and terrain made usable) by swapping ``m`` at ``i`` with position ``j``.
+        ``here`` keeps what ``m`` risks and could activate at ``i`` across the positions a caller tries."""
         o = st.rows[j].marine
         if o is None:
             return 0.0
@@ -416,19 +418,25 @@ class Heuristic:
         if not (ri.left.swarms or ri.right.swarms or rj.left.swarms or rj.right.swarms
                 or ri.left.terrain or ri.right.terrain or rj.left.terrain or rj.right.terrain):
             return 0.0  # two quiet positions: nothing changes
-        gain = danger_at(st, i, m) + danger_at(st, j, o) - danger_at(st, j, m) - danger_at(st, i, o)
+        if here is None:
+            here = []
+        if not here:
+            here.append(danger_at(st, i, m))
+            here.append(self.activation_value(st, m, i))
+        gain = here[0] + danger_at(st, j, o) - danger_at(st, j, m) - danger_at(st, i, o)
         if with_activation:
-            gain += self.activation_value(st, m, j) - self.activation_value(st, m, i)
+            gain += self.activation_value(st, m, j) - here[1]
         return gain
 
     def best_swap(self, st: "State", m: Marine, free: bool) -> tuple[float, int | None]:
         """Expected deaths a swap of ``m`` prevents, and with which position."""
         i = st.row_of(m)
         best, where = 0.0, None
+        here: list[float] = []
         for j in range(len(st.rows)):
             if j == i or (not free and abs(j - i) != 1):
                 continue
-            gain = self.swap_gain(st, m, i, j)
+            gain = self.swap_gain(st, m, i, j, here=here)
             if gain > best:
                 best, where = gain, j
         return best, where
@@ -646,10 +654,11 @@ class Heuristic:
         m = _find_marine(st, d.ctx("marine"))
         i = st.row_of(m)
         best, pick = WEIGHTS["swap_margin"], Option("move", "stay")
+        here: list[float] = []
         for o in d.options:
             if o.value == "stay":
                 continue
-            gain = self.swap_gain(st, m, i, int(o.value))
+            gain = self.swap_gain(st, m, i, int(o.value), here=here)
             if gain > best:
                 best, pick = gain, o
         return pick
