@@ -13,9 +13,8 @@ runs from its sources until the next install (see ``cardkit/_compiled.py``).
 
 from __future__ import annotations
 
-import ast
-import hashlib
 import importlib.machinery
+import importlib.util
 import json
 import os
 import shutil
@@ -24,6 +23,7 @@ import sys
 import sysconfig
 import tempfile
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
@@ -42,25 +42,23 @@ setup(name="cardkit-engine", packages=[], py_modules=[], ext_modules=exts,
 """
 
 
-def _setting(root: Path, name: str) -> Any:
-    """A literal of cardkit/_compiled.py (MODULES, GROUP), read without importing cardkit."""
-    tree = ast.parse((root / "cardkit" / "_compiled.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == name for t in node.targets):
-            return ast.literal_eval(node.value)
-    raise RuntimeError(f"cardkit/_compiled.py defines no {name}")
+def _compiled_settings(root: Path) -> ModuleType:
+    """cardkit/_compiled.py (MODULES, GROUP, MANIFEST, source_path, source_hashes),
+    loaded by path: it needs only the standard library, the package may not import yet."""
+    spec = importlib.util.spec_from_file_location("_cardkit_compiled", root / "cardkit" / "_compiled.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def _source(root: Path, module: str) -> Path:
-    return root.joinpath(*module.split(".")[:-1], module.split(".")[-1] + ".py")
-
-
-def _artifacts(root: Path, modules: tuple[str, ...], group: str) -> list[Path]:
+def _artifacts(root: Path, c: ModuleType) -> list[Path]:
     """Compiled files of an earlier in-place build."""
-    found = [root / "cardkit" / "_compiled.json"]
+    pkg = root / "cardkit"
+    found = [pkg / c.MANIFEST]
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        found.append(root / f"{group}__mypyc{suffix}")
-        found += [_source(root, m).with_suffix(suffix) for m in modules]
+        found.append(root / f"{c.GROUP}__mypyc{suffix}")
+        found += [c.source_path(m, pkg).with_suffix(suffix) for m in c.MODULES]
     return [p for p in found if p.exists()]
 
 
@@ -88,11 +86,11 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
         if self.target_name != "wheel":
             return
         root = Path(self.root)
-        modules = tuple(_setting(root, "MODULES"))
-        group = str(_setting(root, "GROUP"))
+        pkg = root / "cardkit"
+        c = _compiled_settings(root)
         editable = version == "editable"
         if editable:  # never leave an old build beside new sources
-            for p in _artifacts(root, modules, group):
+            for p in _artifacts(root, c):
                 p.unlink()
         reason = why_not_compile()
         if reason is not None:
@@ -102,26 +100,25 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
         work = Path(tempfile.mkdtemp(prefix="cardkit-mypyc-"))
         self._work = work
         out = work / "lib"
-        sources = [str(_source(root, m).relative_to(root)) for m in modules]
+        sources = [str(c.source_path(m, pkg).relative_to(root)) for m in c.MODULES]
         env = dict(os.environ, MYPY_CACHE_DIR=str(work / "mypy-cache"))
-        proc = subprocess.run([sys.executable, "-c", COMPILE, version, str(out), str(work / "c"), group, *sources],
+        proc = subprocess.run([sys.executable, "-c", COMPILE, version, str(out), str(work / "c"), c.GROUP, *sources],
                               cwd=root, env=env, capture_output=True, text=True)
         if proc.returncode != 0:
             tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
             self.app.display_warning(f"cardkit: compiling the rules engine failed; using the pure-Python engine\n{tail}")
             if editable:
-                for p in _artifacts(root, modules, group):
+                for p in _artifacts(root, c):
                     p.unlink()
             return
         import mypy.version
 
-        manifest = {"mypy": mypy.version.__version__,
-                    "sources": {m: hashlib.sha256(_source(root, m).read_bytes()).hexdigest() for m in modules}}
+        manifest = {"mypy": mypy.version.__version__, "sources": c.source_hashes(pkg)}
         text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
         if editable:
-            (root / "cardkit" / "_compiled.json").write_text(text, encoding="utf-8")
+            (pkg / c.MANIFEST).write_text(text, encoding="utf-8")
             return
-        (out / "cardkit" / "_compiled.json").write_text(text, encoding="utf-8")
+        (out / "cardkit" / c.MANIFEST).write_text(text, encoding="utf-8")
         for f in sorted(out.rglob("*")):
             if f.is_file():
                 build_data["force_include"][str(f)] = f.relative_to(out).as_posix()

@@ -18,32 +18,30 @@ from cardkit.load.project import load_project
 from cardkit.rules.core import Option, Rng
 from tests.conftest import REPO
 
-# every agent at every player count: each decision kind and most card effects come up
-PLAY = """
-import hashlib, sys
-from cardkit.load.project import load_project
-from cardkit.games.death_angel.engine import Game
-from cardkit.games.death_angel.agents import AGENTS, play
-s = load_project(sys.argv[1]).card_set("death-angel")
-h = hashlib.sha256()
-for agent in ("random", "passive", "heuristic"):
-    for players in range(1, 7):
-        game = Game(s, players)
-        for seed in range(int(sys.argv[2])):
-            st = game.new_state(seed)
-            play(st, AGENTS[agent](seed))
-            h.update(repr((st.events, [o.text() for o in st.decisions], st.outcome, st.stats)).encode())
-from cardkit._compiled import is_compiled
-print(is_compiled(), h.hexdigest())
-"""
+def games_digest(games: int) -> str:
+    """One hash over ``games`` seeds of every agent at every player count (each
+    decision kind and most card effects come up): events, decisions, outcome, stats."""
+    s = load_project(REPO).card_set("death-angel")
+    h = hashlib.sha256()
+    for agent in ("random", "passive", "heuristic"):
+        for players in range(1, 7):
+            game = Game(s, players)
+            for seed in range(games):
+                st = game.new_state(seed)
+                play(st, AGENTS[agent](seed))
+                h.update(repr((st.events, [o.text() for o in st.decisions], st.outcome, st.stats)).encode())
+    return h.hexdigest()
 
 
 def run_games(pure: bool, games: int = 6) -> tuple[str, str]:
+    """(whether the engine was compiled, games_digest) from a fresh process."""
     env = dict(os.environ)
     env.pop("CARDKIT_PURE", None)
     if pure:
         env["CARDKIT_PURE"] = "1"
-    out = subprocess.run([sys.executable, "-c", PLAY, str(REPO), str(games)], env=env,
+    code = ("from cardkit._compiled import is_compiled; from tests.engine.test_compiled import games_digest;"
+            f"d = games_digest({games}); print(is_compiled(), d)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env,
                          capture_output=True, text=True, check=True).stdout.split()
     return out[0], out[1]
 
@@ -58,16 +56,7 @@ def test_pure_and_installed_builds_play_the_same_games():
 
 def test_in_process_games_match_another_process():
     # the same hash computed here, with whatever build this process imported
-    s = load_project(REPO).card_set("death-angel")
-    h = hashlib.sha256()
-    for agent in ("random", "passive", "heuristic"):
-        for players in range(1, 7):
-            game = Game(s, players)
-            for seed in range(2):
-                st = game.new_state(seed)
-                play(st, AGENTS[agent](seed))
-                h.update(repr((st.events, [o.text() for o in st.decisions], st.outcome, st.stats)).encode())
-    assert run_games(pure=True, games=2)[1] == h.hexdigest()
+    assert run_games(pure=True, games=2)[1] == games_digest(2)
 
 
 def fake_build(tmp_path: Path) -> Path:

@@ -138,8 +138,8 @@ def test_plays_clearly_better_than_chance():
 def _snapshot(st: State) -> tuple:  # type: ignore[type-arg]
     rows = tuple((r.marine.id if r.marine else None, r.marine.facing if r.marine else None,
                   r.marine.tokens if r.marine else None,
-                  tuple((tuple((t.card, t.tokens, t.used) for t in r.spots[s].terrain),
-                         tuple((tuple(c.uid for c in sw.cards), sw.attacked, sw.shielded) for sw in r.spots[s].swarms))
+                  tuple((tuple((t.card, t.tokens, t.used) for t in r.spot(s).terrain),
+                         tuple((tuple(c.uid for c in sw.cards), sw.attacked, sw.shielded) for sw in r.spot(s).swarms))
                         for s in ("left", "right")))
                  for r in st.rows)
     piles = tuple(tuple(c.uid for c in p) for p in (st.left, st.right, st.gs_deck, st.gs_discard))

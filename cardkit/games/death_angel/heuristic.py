@@ -80,30 +80,18 @@ def _most(values: Iterable[float]) -> float:
     return best
 
 
-def _argmax(items: Iterable[T], key: Callable[[T], Any]) -> T:
-    """``max(items, key=key)``: the first item with the greatest key."""
+def _pick(items: Iterable[T], key: Callable[[T], Any], smallest: bool = False) -> T:
+    """``max(items, key=key)`` (``min`` when ``smallest``): the first item with
+    the best key, without the keyword parsing of the builtins."""
     it = iter(items)
     for best in it:
         best_key = key(best)
         for x in it:
             k = key(x)
-            if k > best_key:
+            if (k < best_key) if smallest else (k > best_key):
                 best, best_key = x, k
         return best
-    raise ValueError("_argmax() of an empty sequence")
-
-
-def _argmin(items: Iterable[T], key: Callable[[T], Any]) -> T:
-    """``min(items, key=key)``: the first item with the smallest key."""
-    it = iter(items)
-    for best in it:
-        best_key = key(best)
-        for x in it:
-            k = key(x)
-            if k < best_key:
-                best, best_key = x, k
-        return best
-    raise ValueError("_argmin() of an empty sequence")
+    raise ValueError("_pick() of an empty sequence")
 
 
 class Profile:
@@ -123,7 +111,8 @@ def profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: igno
     return _profile(st, m, extra)
 
 
-DEFENCE_KINDS: Final = ("defence_skull_cancels", "defence_skull_counterattack", "reroll_defence_saves")
+BLOCK_KINDS: Final = ("defence_skull_cancels", "defence_skull_counterattack")  # skulls miss this marine
+DEFENCE_KINDS: Final = BLOCK_KINDS + ("reroll_defence_saves",)
 
 
 def _profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: ignore[type-arg]
@@ -138,7 +127,7 @@ def _profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: ign
 
 def _apply_defence(p: Profile, eff: Effect, m: Marine) -> None:
     kind = eff.kind
-    if kind in ("defence_skull_cancels", "defence_skull_counterattack") and eff.get("marine") == m.id:
+    if kind in BLOCK_KINDS and eff.get("marine") == m.id:
         p.block = True
     elif kind == "reroll_defence_saves":
         p.stance = True
@@ -254,7 +243,7 @@ def _survive(survive: float, swarms: list[Swarm], table: tuple[float, ...], rero
     return survive
 
 
-def kill_value(st: "State", row: int, side: str, sw: Swarm, kills: int = 1) -> float:
+def kill_value(st: "State", row: int, sw: Swarm, kills: int = 1) -> float:
     """Worth of killing ``kills`` killable cards of a swarm: the danger it no
     longer poses to the marine it is engaged with, plus the cards themselves."""
     killable = [c for c in sw.cards if not c.brood_lord] or list(sw.cards)
@@ -278,32 +267,13 @@ def kill_value(st: "State", row: int, side: str, sw: Swarm, kills: int = 1) -> f
     return gain
 
 
-_SPAWN_BOXES: Final[dict[int, tuple[object, dict[str, int]]]] = {}  # id(game) -> (game, boxes by colour)
-
-
-def _spawn_weight(st: "State", terrain: str | None) -> int:
-    """How many spawn boxes of the event deck name this terrain card's colour."""
-    t = st.game.terrain.get(terrain or "")
-    if t is None:
-        return 0
-    entry = _SPAWN_BOXES.get(id(st.game))
-    if entry is None or entry[0] is not st.game:  # counted once per game setup
-        counts: dict[str, int] = {}
-        for _, ev, _ in st.game.events:
-            for b in ev.spawn:
-                counts[b.colour] = counts.get(b.colour, 0) + 1
-        _SPAWN_BOXES.clear()
-        entry = _SPAWN_BOXES[id(st.game)] = (st.game, counts)
-    return entry[1].get(t.colour, 0)
-
-
 def at_brood_lord_finale(st: "State") -> bool:
     loc = st.location
     return loc is not None and not st.location_deck and loc.win is not None and loc.win.kind == "kill_brood_lords"
 
 
 def best_kill_value(st: "State", targets: list[tuple[int, str, Swarm]], kills: int = 1) -> float:
-    return _most(kill_value(st, j, s, sw, kills) for j, s, sw in targets)
+    return _most(kill_value(st, j, sw, kills) for j, s, sw in targets)
 
 
 # ------------------------------------------------------------------ scoring
@@ -313,6 +283,7 @@ class Heuristic:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.cards: dict[str, tuple[str, tuple[Effect, ...], dict[str, Effect]]] = {}
+        self.spawn_boxes: dict[str, int] | None = None  # spawn boxes of the event deck by colour
 
     def __call__(self, st: "State", d: Decision) -> Option:
         fn = _BY_KIND.get(d.kind)
@@ -348,6 +319,18 @@ class Heuristic:
             score += WEIGHTS["keep_facing"]
         return score
 
+    def spawn_weight(self, st: "State", terrain: str | None) -> int:
+        """How many spawn boxes of the event deck name this terrain card's colour."""
+        t = st.game.terrain.get(terrain or "")
+        if t is None:
+            return 0
+        if self.spawn_boxes is None:  # counted once per game
+            self.spawn_boxes = {}
+            for _, ev, _ in st.game.events:
+                for b in ev.spawn:
+                    self.spawn_boxes[b.colour] = self.spawn_boxes.get(b.colour, 0) + 1
+        return self.spawn_boxes.get(t.colour, 0)
+
     def location_panel_value(self, st: "State", m: Marine, row: int) -> float:
         """Worth of triggering the current location's control-panel ability, by its effect kinds."""
         loc = st.location
@@ -368,7 +351,7 @@ class Heuristic:
                 total += WEIGHTS["token"] + 0.05
             elif k == "replace_terrain":
                 # worth it when a terrain colour that spawns more often gives way to one that spawns less
-                total += 0.05 * (_spawn_weight(st, eff.get("remove")) - _spawn_weight(st, eff.get("place")))
+                total += 0.05 * (self.spawn_weight(st, eff.get("remove")) - self.spawn_weight(st, eff.get("place")))
             elif k == "limit_spawn_at_terrain":
                 total += 0.05
             else:
@@ -387,7 +370,7 @@ class Heuristic:
                 gain = 0.0
                 for s in SIDES:
                     for sw in st.rows[row].spot(s).swarms:
-                        gain += kill_value(st, row, s, sw, kills=len(sw.cards))
+                        gain += kill_value(st, row, sw, kills=len(sw.cards))
                 death = sum(1 for v, _ in st.game.faces if v in tuple(eff.get("death_faces", (0,)))) / len(st.game.faces)
                 total += gain - death  # the activating marine may die
             elif k == "spore_chimney":
@@ -532,7 +515,7 @@ class Heuristic:
                         hits = 1.0
                 if any(e.kind == "attack_kills_face_value" and e.get("marine") == m.id for e in effs):
                     faces = st.game.faces
-                    best = max(sum(kill_value(st, j, s, sw, v) for v, _ in faces) / len(faces) for j, s, sw in targets)
+                    best = max(sum(kill_value(st, j, sw, v) for v, _ in faces) / len(faces) for j, s, sw in targets)
                 else:
                     best = hits * one
                     for e in effs:
@@ -543,7 +526,7 @@ class Heuristic:
                     near = swarms_near(st, row, int(e.get("reach", 1)))
                     if near:
                         kills = int(e.get("kills", 3))
-                        gain = sum(sorted((kill_value(st, j, s, sw, kills) for j, s, sw in near), reverse=True)[:kills])
+                        gain = sum(sorted((kill_value(st, j, sw, kills) for j, s, sw in near), reverse=True)[:kills])
                         gain = min(gain, kills * (WEIGHTS["gs"] + 0.34))
                         best = max(best, gain - 1 / len(st.game.faces))
             per_marine.append(best)
@@ -612,12 +595,12 @@ class Heuristic:
             # is in play at every player count, and the win rate averages over the groups' choices
             combos = list(combinations(sorted(t.id for t in st.game.set.teams), st.game.teams_needed))
             order = list(combos[self.seed % len(combos)])
-        return _argmin(d.options, lambda o: order.index(o.value) if o.value in order else 99)
+        return _pick(d.options, lambda o: order.index(o.value) if o.value in order else 99, smallest=True)
 
     def on_action(self, st: "State", d: Decision) -> Option:
         team = d.ctx("team")
         memo: dict[str, Any] = {}
-        return _argmax(d.options, lambda o: self.score_action(st, o.value, team, memo))
+        return _pick(d.options, lambda o: self.score_action(st, o.value, team, memo))
 
     def on_support(self, st: "State", d: Decision) -> Option:
         # the marine whose token is worth most (to 6 decimals; ties: the one facing most
@@ -642,7 +625,7 @@ class Heuristic:
     def on_facing(self, st: "State", d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
-        return _argmax(d.options, lambda o: self.facing_score(st, m, row, o.value, with_activation=True))
+        return _pick(d.options, lambda o: self.facing_score(st, m, row, o.value, with_activation=True))
 
     def on_flip(self, st: "State", d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
@@ -690,12 +673,12 @@ class Heuristic:
             sw = [x for x in st.rows[j].spot(s).swarms if x.cards and not x.shielded]
             if not sw:
                 continue
-            target = _argmax(sw, len)
+            target = _pick(sw, len)
             if flamer:
                 faces = st.game.faces
-                v = sum([kill_value(st, j, s, target, f) for f, _ in faces]) / len(faces)
+                v = sum([kill_value(st, j, target, f) for f, _ in faces]) / len(faces)
             else:
-                v = kill_value(st, j, s, target)
+                v = kill_value(st, j, target)
             if v > best:
                 best, pick = v, o
         return pick
@@ -722,14 +705,14 @@ class Heuristic:
 
     def on_blip_discard(self, st: "State", d: Decision) -> Option:
         piles = [o for o in d.options if o.value in SIDES]
-        return _argmin(piles, lambda o: len(st.pile(o.value))) if piles else d.options[0]
+        return _pick(piles, lambda o: len(st.pile(o.value)), smallest=True) if piles else d.options[0]
 
     def on_blip_discard_paid(self, st: "State", d: Decision) -> Option:
         cheap = any(m.tokens and self.token_loss(st, m) < WEIGHTS["blip"] + WEIGHTS["token"] for m in st.marines())
         return d.options[0] if cheap else d.options[1]
 
     def on_payer(self, st: "State", d: Decision) -> Option:
-        return _argmin(d.options, lambda o: self.token_loss(st, _find_marine(st, o.value)))
+        return _pick(d.options, lambda o: self.token_loss(st, _find_marine(st, o.value)), smallest=True)
 
     def on_strategize(self, st: "State", d: Decision) -> Option:
         eff = next((e for _, e, _ in st.active if e.kind == "move_swarm"), None)
@@ -739,7 +722,7 @@ class Heuristic:
         def gain(o: Option) -> float:
             i, s = o.value.split(":")
             return sum(self.shield_gain(st, int(i), s, sw) for sw in st.rows[int(i)].spot(s).swarms)
-        return _argmax(d.options, gain)
+        return _pick(d.options, gain)
 
     def _swarm_option_value(self, st: "State", o: Option) -> float:
         parts = o.value.split(":")
@@ -747,10 +730,10 @@ class Heuristic:
             return 0.0
         i, s = int(parts[0]), parts[1]
         sws = [sw for sw in st.rows[i].spot(s).swarms if sw.cards]
-        return _most(kill_value(st, i, s, sw) for sw in sws)
+        return _most(kill_value(st, i, sw) for sw in sws)
 
     def on_door_kill(self, st: "State", d: Decision) -> Option:
-        return _argmax(d.options, lambda o: self._swarm_option_value(st, o))
+        return _pick(d.options, lambda o: self._swarm_option_value(st, o))
 
     def on_charge_target(self, st: "State", d: Decision) -> Option:
         return self.on_door_kill(st, d)
@@ -760,7 +743,7 @@ class Heuristic:
 
     def on_kill_swarm(self, st: "State", d: Decision) -> Option:
         real = [o for o in d.options if o.value not in ("stop", "none")]
-        return _argmax(real, lambda o: self._swarm_option_value(st, o)) if real else d.options[0]
+        return _pick(real, lambda o: self._swarm_option_value(st, o)) if real else d.options[0]
 
     def on_swarm_target(self, st: "State", d: Decision) -> Option:
         # Temporary Sanctuary (swarm by index): the swarm that threatens most; Black Holds (by position): the
@@ -770,9 +753,9 @@ class Heuristic:
 
             def worth(o: Option) -> float:
                 i, s, sw = swarms[int(o.value)]
-                return kill_value(st, i, s, sw, len(sw.cards))
-            return _argmax(d.options, worth)
-        return _argmin(d.options, lambda o: self._swarm_option_value(st, o))
+                return kill_value(st, i, sw, len(sw.cards))
+            return _pick(d.options, worth)
+        return _pick(d.options, lambda o: self._swarm_option_value(st, o), smallest=True)
 
     def on_target(self, st: "State", d: Decision) -> Option:
         effect = d.ctx("effect")
@@ -781,13 +764,13 @@ class Heuristic:
             # harm lands best on the marine the squad is likeliest to lose anyway, holding the fewest tokens
             def doomed(m: Marine) -> tuple[float, int]:
                 return (danger_at(st, st.row_of(m), m), -m.tokens)
-            return Option("marine", _argmax(cands, doomed).id)
+            return Option("marine", _pick(cands, doomed).id)
         if effect == "immediate_attack":
-            return Option("marine", _argmax(cands, lambda m: best_kill_value(st, shootable(st, m, st.row_of(m)))).id)
-        return Option("marine", _argmax(cands, lambda m: danger_at(st, st.row_of(m), m)).id)
+            return Option("marine", _pick(cands, lambda m: best_kill_value(st, shootable(st, m, st.row_of(m)))).id)
+        return Option("marine", _pick(cands, lambda m: danger_at(st, st.row_of(m), m)).id)
 
     def on_team_target(self, st: "State", d: Decision) -> Option:
-        return _argmin(d.options, lambda o: sum(len(shootable(st, m, st.row_of(m))) for m in st.team_marines(o.value)))
+        return _pick(d.options, lambda o: sum(len(shootable(st, m, st.row_of(m))) for m in st.team_marines(o.value)), smallest=True)
 
     def on_teleport_pay(self, st: "State", d: Decision) -> Option:
         return d.options[0]
@@ -820,8 +803,8 @@ class Heuristic:
             for s in SIDES:
                 for t in r.spot(s).terrain:
                     colour[t.card] = t.colour
-        return _argmin(d.options, lambda o: order.index(colour.get(o.value.split(":")[2], "green"))
-                   if colour.get(o.value.split(":")[2]) in order else 9)
+        return _pick(d.options, lambda o: order.index(colour.get(o.value.split(":")[2], "green"))
+                   if colour.get(o.value.split(":")[2]) in order else 9, smallest=True)
 
     def on_place_terrain(self, st: "State", d: Decision) -> Option:
         # a marine who faces it can pick it up next round; best where he stands least threatened
@@ -833,7 +816,7 @@ class Heuristic:
             if m is None:
                 return -9.0
             return (1.0 if m.facing == s else 0.0) - danger_at(st, int(i), m)
-        return _argmax(d.options, worth)
+        return _pick(d.options, worth)
 
 
 # decision kind -> the Heuristic method that answers it (on_<kind>), found once

@@ -79,9 +79,9 @@ def _start(spec: dict[str, Any], doc: YamlDoc) -> Any:
             st.terrain_reserve.remove(card)
             card.tokens = t.get("tokens", 0)
             st.supply -= card.tokens
-            st.rows[t["row"]].spots[t["side"]].terrain.append(card)
+            st.rows[t["row"]].spot(t["side"]).terrain.append(card)
         for sw in s.get("swarms", []):
-            st.rows[sw["row"]].spots[sw["side"]].swarms.append(Swarm([pool.take(c) for c in sw["cards"]]))
+            st.rows[sw["row"]].spot(sw["side"]).swarms.append(Swarm([pool.take(c) for c in sw["cards"]]))
         blips = s.get("blips", {"left": [], "right": []})
         st.left = [pool.take(c) for c in reversed(blips["left"])]  # listed top first; a pile pops from its end
         st.right = [pool.take(c) for c in reversed(blips["right"])]
@@ -207,7 +207,7 @@ def _compare(st: State, exp: dict[str, Any]) -> list[str]:
     if "supply" in exp:
         check("support supply", exp["supply"], st.supply)
     if "terrain" in exp:
-        got = sorted((t.card, i, s, t.tokens) for i, r in enumerate(st.rows) for s in SIDES for t in r.spots[s].terrain)
+        got = sorted((t.card, i, s, t.tokens) for i, r in enumerate(st.rows) for s in SIDES for t in r.spot(s).terrain)
         want = sorted((t["terrain"], t["row"], t["side"], t.get("tokens", 0)) for t in exp["terrain"])
         check("terrain", want, got)
     if "location" in exp:

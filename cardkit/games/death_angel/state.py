@@ -108,18 +108,17 @@ class Spot:
 
 class Row:
     """One position of the formation: its marine (None while a gap closes) and
-    its two spots, by side name in ``spots`` and as ``left``/``right``."""
+    its two spots, ``left`` and ``right``."""
 
-    __slots__ = ("marine", "spots", "left", "right")
+    __slots__ = ("marine", "left", "right")
 
     def __init__(self, marine: Marine | None) -> None:
         self.marine = marine
         self.left = Spot()
         self.right = Spot()
-        self.spots = {"left": self.left, "right": self.right}
 
     def spot(self, side: str) -> Spot:
-        """The spot on ``side`` ("left" or "right"); cheaper than ``spots[side]`` compiled."""
+        """The spot on ``side`` ("left" or "right")."""
         return self.left if side == "left" else self.right
 
 
