@@ -31,6 +31,9 @@ class Effect:
 
     kind: str
     params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False, compare=True)
+    # a private plain copy of ``params``: ``get`` runs in every card effect of
+    # every simulated game, and a dict lookup is the fastest answer (compiled too)
+    _values: dict[str, Any] = field(default_factory=dict, init=False, repr=False, hash=False, compare=False)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Effect":
@@ -38,13 +41,10 @@ class Effect:
         return cls(str(data["kind"]), MappingProxyType(params))
 
     def __post_init__(self) -> None:
-        # ``get`` runs in every card effect of every simulated game (a playtest
-        # plays thousands): each instance answers it with its mapping's own C
-        # method, which shadows the Python method below
-        object.__setattr__(self, "get", self.params.get)
+        object.__setattr__(self, "_values", dict(self.params))
 
     def get(self, name: str, default: Any = None) -> Any:
-        return self.params.get(name, default)
+        return self._values.get(name, default)
 
 
 @dataclass(frozen=True)
