@@ -204,6 +204,16 @@ class State:
         choice = yield Decision(player, kind, tuple(options), context)
         return choice
 
+    def ask_in(self, player: int, kind: str, options: Sequence[Option], context: dict[str, Any]) -> Flow:
+        """:meth:`ask` for a caller that holds the context as a dict already
+        (compiled, ``ask(**context)`` would be a generic Python call)."""
+        if not options:
+            raise AssertionError(f"no legal option for {kind}")
+        if len(options) == 1:
+            return options[0]
+        choice = yield Decision(player, kind, tuple(options), context)
+        return choice
+
     def log(self, *event: Any) -> None:
         self.events.append(event)
 
@@ -337,7 +347,7 @@ class State:
                 options.append(opt)
         if optional:
             options.append(Option("swarm", "stop"))
-        pick = yield from self.ask(player, kind, options, **context)
+        pick = yield from self.ask_in(player, kind, options, context)
         if pick.value == "stop":
             return None
         row, side = pick.value.split(":")

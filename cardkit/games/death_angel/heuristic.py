@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Final, Iterable, TypeVar
 
 from cardkit.games.death_angel.combat import shootable, swarms_near
-from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
+from cardkit.games.death_angel.state import SIDES, Marine, Row, Swarm, other
 from cardkit.games.death_angel.support import _find_marine
 from cardkit.model import Effect
 from cardkit.rules.core import Decision, Option
@@ -149,6 +149,27 @@ class _Memo:
         self.active = -1
         self.plain = True  # no defence ability in force, no Second Wind
         self.profiles: dict[str, Profile] = {}
+        # While the agent weighs one decision the board stands still: the danger of
+        # each marine where he stands is worked out once, kept by row in slots
+        # stamped with the decision, and ``board`` keeps other facts of the board
+        # (the best place for a support token).  The action cards of a round are
+        # chosen one team after another with nothing moving in between: those
+        # decisions share one stamp.  Only inside Heuristic.__call__, never for a
+        # board someone may change between calls.
+        self.deciding: object = None
+        self.stamp = 0
+        self.slots: list[_Slot] = []
+        self.board: dict[str, float] = {}
+        self.choosing: object = None  # the state and round of the last decision, when it was an action choice
+        self.choosing_round = -1
+
+
+class _Slot:
+    __slots__ = ("stamp", "value")
+
+    def __init__(self) -> None:
+        self.stamp = -1
+        self.value = 0.0
 
 
 _M: Final = _Memo()
@@ -199,9 +220,22 @@ def danger_at(st: "State", row: int, m: Marine, tokens: int | None = None, facin
     left, right = r.left.swarms, r.right.swarms
     if not left and not right and extra is None:
         return 0.0
-    n_tokens = m.tokens if tokens is None else tokens
-    faced = m.facing if facing is None else facing
-    prof = _profile_memo(st, m) if prof is None else prof
+    memo = _M
+    known = (memo.deciding is st and r.marine is m and prof is None and skip is None and recount is None
+             and extra is None and (tokens is None or tokens == m.tokens) and (facing is None or facing == m.facing))
+    if known:
+        slot = memo.slots[row]
+        if slot.stamp != memo.stamp:
+            slot.value = _danger(st, r, m, m.tokens, m.facing, _profile_memo(st, m), None, None, 0, None, "")
+            slot.stamp = memo.stamp
+        return slot.value
+    return _danger(st, r, m, m.tokens if tokens is None else tokens, m.facing if facing is None else facing,
+                   _profile_memo(st, m) if prof is None else prof, skip, recount, size, extra, extra_side)
+
+
+def _danger(st: "State", r: Row, m: Marine, n_tokens: int, faced: str, prof: Profile, skip: Swarm | None,
+            recount: Swarm | None, size: int, extra: Swarm | None, extra_side: str) -> float:
+    left, right = r.left.swarms, r.right.swarms
     faces = st.game.faces
     table = _kill_table(faces)[2 * prof.block + prof.second_wind]
     rerolls = 1 + (n_tokens if n_tokens < 2 else 2)
@@ -287,7 +321,19 @@ class Heuristic:
 
     def __call__(self, st: "State", d: Decision) -> Option:
         fn = _BY_KIND.get(d.kind)
-        return fn(self, st, d) if fn is not None else self.default(st, d)
+        if fn is None:
+            return self.default(st, d)
+        memo = _M
+        memo.deciding = st
+        if d.kind != "action" or memo.choosing is not st or memo.choosing_round != st.round:
+            memo.stamp += 1
+            memo.board = {}
+            while len(memo.slots) < len(st.rows):
+                memo.slots.append(_Slot())
+        pick = fn(self, st, d)
+        memo.deciding = None
+        memo.choosing, memo.choosing_round = (st, st.round) if d.kind == "action" else (None, -1)
+        return pick
 
     # -------------------------------------------------------------- helpers
     @staticmethod
@@ -301,6 +347,16 @@ class Heuristic:
         """What one more support token on ``m`` is worth now."""
         row = st.row_of(m) if row is None else row
         return danger_at(st, row, m) - danger_at(st, row, m, tokens=m.tokens + 1) + WEIGHTS["token"]
+
+    def token_best(self, st: "State") -> float:
+        """The most one more support token on any marine is worth now."""
+        board = _M.board
+        best = board.get("token_best") if _M.deciding is st else None
+        if best is None:
+            best = _most(self.token_worth(st, m, st.row_of(m)) for m in st.marines())
+            if _M.deciding is st:
+                board["token_best"] = best
+        return best
 
     def token_loss(self, st: "State", m: Marine) -> float:
         """What spending one of ``m``'s tokens costs him."""
@@ -425,10 +481,8 @@ class Heuristic:
         return best, where
 
     # ------------------------------------------------------- action choice
-    def score_action(self, st: "State", card: str, team: str, memo: dict[str, Any] | None = None) -> float:
-        """Expected deaths a card prevents this round plus the lasting worth of what it does.
-        ``memo`` shares what every option of one decision needs."""
-        memo = {} if memo is None else memo
+    def score_action(self, st: "State", card: str, team: str) -> float:
+        """Expected deaths a card prevents this round plus the lasting worth of what it does."""
         known = self.cards.get(card)
         if known is None:  # the card's type and effects by kind, read once per game
             action = st.game.actions[card]
@@ -440,9 +494,7 @@ class Heuristic:
         if kind == "support":
             score = 0.0
             if st.supply:
-                if "token_best" not in memo:
-                    memo["token_best"] = _most(self.token_worth(st, m, st.row_of(m)) for m in st.marines())
-                score += memo["token_best"]
+                score += self.token_best(st)
             for m in ms:
                 row = st.row_of(m)
                 now = danger_at(st, row, m)
@@ -478,7 +530,7 @@ class Heuristic:
                 turn = max(turn, s + max(0.0, act))
             score += turn
         if st.enter_formation and st.supply:
-            score += _most(self.token_worth(st, m) for m in st.marines())
+            score += self.token_best(st)
         for e in effs:
             if e.kind == "discard_from_blips":
                 score += WEIGHTS["blip"] * (1 + (1 if any(m.tokens >= 2 for m in ms) else 0))
@@ -497,7 +549,7 @@ class Heuristic:
                         score += max(0.0, 0.5 * best_kill_value(st, t) - self.token_loss(st, m))
         return score
 
-    def score_attack(self, st: "State", ms: list[Marine], effs: Any) -> float:
+    def score_attack(self, st: "State", ms: list[Marine], effs: tuple[Effect, ...]) -> float:
         per_marine = []
         for m in ms:
             row = st.row_of(m)
@@ -540,7 +592,7 @@ class Heuristic:
             return 0.0
         return danger_at(st, i, m) - danger_at(st, i, m, skip=sw)
 
-    def best_strategize(self, st: "State", eff: Any, options: tuple[Option, ...] | None = None) -> tuple[float, Option]:
+    def best_strategize(self, st: "State", eff: Effect | None, options: tuple[Option, ...] | None = None) -> tuple[float, Option]:
         """The swarm move that prevents most expected deaths (merging ignored):
         among ``options`` (``shift:<swarm>:<row>:<side>``), or every move ``eff`` allows."""
         swarms = st.swarms()
@@ -599,8 +651,7 @@ class Heuristic:
 
     def on_action(self, st: "State", d: Decision) -> Option:
         team = d.ctx("team")
-        memo: dict[str, Any] = {}
-        return _pick(d.options, lambda o: self.score_action(st, o.value, team, memo))
+        return _pick(d.options, lambda o: self.score_action(st, o.value, team))
 
     def on_support(self, st: "State", d: Decision) -> Option:
         # the marine whose token is worth most (to 6 decimals; ties: the one facing most
@@ -611,12 +662,16 @@ class Heuristic:
             row = st.row_of(m)
             cands.append((self.token_worth(st, m, row), st.rows[row].spot(m.facing).count(), o))
         top = _most(w for w, _, _ in cands)
+        near = [c for c in cands if c[0] >= top - 1e-5]  # the others round below the top: cannot win
+        if len(near) == 1:
+            return near[0][2]  # (no tie to break: round() is costly)
         pick: Option | None = None
         pick_key = (0.0, 0)
-        for w, count, o in cands:
-            if w < top - 1e-5:  # rounds below the top: cannot win (round() is costly)
-                continue
-            key = (round(w, 6), count)
+        last, rounded = -1.0, 0.0
+        for w, count, o in near:
+            if w != last:  # (often all the same: no Genestealer near anyone)
+                last, rounded = w, round(w, 6)
+            key = (rounded, count)
             if pick is None or key > pick_key:
                 pick, pick_key = o, key
         assert pick is not None  # the top itself is never skipped

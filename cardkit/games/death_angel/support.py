@@ -19,7 +19,7 @@ FACING: Final = {side: (Option("facing", side), Option("facing", other(side))) f
 
 
 def _yes_no(st: "State", player: int, kind: str, **ctx: Any) -> "Flow":
-    pick = yield from st.ask(player, kind, [YES, NO], **ctx)
+    pick = yield from st.ask_in(player, kind, [YES, NO], ctx)
     return pick == YES
 
 
