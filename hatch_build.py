@@ -9,6 +9,13 @@ with the pure-Python engine and says why (``pip install -v`` shows it).
 Editable installs compile in place, next to the sources; ``cardkit/_compiled.json``
 records the hash of every compiled source so that an engine edited afterwards
 runs from its sources until the next install (see ``cardkit/_compiled.py``).
+
+With GCC the build is profile-guided, as CPython's own release builds are: an
+instrumented engine plays a few hundred training games (every agent and player
+count, on seeds no benchmark uses) and GCC compiles again knowing which branches
+and calls are hot (about 13 % faster games).  The C code is the same either way
+and so are the games; ``CARDKIT_PGO=0``, another compiler, or any failure along
+the way gives the plain ``-O3`` build.
 """
 
 from __future__ import annotations
@@ -40,6 +47,38 @@ where = ["--inplace"] if mode == "editable" else ["--build-lib", out]
 setup(name="cardkit-engine", packages=[], py_modules=[], ext_modules=exts,
       script_args=["build_ext", "--build-temp", c_dir + "/temp", *where])
 """
+
+
+# The training run of the profile-guided build: the games a playtest plays (every
+# agent, every player count, some checked step by step), on seeds no benchmark uses.
+TRAIN = r"""
+import sys
+from pathlib import Path
+from cardkit._compiled import is_compiled
+from cardkit.games.death_angel.agents import AGENTS, play
+from cardkit.games.death_angel.engine import Game
+from cardkit.games.death_angel.invariants import violations
+from cardkit.load.project import load_project
+
+if not is_compiled():
+    sys.exit("the instrumented engine did not load")
+cards = load_project(Path(sys.argv[1])).card_set("death-angel")
+for agent, games, certified in (("heuristic", 40, 4), ("random", 20, 2), ("passive", 10, 1)):
+    for players in range(1, 7):
+        game = Game(cards, players)
+        for seed in range(games):
+            st = game.new_state(1_000_000 + seed)
+            choose = AGENTS[agent](seed)
+            if seed < certified:
+                while st.decision is not None:
+                    violations(st)
+                    st.apply(choose(st, st.decision))
+            else:
+                play(st, choose)
+"""
+PGO_GENERATE = ("-fprofile-generate", "-fprofile-update=single")
+PGO_USE = ("-fprofile-use", "-fprofile-partial-training", "-fprofile-correction",
+           "-Wno-missing-profile", "-Wno-error=coverage-mismatch")
 
 
 def _compiled_settings(root: Path) -> ModuleType:
@@ -79,6 +118,32 @@ def why_not_compile() -> str | None:
     return None
 
 
+def why_not_pgo() -> str | None:
+    """Profile-guided optimisation needs GCC (its profile flags); ``CARDKIT_PGO=0`` turns it off."""
+    if os.environ.get("CARDKIT_PGO", "") == "0":
+        return "CARDKIT_PGO=0"
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    try:
+        proc = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return f"cannot run {cc}"
+    first = (proc.stdout.splitlines() or [""])[0].lower()  # "gcc (Debian 12.2.0-14) 12.2.0", "cc (GCC) 13.2.1"
+    if proc.returncode != 0 or "gcc" not in first or "clang" in first:
+        return f"{cc} is not GCC"
+    return None
+
+
+def _with_flags(env: dict[str, str], flags: tuple[str, ...]) -> dict[str, str]:
+    """``env`` with ``flags`` added to the compile and link flags setuptools reads."""
+    extra = " ".join(flags)
+    return dict(env, CFLAGS=f"{env.get('CFLAGS', '')} {extra}".strip(),
+                LDFLAGS=f"{env.get('LDFLAGS', '')} {extra}".strip())
+
+
+def _failed(proc: subprocess.CompletedProcess[str]) -> str:
+    return "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
+
+
 class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "custom"
 
@@ -96,16 +161,27 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
         if reason is not None:
             self.app.display_warning(f"cardkit: pure-Python rules engine ({reason})")
             return
-        self.app.display_info("cardkit: compiling the rules engine with mypyc (about a minute)")
+        self.app.display_info("cardkit: compiling the rules engine with mypyc (two to three minutes)")
         work = Path(tempfile.mkdtemp(prefix="cardkit-mypyc-"))
         self._work = work
         out = work / "lib"
         sources = [str(c.source_path(m, pkg).relative_to(root)) for m in c.MODULES]
         env = dict(os.environ, MYPY_CACHE_DIR=str(work / "mypy-cache"))
-        proc = subprocess.run([sys.executable, "-c", COMPILE, version, str(out), str(work / "c"), c.GROUP, *sources],
-                              cwd=root, env=env, capture_output=True, text=True)
+        pgo = why_not_pgo()
+        if pgo is None:
+            self.app.display_info("cardkit: profile-guided build: an instrumented build plays training games first")
+            pgo = self._profile(root, c, work, sources, env)
+        if pgo is not None:
+            self.app.display_info(f"cardkit: no profile-guided optimisation ({pgo}); plain -O3 build")
+        command = [sys.executable, "-c", COMPILE, version, str(out), str(work / "c"), c.GROUP, *sources]
+        proc = subprocess.run(command, cwd=root, env=env if pgo else _with_flags(env, PGO_USE),
+                              capture_output=True, text=True)
+        if proc.returncode != 0 and pgo is None:
+            pgo = "the profile-guided build failed"
+            self.app.display_warning(f"cardkit: {pgo}; plain -O3 build\n{_failed(proc)}")
+            proc = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
         if proc.returncode != 0:
-            tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
+            tail = _failed(proc)
             self.app.display_warning(f"cardkit: compiling the rules engine failed; using the pure-Python engine\n{tail}")
             if editable:
                 for p in _artifacts(root, c):
@@ -113,7 +189,7 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
             return
         import mypy.version
 
-        manifest = {"mypy": mypy.version.__version__, "sources": c.source_hashes(pkg)}
+        manifest = {"mypy": mypy.version.__version__, "sources": c.source_hashes(pkg), "profile_guided": pgo is None}
         text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
         if editable:
             (pkg / c.MANIFEST).write_text(text, encoding="utf-8")
@@ -124,6 +200,37 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
                 build_data["force_include"][str(f)] = f.relative_to(out).as_posix()
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
+
+    def _profile(self, root: Path, c: ModuleType, work: Path, sources: list[str], env: dict[str, str]) -> str | None:
+        """Build an instrumented engine beside the sources, play the training games
+        with it and leave GCC's profile (``*.gcda``) where the real build looks for it
+        (the same C files and object paths).  Returns why not, or None when done."""
+        train = work / "train"
+        proc = subprocess.run([sys.executable, "-c", COMPILE, "wheel", str(train), str(work / "c"), c.GROUP, *sources],
+                              cwd=root, env=_with_flags(env, PGO_GENERATE), capture_output=True, text=True)
+        if proc.returncode != 0:
+            return f"the instrumented build failed:\n{_failed(proc)}"
+        shutil.copytree(root / "cardkit", train / "cardkit", dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("*.so", "*.pyd", c.MANIFEST, "__pycache__"))
+        shutil.copytree(root / "schemas", train / "cardkit" / "_data" / "schemas", dirs_exist_ok=True)  # as in a wheel
+        import mypy.version
+
+        manifest = {"mypy": mypy.version.__version__, "sources": c.source_hashes(train / "cardkit")}
+        (train / "cardkit" / c.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+        run_env = dict(env, PYTHONPATH=os.pathsep.join([str(train), env.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+        run_env.pop("CARDKIT_PURE", None)
+        try:
+            proc = subprocess.run([sys.executable, "-c", TRAIN, str(root)], cwd=work, env=run_env,
+                                  capture_output=True, text=True, timeout=900)
+        except subprocess.TimeoutExpired:
+            return "the training games took too long"
+        if proc.returncode != 0:
+            return f"the training games failed:\n{_failed(proc)}"
+        if not any((work / "c").rglob("*.gcda")):
+            return "the training games wrote no profile"
+        for obj in (work / "c").rglob("*.o"):  # compile again, with the profile
+            obj.unlink()
+        return None
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         work = getattr(self, "_work", None)

@@ -79,7 +79,7 @@ def decide(package_dir: Path, environ: Mapping[str, str], modules: Sequence[str]
         return False, f"the build manifest {MANIFEST} is missing or unreadable; reinstall"
     if not ok or built != source_hashes(package_dir, modules):
         return False, "sources changed since the engine was compiled; reinstall to compile again"
-    return True, f"mypyc {manifest.get('mypy', '?')}"
+    return True, f"mypyc {manifest.get('mypy', '?')}" + (", profile-guided" if manifest.get("profile_guided") else "")
 
 
 class _SourceFinder:

@@ -59,7 +59,7 @@ def test_in_process_games_match_another_process():
     assert run_games(pure=True, games=2)[1] == games_digest(2)
 
 
-def fake_build(tmp_path: Path) -> Path:
+def fake_build(tmp_path: Path, **extra: object) -> Path:
     """A package tree with the engine sources, an extension file per module and a manifest."""
     pkg = tmp_path / "cardkit"
     for m in _compiled.MODULES:
@@ -68,13 +68,18 @@ def fake_build(tmp_path: Path) -> Path:
         src.write_bytes(_compiled.source_path(m).read_bytes())
         src.with_name(src.stem + importlib.machinery.EXTENSION_SUFFIXES[0]).write_bytes(b"")
     (tmp_path / f"{_compiled.GROUP}__mypyc{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
-    manifest = {"mypy": "test", "sources": _compiled.source_hashes(pkg)}
+    manifest = {"mypy": "test", "sources": _compiled.source_hashes(pkg), **extra}
     (pkg / _compiled.MANIFEST).write_text(json.dumps(manifest))
     return pkg
 
 
 def test_a_fresh_build_is_used(tmp_path):
     assert _compiled.decide(fake_build(tmp_path), {}) == (True, "mypyc test")
+
+
+def test_a_profile_guided_build_says_so(tmp_path):
+    assert _compiled.decide(fake_build(tmp_path, profile_guided=True), {}) == (True, "mypyc test, profile-guided")
+    assert _compiled.decide(fake_build(tmp_path / "plain", profile_guided=False), {}) == (True, "mypyc test")
 
 
 def test_an_edited_source_falls_back_to_the_sources(tmp_path):
@@ -146,7 +151,9 @@ def test_a_failed_compile_still_builds_the_pure_engine(tmp_path):
     out = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(tmp_path), str(REPO)],
                          capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert "compiling the rules engine failed; using the pure-Python engine" in out.stdout + out.stderr
+    said = out.stdout + out.stderr
+    assert "no profile-guided optimisation (false is not GCC)" in said  # (GCC's profile flags only)
+    assert "compiling the rules engine failed; using the pure-Python engine" in said
     wheel = next(tmp_path.glob("cardkit-*.whl"))
     assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
     with zipfile.ZipFile(wheel) as zf:
