@@ -3,7 +3,7 @@ and Attack cards, marine attacks, and the Genestealer attack on a marine.
 
 Abilities that change combat are read from the effects of the action cards in
 force this round (``State.active``) by kind and parameters; other abilities run
-through :func:`cardkit.games.death_angel.effects.run`.
+through :func:`cardkit.games.death_angel.support.run_effect`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
-from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no
+from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no, run_effect
 from cardkit.model import Action, Effect
 from cardkit.rules.core import Option
 
@@ -21,12 +21,6 @@ if TYPE_CHECKING:
 MOVE_STAY: Final = Option("move", "stay")
 ACTIVATE_NONE: Final = Option("activate", "none")
 SWARM_NONE: Final = Option("swarm", "none")
-
-
-def run(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow":
-    from cardkit.games.death_angel.effects import run as run_effect
-
-    return (yield from run_effect(st, eff, source, player, **ctx))
 
 
 # ------------------------------------------------------------------ actions
@@ -48,7 +42,7 @@ def resolve_action(st: "State", team: Team, action: Action) -> "Flow":
         yield from attack_action(st, team, action)
     for eff in action.effects:
         if action.timing == "after_action":
-            yield from run(st, eff, source=action.id, player=player, team=team)
+            yield from run_effect(st, eff, action.id, player, {"team": team})
     st.merge_swarms()
 
 
@@ -116,7 +110,7 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
         st.log("activate", m.id, t.card)
         terrain = st.game.terrain[t.card]
         for eff in terrain.effects:
-            yield from run(st, eff, source=t.card, player=player, team=team, marine=m, terrain=t, action=action)
+            yield from run_effect(st, eff, t.card, player, {"team": team, "marine": m, "terrain": t, "action": action})
         st.stats.fired[t.card] += 1
 
 

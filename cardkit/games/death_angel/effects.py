@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Final
 from cardkit.effects import EFFECTS
 from cardkit.games.death_angel.combat import attack_for_support, in_reach, marine_attack
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
-from cardkit.games.death_angel.support import _active, _find_marine, _marine_option, _yes_no
+from cardkit.games.death_angel.support import HANDLERS, Handler, _active, _find_marine, _marine_option, _yes_no, run_effect
 from cardkit.model import Effect
 from cardkit.rules.core import Option
 
@@ -22,29 +22,12 @@ if TYPE_CHECKING:
 
 
 # -------------------------------------------------------- effect handlers
-Handler = Callable[..., Any]
-HANDLERS: Final[dict[str, Handler]] = {}
-
-
 def handler(kind: str) -> Callable[[Handler], Handler]:
     def deco(fn: Handler) -> Handler:
         assert kind in EFFECTS, kind
         HANDLERS[kind] = fn
         return fn
     return deco
-
-
-def run(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> "Flow":
-    fn = HANDLERS.get(eff.kind)
-    if fn is None:
-        raise AssertionError(f"no handler for effect kind {eff.kind}")
-    gen = fn(st, eff, source, player, **{**ctx, "effect": eff.kind})
-    # a handler that asks nothing returns its result (None, or False when nothing happened);
-    # the others are generators (compiled ones are not types.GeneratorType: test the result)
-    result = gen if gen is None or gen is False or gen is True else (yield from gen)
-    if result is not False:
-        st.stats.fired[source] += 1
-    st.check_victory()
 
 
 def _passive(*kinds: str) -> None:
@@ -651,7 +634,7 @@ def h_control_panel(st, eff, source, player, **ctx):
     if loc is None or loc.trigger != "control_panel":
         return False
     for e in loc.effects:
-        yield from run(st, e, source=loc.id, player=player, **ctx)
+        yield from run_effect(st, e, loc.id, player, dict(ctx))
 
 
 @handler("door")

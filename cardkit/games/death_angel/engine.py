@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Final, Generator, Iterable, Sequence
 
 from cardkit.errors import CardkitError
+from cardkit.games.death_angel.phases import play_round, setup
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Spot, Swarm, Team, TerrainCard
 from cardkit.model import Action, CardSet, Effect, Event, Genestealer, Location, SetupCard, Terrain
 from cardkit.model import Marine as MarineCard
@@ -150,7 +151,7 @@ class State:
         self.lead_pending: set[str] = set()  # ... and those due after the current attack
         self.brood_killed = 0
         self.ready = False  # set when setup has finished
-        self._flow = self._play(start)
+        self._send: Callable[[Any], Decision] = self._play(start).send  # (sending None starts it)
         self._advance(None)
 
     # ------------------------------------------------------------ contract
@@ -171,7 +172,7 @@ class State:
 
     def _advance(self, opt: Option | None) -> None:
         try:
-            self.decision = self._flow.send(opt) if opt is not None else next(self._flow)
+            self.decision = self._send(opt)
         except StopIteration:
             self.decision = None
         except GameOver as over:
@@ -449,13 +450,14 @@ class State:
 
     # ------------------------------------------------------------------ flow
     def _play(self, start: Callable[["State"], Flow] | None) -> Flow:
-        from cardkit.games.death_angel import phases
-
-        yield from (start(self) if start is not None else phases.setup(self))
+        if start is not None:
+            yield from start(self)
+        else:
+            yield from setup(self)
         while True:
             if self.round >= self.game.rules.round_limit:
                 self.end("abandoned", "round_limit")
-            yield from phases.play_round(self)
+            yield from play_round(self)
 
 
 def _merge_spot(spot: Spot) -> None:

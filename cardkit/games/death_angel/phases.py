@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from cardkit.games.death_angel import combat, effects
+from cardkit.games.death_angel import combat, effects  # noqa: F401  (effects: registers the handlers)
+from cardkit.games.death_angel.support import run_effect
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard, other
 from cardkit.model import Location, Placement
 from cardkit.rules.core import Option
@@ -226,7 +227,7 @@ def travel(st: "State") -> "Flow":
     # 4. upon entering
     if st.location.trigger == "upon_entering":
         for eff in st.location.effects:
-            yield from effects.run(st, eff, source=st.location.id, player=st.current_player)
+            yield from run_effect(st, eff, st.location.id, st.current_player, {})
         st.merge_swarms()
 
 
@@ -259,7 +260,7 @@ def event_phase(st: "State") -> "Flow":
                 for c in sw.cards:
                     c.moved = False
     for eff in event.effects:
-        yield from effects.run(st, eff, source=event.id, player=st.current_player)
+        yield from run_effect(st, eff, event.id, st.current_player, {})
     yield from spawn_boxes(st, (event, copy))
     move = event.moves[copy]
     if move is not None:

@@ -3,7 +3,7 @@ marine options, and the abilities in force this round."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Final, Iterator
 
 from cardkit.games.death_angel.state import SIDES, Marine, other
 from cardkit.model import Effect
@@ -16,6 +16,28 @@ YES: Final = Option("choice", "yes")
 NO: Final = Option("choice", "no")
 # the facing question offers the marine's current facing first
 FACING: Final = {side: (Option("facing", side), Option("facing", other(side))) for side in SIDES}
+
+
+# effect kind -> its handler (registered by cardkit.games.death_angel.effects); kept here,
+# below combat and the handlers both, so that either runs an effect by a direct call
+Handler = Callable[..., Any]
+HANDLERS: Final[dict[str, Handler]] = {}
+
+
+def run_effect(st: "State", eff: Effect, source: str, player: int, ctx: dict[str, Any]) -> "Flow":
+    """Run one effect by its kind's handler; ``ctx`` (a fresh dict: the effect
+    kind is added) holds what the handler may use: team, marine, terrain, action."""
+    fn = HANDLERS.get(eff.kind)
+    if fn is None:
+        raise AssertionError(f"no handler for effect kind {eff.kind}")
+    ctx["effect"] = eff.kind
+    gen = fn(st, eff, source, player, **ctx)
+    # a handler that asks nothing returns its result (None, or False when nothing happened);
+    # the others are generators (compiled ones are not types.GeneratorType: test the result)
+    result = gen if gen is None or gen is False or gen is True else (yield from gen)
+    if result is not False:
+        st.stats.fired[source] += 1
+    st.check_victory()
 
 
 def _yes_no(st: "State", player: int, kind: str, **ctx: Any) -> "Flow":
