@@ -205,10 +205,11 @@ def _kill_table(faces: tuple[tuple[int, bool], ...]) -> tuple[tuple[float, ...],
     return table
 
 
-def danger_at(st: "State", row: int, m: Marine, tokens: int | None = None, facing: str | None = None,
+def danger_at(st: "State", row: int, m: Marine, tokens: int = -1, facing: str | None = None,
               prof: Profile | None = None, skip: Swarm | None = None, recount: Swarm | None = None,
               size: int = 0, extra: Swarm | None = None, extra_side: str = "") -> float:
-    """Chance that ``m``, standing at ``row``, dies in the coming Genestealer attack.
+    """Chance that ``m``, standing at ``row``, dies in the coming Genestealer attack
+    (with ``tokens`` support tokens instead of his own when given; -1: his own).
 
     What-ifs without touching the board: ``skip`` leaves a swarm out, ``recount``
     counts one as ``size`` (its cards plus Brood Lords; 0 when all would be gone),
@@ -222,14 +223,14 @@ def danger_at(st: "State", row: int, m: Marine, tokens: int | None = None, facin
         return 0.0
     memo = _M
     known = (memo.deciding is st and r.marine is m and prof is None and skip is None and recount is None
-             and extra is None and (tokens is None or tokens == m.tokens) and (facing is None or facing == m.facing))
+             and extra is None and (tokens < 0 or tokens == m.tokens) and (facing is None or facing == m.facing))
     if known:
         slot = memo.slots[row]
         if slot.stamp != memo.stamp:
             slot.value = _danger(st, r, m, m.tokens, m.facing, _profile_memo(st, m), None, None, 0, None, "")
             slot.stamp = memo.stamp
         return slot.value
-    return _danger(st, r, m, m.tokens if tokens is None else tokens, m.facing if facing is None else facing,
+    return _danger(st, r, m, m.tokens if tokens < 0 else tokens, m.facing if facing is None else facing,
                    _profile_memo(st, m) if prof is None else prof, skip, recount, size, extra, extra_side)
 
 
@@ -367,7 +368,7 @@ class Heuristic:
 
     def facing_score(self, st: "State", m: Marine, row: int, side: str, with_activation: bool = False) -> float:
         score = -danger_at(st, row, m, facing=side)
-        score += WEIGHTS["reach"] * len(shootable(st, m, row, side))
+        score += WEIGHTS["reach"] * float(len(shootable(st, m, row, side)))  # (float * float: compiled, no boxing)
         if with_activation:
             score += _most(self.terrain_value(st, m, row, t) for t in st.rows[row].spot(side).terrain
                            if t.activatable and not t.used)
@@ -473,7 +474,7 @@ class Heuristic:
         best, where = 0.0, None
         here: list[float] = []
         for j in range(len(st.rows)):
-            if j == i or (not free and abs(j - i) != 1):
+            if j == i or (not free and j != i + 1 and j != i - 1):
                 continue
             gain = self.swap_gain(st, m, i, j, here=here)
             if gain > best:
@@ -613,20 +614,28 @@ class Heuristic:
                 k_text, j_text, side = o.value.split(":")
                 moves.append((int(k_text), int(j_text), side))
         best, best_at = 0.0, -1
-        before_of: dict[tuple[int, int], float] = {}  # the danger before a move depends on (from, to) only
+        before_of = [-1.0] * (n * n)  # the danger before a move depends on (from, to) only; -1: not yet
         for at_move, (k, j, side) in enumerate(moves):
             i, s, sw = swarms[k]
             m_from, m_to = st.rows[i].marine, st.rows[j].marine
-            before = before_of.get((i, j))
-            if before is None:
-                before = before_of[(i, j)] = ((danger_at(st, i, m_from) if m_from else 0)
-                                              + (danger_at(st, j, m_to) if m_to and j != i else 0))
+            before = before_of[i * n + j]
+            if before < 0.0:
+                before = 0.0
+                if m_from is not None:
+                    before += danger_at(st, i, m_from)
+                if m_to is not None and j != i:
+                    before += danger_at(st, j, m_to)
+                before_of[i * n + j] = before
             # what if it moved: gone from its spot, last in the spot it moves to
+            after = 0.0
             if j == i:
-                after = danger_at(st, i, m_from, skip=sw, extra=sw, extra_side=side) if m_from else 0
+                if m_from is not None:
+                    after = danger_at(st, i, m_from, skip=sw, extra=sw, extra_side=side)
             else:
-                after = ((danger_at(st, i, m_from, skip=sw) if m_from else 0)
-                         + (danger_at(st, j, m_to, extra=sw, extra_side=side) if m_to else 0))
+                if m_from is not None:
+                    after += danger_at(st, i, m_from, skip=sw)
+                if m_to is not None:
+                    after += danger_at(st, j, m_to, extra=sw, extra_side=side)
             # reach: a swarm brought in front of a marine can be shot next round
             if m_to is not None and side == m_to.facing:
                 after -= WEIGHTS["reach"]
