@@ -71,11 +71,12 @@ class Decision:
     __slots__ = ("player", "kind", "options", "_context")
 
     def __init__(self, player: int, kind: str, options: tuple[Option, ...],
-                 context: Mapping[str, Any] | Iterable[tuple[str, Any]] = ()) -> None:
+                 context: Mapping[str, Any] | Iterable[tuple[str, Any]] = (), fresh: bool = False) -> None:
         self.player = player
         self.kind = kind
         self.options = options
-        self._context = dict(context)
+        # ``fresh``: the caller hands over a dict of its own that nobody else holds (the engine's asks)
+        self._context = context if fresh and isinstance(context, dict) else dict(context)
 
     @property
     def context(self) -> tuple[tuple[str, Any], ...]:

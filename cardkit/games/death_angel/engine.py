@@ -202,7 +202,7 @@ class State:
             raise AssertionError(f"no legal option for {kind}")
         if len(options) == 1:
             return options[0]
-        choice = yield Decision(player, kind, tuple(options), context)
+        choice = yield Decision(player, kind, tuple(options), context, fresh=True)
         return choice
 
     def ask_in(self, player: int, kind: str, options: Sequence[Option], context: dict[str, Any]) -> Flow:
@@ -212,7 +212,7 @@ class State:
             raise AssertionError(f"no legal option for {kind}")
         if len(options) == 1:
             return options[0]
-        choice = yield Decision(player, kind, tuple(options), context)
+        choice = yield Decision(player, kind, tuple(options), context, fresh=True)
         return choice
 
     def log(self, *event: Any) -> None:

@@ -217,21 +217,30 @@ def danger_at(st: "State", row: int, m: Marine, tokens: int = -1, facing: str | 
     the number the board changed that way would give.
 
     The inner loop of the agent: it runs hundreds of thousands of times in a sweep."""
+    if (prof is None and skip is None and recount is None and extra is None
+            and (tokens < 0 or tokens == m.tokens) and (facing is None or facing == m.facing)):
+        return danger_here(st, row, m)
     r = st.rows[row]
-    left, right = r.left.swarms, r.right.swarms
-    if not left and not right and extra is None:
+    if not r.left.swarms and not r.right.swarms and extra is None:
+        return 0.0
+    return _danger(st, r, m, m.tokens if tokens < 0 else tokens, m.facing if facing is None else facing,
+                   _profile_memo(st, m) if prof is None else prof, skip, recount, size, extra, extra_side)
+
+
+def danger_here(st: "State", row: int, m: Marine) -> float:
+    """:func:`danger_at` without a what-if (the agent's most frequent question):
+    worked out once per decision while the agent decides."""
+    r = st.rows[row]
+    if not r.left.swarms and not r.right.swarms:
         return 0.0
     memo = _M
-    known = (memo.deciding is st and r.marine is m and prof is None and skip is None and recount is None
-             and extra is None and (tokens < 0 or tokens == m.tokens) and (facing is None or facing == m.facing))
-    if known:
+    if memo.deciding is st and r.marine is m:
         slot = memo.slots[row]
         if slot.stamp != memo.stamp:
             slot.value = _danger(st, r, m, m.tokens, m.facing, _profile_memo(st, m), None, None, 0, None, "")
             slot.stamp = memo.stamp
         return slot.value
-    return _danger(st, r, m, m.tokens if tokens < 0 else tokens, m.facing if facing is None else facing,
-                   _profile_memo(st, m) if prof is None else prof, skip, recount, size, extra, extra_side)
+    return _danger(st, r, m, m.tokens, m.facing, _profile_memo(st, m), None, None, 0, None, "")
 
 
 def _danger(st: "State", r: Row, m: Marine, n_tokens: int, faced: str, prof: Profile, skip: Swarm | None,
@@ -293,7 +302,7 @@ def kill_value(st: "State", row: int, sw: Swarm, kills: int = 1) -> float:
         elif any(c.brood_lord for c in sw.cards):  # each kill brings the Brood Lord nearer to the open
             gain += WEIGHTS["lord_guard"] * WEIGHTS["win_step"] * k / len(killable)
     if m is not None and not sw.attacked:
-        before = danger_at(st, row, m)
+        before = danger_here(st, row, m)
         # what if they died: the swarm counts its cards and Brood Lords without the k killed
         left_over = len(sw.cards) - k
         lords = sum(1 for c in sw.cards if c.brood_lord) - (k if killable[0].brood_lord else 0)
@@ -347,7 +356,7 @@ class Heuristic:
     def token_worth(self, st: "State", m: Marine, row: int | None = None) -> float:
         """What one more support token on ``m`` is worth now."""
         row = st.row_of(m) if row is None else row
-        return danger_at(st, row, m) - danger_at(st, row, m, tokens=m.tokens + 1) + WEIGHTS["token"]
+        return danger_here(st, row, m) - danger_at(st, row, m, tokens=m.tokens + 1) + WEIGHTS["token"]
 
     def token_best(self, st: "State") -> float:
         """The most one more support token on any marine is worth now."""
@@ -364,7 +373,7 @@ class Heuristic:
         if m.tokens <= 0:
             return 0.0
         row = st.row_of(m)
-        return danger_at(st, row, m, tokens=m.tokens - 1) - danger_at(st, row, m) + WEIGHTS["token"]
+        return danger_at(st, row, m, tokens=m.tokens - 1) - danger_here(st, row, m) + WEIGHTS["token"]
 
     def facing_score(self, st: "State", m: Marine, row: int, side: str, with_activation: bool = False) -> float:
         score = -danger_at(st, row, m, facing=side)
@@ -461,9 +470,9 @@ class Heuristic:
         if here is None:
             here = []
         if not here:
-            here.append(danger_at(st, i, m))
+            here.append(danger_here(st, i, m))
             here.append(self.activation_value(st, m, i))
-        gain = here[0] + danger_at(st, j, o) - danger_at(st, j, m) - danger_at(st, i, o)
+        gain = here[0] + danger_here(st, j, o) - danger_here(st, j, m) - danger_here(st, i, o)
         if with_activation:
             gain += self.activation_value(st, m, j) - here[1]
         return gain
@@ -498,7 +507,7 @@ class Heuristic:
                 score += self.token_best(st)
             for m in ms:
                 row = st.row_of(m)
-                now = danger_at(st, row, m)
+                now = danger_here(st, row, m)
                 prof = profile(st, m, extra=tuple(effs))
                 if prof.block or prof.stance:
                     tokens = m.tokens + (1 if prof.stance and st.supply else 0)
@@ -591,7 +600,7 @@ class Heuristic:
         m = st.rows[i].marine
         if m is None:
             return 0.0
-        return danger_at(st, i, m) - danger_at(st, i, m, skip=sw)
+        return danger_here(st, i, m) - danger_at(st, i, m, skip=sw)
 
     def best_strategize(self, st: "State", eff: Effect | None, options: tuple[Option, ...] | None = None) -> tuple[float, Option]:
         """The swarm move that prevents most expected deaths (merging ignored):
@@ -622,9 +631,9 @@ class Heuristic:
             if before < 0.0:
                 before = 0.0
                 if m_from is not None:
-                    before += danger_at(st, i, m_from)
+                    before += danger_here(st, i, m_from)
                 if m_to is not None and j != i:
-                    before += danger_at(st, j, m_to)
+                    before += danger_here(st, j, m_to)
                 before_of[i * n + j] = before
             # what if it moved: gone from its spot, last in the spot it moves to
             after = 0.0
