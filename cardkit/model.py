@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 from cardkit.errors import JsonPath
 
@@ -66,6 +66,9 @@ class Card:
     quantity: int
     origin: Origin
     art: str | None = None  # project-relative path of the user's artwork, checked at load
+
+
+C = TypeVar("C", bound=Card)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -196,7 +199,7 @@ class CardSet:
     glossary: tuple[str, ...] = ()
     strings: tuple[SourceString, ...] = ()
 
-    def of_kind(self, cls: type[Card]) -> list[Any]:
+    def of_kind(self, cls: type[C]) -> list[C]:
         return [c for c in self.cards.values() if isinstance(c, cls)]
 
     def physical_count(self) -> int:

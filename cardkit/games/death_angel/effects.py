@@ -84,14 +84,14 @@ def _one(st: "State", player: int, target: str, ctx: dict[str, Any], weigh: Call
 
 
 @handler("attack_for_support")
-def h_attack_for_support(st, eff, source, player, team=None, **ctx):
+def h_attack_for_support(st: "State", eff: Effect, source: str, player: int, team=None, **ctx):
     if eff.get("timing") != "after_action":
         return False  # Overwatch fires at the end of the event phase (phases.event_phase)
     yield from attack_for_support(st, team, eff, source)
 
 
 @handler("move_swarm")
-def h_move_swarm(st, eff, source, player, **ctx):
+def h_move_swarm(st: "State", eff: Effect, source: str, player: int, **ctx):
     swarms = [(i, s, sw) for i, s, sw in st.swarms()]
     if not swarms:
         return False
@@ -107,15 +107,15 @@ def h_move_swarm(st, eff, source, player, **ctx):
     pick = yield from st.ask(player, "strategize", options)
     if pick.value == "none":
         return False
-    k, j, side = pick.value.split(":")
-    i, s, sw = swarms[int(k)]
+    k_text, j_text, side = pick.value.split(":")
+    i, s, sw = swarms[int(k_text)]
     st.rows[i].spot(s).swarms.remove(sw)
-    st.rows[int(j)].spot(side).swarms.append(sw)  # merges when the card has resolved
-    st.log("strategize", i, s, int(j), side)
+    st.rows[int(j_text)].spot(side).swarms.append(sw)  # merges when the card has resolved
+    st.log("strategize", i, s, int(j_text), side)
 
 
 @handler("shield_swarm")
-def h_shield(st, eff, source, player, **ctx):
+def h_shield(st: "State", eff: Effect, source: str, player: int, **ctx):
     swarms = st.swarms()
     if not swarms:
         return False
@@ -125,7 +125,7 @@ def h_shield(st, eff, source, player, **ctx):
 
 
 @handler("discard_from_blips")
-def h_stealth(st, eff, source, player, team=None, **ctx):
+def h_stealth(st: "State", eff: Effect, source: str, player: int, team=None, **ctx):
     piles = [s for s in SIDES if st.pile(s)]
     if not piles:
         return False
@@ -150,7 +150,7 @@ def h_stealth(st, eff, source, player, team=None, **ctx):
 
 
 @handler("scout_event_deck")
-def h_scout(st, eff, source, player, **ctx):
+def h_scout(st: "State", eff: Effect, source: str, player: int, **ctx):
     if not st.event_deck and st.event_discard:
         st.event_deck = st.event_discard
         st.event_discard = []
@@ -171,9 +171,9 @@ def _smaller_pile(st: "State", player: int) -> "Flow":
 
 
 @handler("roll_return_engaged")
-def h_intimidation(st, eff, source, player, team=None, **ctx):
+def h_intimidation(st: "State", eff: Effect, source: str, player: int, team=None, **ctx):
     engaged = [(i, s, sw) for i, s, sw in st.swarms()
-               if st.rows[i].marine is not None and st.rows[i].marine.team == team.id and not sw.shielded]
+               if (mi := st.rows[i].marine) is not None and mi.team == team.id and not sw.shielded]
     if not engaged:
         return False
     go = yield from _yes_no(st, player, "intimidation")
@@ -184,7 +184,7 @@ def h_intimidation(st, eff, source, player, team=None, **ctx):
     pile = st.pile(pile_side)
     for _ in range(value):
         engaged = [(i, s, sw) for i, s, sw in st.swarms()
-                   if st.rows[i].marine is not None and st.rows[i].marine.team == team.id and not sw.shielded
+                   if (mi := st.rows[i].marine) is not None and mi.team == team.id and not sw.shielded
                    and any(not c.brood_lord for c in sw.cards)]  # Brood Lords never go into a blip pile
         if not engaged:
             break
@@ -200,7 +200,7 @@ def h_intimidation(st, eff, source, player, team=None, **ctx):
 
 
 @handler("gather_at_marine")
-def h_surrounded(st, eff, source, player, **ctx):
+def h_surrounded(st: "State", eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: st.gs_in_formation() - sum(
         st.spot_count(st.row_of(m), s) for s in SIDES))
     if m is None:
@@ -213,7 +213,7 @@ def h_surrounded(st, eff, source, player, **ctx):
 
 
 @handler("swarms_to_rear")
-def h_flanking(st, eff, source, player, **ctx):
+def h_flanking(st: "State", eff: Effect, source: str, player: int, **ctx):
     for i, s, sw in st.swarms():
         m = st.rows[i].marine
         if m is not None and s == m.facing:
@@ -222,7 +222,7 @@ def h_flanking(st, eff, source, player, **ctx):
 
 
 @handler("spawn_at_marine")
-def h_spawn_at_marine(st, eff, source, player, **ctx):
+def h_spawn_at_marine(st: "State", eff: Effect, source: str, player: int, **ctx):
     count = int(eff.get("count", 1))
     rel = eff.get("side", "rear")
 
@@ -242,7 +242,7 @@ def h_spawn_at_marine(st, eff, source, player, **ctx):
 
 
 @handler("add_to_blips")
-def h_add_to_blips(st, eff, source, player, **ctx):
+def h_add_to_blips(st: "State", eff: Effect, source: str, player: int, **ctx):
     count = int(eff.get("count", 1)) * (len(st.marines()) if eff.get("per_marine") else 1)
     for _ in range(count):
         for side in SIDES:
@@ -252,7 +252,7 @@ def h_add_to_blips(st, eff, source, player, **ctx):
 
 
 @handler("roll_or_die")
-def h_roll_or_die(st, eff, source, player, **ctx):
+def h_roll_or_die(st: "State", eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx)
     if m is None:
         return False
@@ -262,12 +262,12 @@ def h_roll_or_die(st, eff, source, player, **ctx):
 
 
 @handler("limit_team_attackers")
-def h_evasion(st, eff, source, player, **ctx):
+def h_evasion(st: "State", eff: Effect, source: str, player: int, **ctx):
     st.evasion_next = True
 
 
 @handler("lose_support")
-def h_lose_support(st, eff, source, player, **ctx):
+def h_lose_support(st: "State", eff: Effect, source: str, player: int, **ctx):
     target = eff.get("target")
     if target.startswith("chosen"):
         m = yield from _one(st, player, target, ctx, weigh=lambda m: m.tokens)
@@ -283,13 +283,13 @@ def h_lose_support(st, eff, source, player, **ctx):
 
 
 @handler("flip_facing")
-def h_flip(st, eff, source, player, **ctx):
+def h_flip(st: "State", eff: Effect, source: str, player: int, **ctx):
     for m in _targets(st, eff.get("target"), ctx):
         m.facing = other(m.facing)
 
 
 @handler("gather_support")
-def h_resupply(st, eff, source, player, **ctx):
+def h_resupply(st: "State", eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx)
     if m is None:
         return False
@@ -300,7 +300,7 @@ def h_resupply(st, eff, source, player, **ctx):
 
 
 @handler("forbid_action_type")
-def h_gun_jam(st, eff, source, player, **ctx):
+def h_gun_jam(st: "State", eff: Effect, source: str, player: int, **ctx):
     typ = eff.get("action_type")
     teams = [t for t in st.teams.values() if not t.removed and t.chosen and st.game.actions[t.chosen].type != typ]
     if not teams:
@@ -322,7 +322,7 @@ def _engaged_kill(st: "State", player: int, m: Marine) -> "Flow":
 
 
 @handler("trade_support_for_kill")
-def h_battle_brothers(st, eff, source, player, **ctx):
+def h_battle_brothers(st: "State", eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(_engaged(st, m)))
     if m is None:
         return False
@@ -334,7 +334,7 @@ def h_battle_brothers(st, eff, source, player, **ctx):
 
 
 @handler("spend_support_to_kill")
-def h_rewarded_faith(st, eff, source, player, **ctx):
+def h_rewarded_faith(st: "State", eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(m.tokens, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
     if m is None:
         return False
@@ -347,7 +347,7 @@ def h_rewarded_faith(st, eff, source, player, **ctx):
 
 
 @handler("discard_blips")
-def h_full_scan(st, eff, source, player, **ctx):
+def h_full_scan(st: "State", eff: Effect, source: str, player: int, **ctx):
     piles = [s for s in SIDES if st.pile(s)]
     if not piles:
         return False
@@ -358,7 +358,7 @@ def h_full_scan(st, eff, source, player, **ctx):
 
 
 @handler("roll_skull_kill")
-def h_cleansing(st, eff, source, player, **ctx):
+def h_cleansing(st: "State", eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(2, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
     if m is None:
         return False
@@ -371,7 +371,7 @@ def h_cleansing(st, eff, source, player, **ctx):
 
 
 @handler("defence_save_next_round")
-def h_second_wind(st, eff, source, player, **ctx):
+def h_second_wind(st: "State", eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx)
     if m is None:
         return False
@@ -379,7 +379,7 @@ def h_second_wind(st, eff, source, player, **ctx):
 
 
 @handler("immediate_attack")
-def h_quick(st, eff, source, player, **ctx):
+def h_quick(st: "State", eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(bool(in_reach(st, m))))
     if m is None:
         return False
@@ -390,7 +390,7 @@ def h_quick(st, eff, source, player, **ctx):
 
 
 @handler("door_tokens")
-def h_secret_route(st, eff, source, player, **ctx):
+def h_secret_route(st: "State", eff: Effect, source: str, player: int, **ctx):
     doors = [t for r in st.rows for s in SIDES for t in r.spot(s).terrain if any(e.kind == "door" for e in st.game.terrain[t.card].effects)]
     if not doors:
         return False
@@ -401,12 +401,12 @@ def h_secret_route(st, eff, source, player, **ctx):
 
 
 @handler("support_before_move")
-def h_enter_formation(st, eff, source, player, **ctx):
+def h_enter_formation(st: "State", eff: Effect, source: str, player: int, **ctx):
     st.enter_formation_next = True
 
 
 @handler("return_swarm")
-def h_sanctuary(st, eff, source, player, **ctx):
+def h_sanctuary(st: "State", eff: Effect, source: str, player: int, **ctx):
     swarms = [(i, s, sw) for i, s, sw in st.swarms() if not sw.shielded]
     if not swarms:
         return False
@@ -422,7 +422,7 @@ def h_sanctuary(st, eff, source, player, **ctx):
 
 
 @handler("revive_marine")
-def h_rescue(st, eff, source, player, **ctx):
+def h_rescue(st: "State", eff: Effect, source: str, player: int, **ctx):
     from cardkit.games.death_angel.state import Row
 
     cands = [m for m in st.dead if st.team_marines(m.team)]
@@ -437,7 +437,7 @@ def h_rescue(st, eff, source, player, **ctx):
 
 
 @handler("spawn_at_terrain")
-def h_spawn_at_terrain(st, eff, source, player, **ctx):
+def h_spawn_at_terrain(st: "State", eff: Effect, source: str, player: int, **ctx):
     n = 0
     for i, r in enumerate(st.rows):
         for s in SIDES:
@@ -447,7 +447,7 @@ def h_spawn_at_terrain(st, eff, source, player, **ctx):
 
 
 @handler("replace_terrain")
-def h_replace_terrain(st, eff, source, player, **ctx):
+def h_replace_terrain(st: "State", eff: Effect, source: str, player: int, **ctx):
     for r in st.rows:
         for s in SIDES:
             for k, t in enumerate(r.spot(s).terrain):
@@ -474,20 +474,20 @@ def h_replace_terrain(st, eff, source, player, **ctx):
 
 
 @handler("set_facing")
-def h_set_facing(st, eff, source, player, **ctx):
+def h_set_facing(st: "State", eff: Effect, source: str, player: int, **ctx):
     for m in _targets(st, eff.get("target"), ctx):
         m.facing = eff.get("facing")
 
 
 @handler("turn_from_terrain")
-def h_wreckage(st, eff, source, player, **ctx):
+def h_wreckage(st: "State", eff: Effect, source: str, player: int, **ctx):
     for m in st.marines():
         if st.rows[st.row_of(m)].spot(m.facing).terrain:
             m.facing = other(m.facing)
 
 
 @handler("give_support")
-def h_give_support(st, eff, source, player, **ctx):
+def h_give_support(st: "State", eff: Effect, source: str, player: int, **ctx):
     chosen = []  # marine ids
     for _ in range(int(eff.get("recipients", 1))):
         cands = [m for m in st.marines() if m.id not in chosen]
@@ -504,7 +504,7 @@ def h_give_support(st, eff, source, player, **ctx):
 
 
 @handler("limit_spawn_at_terrain")
-def h_cogitator(st, eff, source, player, **ctx):
+def h_cogitator(st: "State", eff: Effect, source: str, player: int, **ctx):
     cards = [(i, s, t) for i, r in enumerate(st.rows) for s in SIDES for t in r.spot(s).terrain]
     if not cards:
         return False
@@ -516,7 +516,7 @@ def h_cogitator(st, eff, source, player, **ctx):
 
 
 @handler("spawn_into_swarm")
-def h_black_holds(st, eff, source, player, **ctx):
+def h_black_holds(st: "State", eff: Effect, source: str, player: int, **ctx):
     swarms = st.swarms()
     if not swarms:
         return False
@@ -525,7 +525,7 @@ def h_black_holds(st, eff, source, player, **ctx):
 
 
 @handler("pay_or_roll_then_clear_blips")
-def h_teleportarium(st, eff, source, player, **ctx):
+def h_teleportarium(st: "State", eff: Effect, source: str, player: int, **ctx):
     for m in list(st.marines()):
         if not m.alive:
             continue
@@ -545,7 +545,7 @@ def h_teleportarium(st, eff, source, player, **ctx):
 
 
 @handler("gamble_kill")
-def h_genetorium(st, eff, source, player, marine=None, **ctx):
+def h_genetorium(st: "State", eff: Effect, source: str, player: int, marine=None, **ctx):
     _, skull = st.roll()
     if skull:
         for _ in range(int(eff.get("kills", 4))):
@@ -561,7 +561,7 @@ def h_genetorium(st, eff, source, player, marine=None, **ctx):
 
 
 @handler("place_terrain")
-def h_wrath(st, eff, source, player, **ctx):
+def h_wrath(st: "State", eff: Effect, source: str, player: int, **ctx):
     card = next((t for t in st.terrain_reserve if t.card == eff.get("terrain")), None)
     if card is None:
         return False
@@ -573,7 +573,7 @@ def h_wrath(st, eff, source, player, **ctx):
 
 
 @handler("gather_at_terrain_colour")
-def h_lair_gather(st, eff, source, player, **ctx):
+def h_lair_gather(st: "State", eff: Effect, source: str, player: int, **ctx):
     colour = eff.get("colour")
     for side in SIDES:
         rows = [i for i, r in enumerate(st.rows) if any(t.colour == colour for t in r.spot(side).terrain)]
@@ -587,7 +587,7 @@ def h_lair_gather(st, eff, source, player, **ctx):
 
 
 @handler("spawn_brood_lords")
-def h_lair_spawn(st, eff, source, player, **ctx):
+def h_lair_spawn(st: "State", eff: Effect, source: str, player: int, **ctx):
     colour = eff.get("colour")
     for i, r in enumerate(st.rows):
         for s in SIDES:
@@ -603,7 +603,7 @@ def h_lair_spawn(st, eff, source, player, **ctx):
 
 
 @handler("token_or_roll")
-def h_launch_control(st, eff, source, player, **ctx):
+def h_launch_control(st: "State", eff: Effect, source: str, player: int, **ctx):
     pick = yield from st.ask(player, "launch", [Option("launch", "token"), Option("launch", "roll")], tokens=st.location_tokens)
     if pick.value == "token":
         if st.supply:
@@ -617,7 +617,7 @@ def h_launch_control(st, eff, source, player, **ctx):
 
 
 @handler("roll_discard_blips")
-def h_toxin(st, eff, source, player, **ctx):
+def h_toxin(st: "State", eff: Effect, source: str, player: int, **ctx):
     value, _ = st.roll()
     piles = [s for s in SIDES if st.pile(s)]
     if not piles or not value:
@@ -629,7 +629,7 @@ def h_toxin(st, eff, source, player, **ctx):
 
 
 @handler("trigger_location")
-def h_control_panel(st, eff, source, player, **ctx):
+def h_control_panel(st: "State", eff: Effect, source: str, player: int, **ctx):
     loc = st.location
     if loc is None or loc.trigger != "control_panel":
         return False
@@ -638,7 +638,7 @@ def h_control_panel(st, eff, source, player, **ctx):
 
 
 @handler("door")
-def h_door(st, eff, source, player, terrain=None, team=None, **ctx):
+def h_door(st: "State", eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
     n = int(eff.get("tokens", 1))
     for card, e, t in _active(st, "door_bonus_token", team.id if team else None):
         extra = yield from _yes_no(st, player, "door_bonus", card=card)
@@ -652,7 +652,7 @@ def h_door(st, eff, source, player, terrain=None, team=None, **ctx):
 
 
 @handler("promethium_tank")
-def h_promethium(st, eff, source, player, terrain=None, marine=None, **ctx):
+def h_promethium(st: "State", eff: Effect, source: str, player: int, terrain=None, marine=None, **ctx):
     i = next(i for i, r in enumerate(st.rows) for s in SIDES if terrain in r.spot(s).terrain)
     for s in SIDES:
         spot = st.rows[i].spot(s)
@@ -670,7 +670,7 @@ def h_promethium(st, eff, source, player, terrain=None, marine=None, **ctx):
 
 
 @handler("spore_chimney")
-def h_spore(st, eff, source, player, terrain=None, **ctx):
+def h_spore(st: "State", eff: Effect, source: str, player: int, terrain=None, **ctx):
     _, skull = st.roll()
     if skull:
         for r in st.rows:
@@ -683,7 +683,7 @@ def h_spore(st, eff, source, player, terrain=None, **ctx):
 
 
 @handler("artefact")
-def h_artefact(st, eff, source, player, terrain=None, team=None, **ctx):
+def h_artefact(st: "State", eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
     for r in st.rows:
         for s in SIDES:
             if terrain in r.spot(s).terrain:

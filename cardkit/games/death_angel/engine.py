@@ -27,6 +27,7 @@ from cardkit.model import Marine as MarineCard
 from cardkit.rules.core import Decision, GameOver, Option, Outcome, Rng
 
 Flow = Generator[Decision, Option, Any]
+Ask = Generator[Decision, Option, Option]  # a question: its answer is the option picked
 ROUND_LIMIT: Final = 200  # a safety net far beyond any real game; reaching it is an invariant violation
 
 
@@ -196,7 +197,7 @@ class State:
         return self.outcome is not None
 
     # ------------------------------------------------------------- helpers
-    def ask(self, player: int, kind: str, options: Sequence[Option], **context: Any) -> Flow:
+    def ask(self, player: int, kind: str, options: Sequence[Option], **context: Any) -> Ask:
         """Ask ``player``; a single legal option is taken without asking."""
         if not options:
             raise AssertionError(f"no legal option for {kind}")
@@ -205,7 +206,7 @@ class State:
         choice = yield Decision(player, kind, tuple(options), context, fresh=True)
         return choice
 
-    def ask_in(self, player: int, kind: str, options: Sequence[Option], context: dict[str, Any]) -> Flow:
+    def ask_in(self, player: int, kind: str, options: Sequence[Option], context: dict[str, Any]) -> Ask:
         """:meth:`ask` for a caller that holds the context as a dict already
         (compiled, ``ask(**context)`` would be a generic Python call)."""
         if not options:

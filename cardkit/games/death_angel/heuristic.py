@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Final, Iterable, TypeVar
 
 from cardkit.games.death_angel.combat import shootable, swarms_near
-from cardkit.games.death_angel.state import SIDES, Marine, Row, Swarm, other
+from cardkit.games.death_angel.state import SIDES, Marine, Row, Swarm, TerrainCard, other
 from cardkit.games.death_angel.support import _find_marine
 from cardkit.model import Effect
 from cardkit.rules.core import Decision, Option
@@ -424,7 +424,7 @@ class Heuristic:
                 total += 0.02
         return total
 
-    def terrain_value(self, st: "State", m: Marine, row: int, t: Any, door_bonus: int = 0) -> float:
+    def terrain_value(self, st: "State", m: Marine, row: int, t: TerrainCard, door_bonus: int = 0) -> float:
         """Worth of ``m`` activating terrain card ``t`` at ``row`` now, by its effect kinds."""
         effects = st.game.terrain[t.card].effects
         total = 0.0

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Final
 from cardkit.games.death_angel import combat, effects  # noqa: F401  (effects: registers the handlers)
 from cardkit.games.death_angel.support import run_effect
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard, other
-from cardkit.model import Location, Placement
+from cardkit.model import Event, Location, Placement
 from cardkit.rules.core import Option
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def setup(st: "State") -> "Flow":
     st.ready = True
 
 
-def _event(st: "State", card_id: str):  # -> (Event, copy index)
+def _event(st: "State", card_id: str) -> tuple[Event, int]:  # (the card, its copy index)
     found = st.game.event_of.get(card_id)
     if found is None:
         raise AssertionError(card_id)
@@ -136,7 +136,7 @@ def choose_actions(st: "State") -> "Flow":
 
 def resolve_actions(st: "State") -> "Flow":
     live = [t for t in st.teams.values() if not t.removed and t.chosen]
-    order = sorted((st.game.actions[t.chosen].order, t.id) for t in live)
+    order = sorted((st.game.actions[t.chosen or ""].order, t.id) for t in live)  # (all chosen: see live)
     if order:
         st.current_player = st.teams[order[0][1]].player
     st.log("actions", [st.teams[tid].chosen for _, tid in order])
@@ -144,7 +144,7 @@ def resolve_actions(st: "State") -> "Flow":
         team = st.teams[tid]
         if team.removed:
             continue
-        yield from combat.resolve_action(st, team, st.game.actions[team.chosen])
+        yield from combat.resolve_action(st, team, st.game.actions[team.chosen or ""])
     for team in live:
         team.last = team.chosen
     st.merge_swarms()
