@@ -185,7 +185,8 @@ def heroic_charge(st: "State", team: Team, m: Marine, eff: Effect) -> "Flow":
         picked = yield from st.pick_swarm(team.player, "charge_target", near, optional=True)
         if picked is None:
             break
-        yield from st.choose_kill(team.player, *picked)
+        k_row, k_side, k_swarm = picked
+        yield from st.choose_kill(team.player, k_row, k_side, k_swarm)
         _lead_by_example_hook(st, team)
     value, _ = st.roll()  # not an attack roll: support cannot re-roll it
     if value in tuple(eff.get("death_faces", (0,))):
@@ -229,7 +230,8 @@ def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, sou
         where = st.locate(sw)
         if where is None or not st.killable(sw):
             break
-        yield from st.choose_kill(team.player, *where, sw)
+        k_row, k_side = where
+        yield from st.choose_kill(team.player, k_row, k_side, sw)
         _lead_by_example_hook(st, team)
     yield from _lead_by_example(st, team)
     st.check_victory()  # a board cleared at the final location wins at once, before any further attack
@@ -322,7 +324,8 @@ def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Fl
             where = st.locate(sw)
             if where is None or not st.killable(sw):
                 break
-            yield from st.choose_kill(player, *where, sw)
+            k_row, k_side = where
+            yield from st.choose_kill(player, k_row, k_side, sw)
         if not kill.get("swarm_attacks_again", True):
             return
 

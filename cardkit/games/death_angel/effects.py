@@ -555,7 +555,8 @@ def h_genetorium(st: "State", eff: Effect, source: str, player: int, marine=None
             picked = yield from st.pick_swarm(player, "kill_swarm", targets, optional=True)
             if picked is None:
                 break
-            yield from st.choose_kill(player, *picked)
+            k_row, k_side, k_swarm = picked
+            yield from st.choose_kill(player, k_row, k_side, k_swarm)
     elif marine is not None and marine.alive:
         st.marine_dies(marine, source)
 

@@ -70,9 +70,10 @@ def kill_chance(faces: tuple[tuple[int, bool], ...], n: int, brood: int, block: 
     return k / len(faces)
 
 
-def _most(values: Iterable[float]) -> float:
+def _most(values: list[float]) -> float:
     """``max(values, default=0.0)``, without the keyword parsing of the builtin
-    (it runs tens of thousands of times a sweep)."""
+    (it runs tens of thousands of times a sweep); a list, which compiled code
+    walks without the iterator protocol."""
     best, seen = 0.0, False
     for v in values:
         if not seen or v > best:
@@ -317,7 +318,7 @@ def at_brood_lord_finale(st: "State") -> bool:
 
 
 def best_kill_value(st: "State", targets: list[tuple[int, str, Swarm]], kills: int = 1) -> float:
-    return _most(kill_value(st, j, sw, kills) for j, s, sw in targets)
+    return _most([kill_value(st, j, sw, kills) for j, s, sw in targets])
 
 
 # ------------------------------------------------------------------ scoring
@@ -363,7 +364,7 @@ class Heuristic:
         board = _M.board
         best = board.get("token_best") if _M.deciding is st else None
         if best is None:
-            best = _most(self.token_worth(st, m, st.row_of(m)) for m in st.marines())
+            best = _most([self.token_worth(st, m, st.row_of(m)) for m in st.marines()])
             if _M.deciding is st:
                 board["token_best"] = best
         return best
@@ -379,8 +380,8 @@ class Heuristic:
         score = -danger_at(st, row, m, facing=side)
         score += WEIGHTS["reach"] * float(len(shootable(st, m, row, side)))  # (float * float: compiled, no boxing)
         if with_activation:
-            score += _most(self.terrain_value(st, m, row, t) for t in st.rows[row].spot(side).terrain
-                           if t.activatable and not t.used)
+            score += _most([self.terrain_value(st, m, row, t) for t in st.rows[row].spot(side).terrain
+                            if t.activatable and not t.used])
         if side == m.facing:
             score += WEIGHTS["keep_facing"]
         return score
@@ -518,7 +519,7 @@ class Heuristic:
                     if t and (m.tokens or st.supply):
                         score += 0.5 * best_kill_value(st, t) - WEIGHTS["token"]
             if "shield_swarm" in kinds:
-                score += _most(self.shield_gain(st, i, s, sw) for i, s, sw in st.swarms())
+                score += _most([self.shield_gain(st, i, s, sw) for i, s, sw in st.swarms()])
             if "move_swarm" in kinds:
                 score += max(0.0, self.best_strategize(st, kinds["move_swarm"])[0])
             return score
@@ -535,8 +536,8 @@ class Heuristic:
             now = self.facing_score(st, m, row, m.facing)
             for side in SIDES:
                 s = self.facing_score(st, m, row, side) - now if side != m.facing else 0.0
-                act = _most(self.terrain_value(st, m, row, t, bonus) for t in st.rows[row].spot(side).terrain
-                            if t.activatable and not t.used)
+                act = _most([self.terrain_value(st, m, row, t, bonus) for t in st.rows[row].spot(side).terrain
+                             if t.activatable and not t.used])
                 turn = max(turn, s + max(0.0, act))
             score += turn
         if st.enter_formation and st.supply:
@@ -679,7 +680,7 @@ class Heuristic:
             m = _find_marine(st, o.value)
             row = st.row_of(m)
             cands.append((self.token_worth(st, m, row), st.rows[row].spot(m.facing).count(), o))
-        top = _most(w for w, _, _ in cands)
+        top = _most([w for w, _, _ in cands])
         near = [c for c in cands if c[0] >= top - 1e-5]  # the others round below the top: cannot win
         if len(near) == 1:
             return near[0][2]  # (no tie to break: round() is costly)
@@ -803,7 +804,7 @@ class Heuristic:
             return 0.0
         i, s = int(parts[0]), parts[1]
         sws = [sw for sw in st.rows[i].spot(s).swarms if sw.cards]
-        return _most(kill_value(st, i, sw) for sw in sws)
+        return _most([kill_value(st, i, sw) for sw in sws])
 
     def on_door_kill(self, st: "State", d: Decision) -> Option:
         return _pick(d.options, lambda o: self._swarm_option_value(st, o))

@@ -200,7 +200,8 @@ def travel(st: "State") -> "Flow":
                     if not targets:
                         continue
                     picked = yield from st.pick_swarm(st.current_player, "door_kill", targets)
-                    yield from st.choose_kill(st.current_player, *picked)
+                    k_row, k_side, k_swarm = picked
+                    yield from st.choose_kill(st.current_player, k_row, k_side, k_swarm)
                     st.stats.fired["door"] += 1
     # 1. the next location
     if st.location is not None:
