@@ -31,11 +31,23 @@ def atomic_output(target: Path | str) -> Iterator[IO[bytes]]:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, _mode_for(target))  # mkstemp makes it private (0600)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions a plain ``open(target, "wb")`` would give: those of the
+    file being replaced, else read-write for all as the umask allows."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def atomic_write_bytes(target: Path | str, data: bytes) -> None:
