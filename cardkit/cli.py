@@ -200,8 +200,8 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
         cov = report.coverage.get(loc, {})
         done = sum(c["translated"] for c in cov.values())
         total = sum(c["total"] for c in cov.values())
-        summary.append(f"translations {loc}: {done}/{total} strings; fit: {fs['full_size']} at full size, "
-                       f"{fs['shrunk']} shrunk, 0 too small")
+        summary.append(f"translations {loc}: {done}/{total} strings translated; fit of {fs['strings']} laid-out texts: "
+                       f"{fs['full_size']} at full size, {fs['shrunk']} shrunk, 0 too small")
     cards = 0
     for set_id, loaded in sorted(project.sets.items()):
         assert loaded.set is not None

@@ -34,7 +34,12 @@ def test_build_writes_every_set_and_locale(project: Path, cli):
 
     loaded = load_project(project)
     total = sum(len(ls.set.strings) for ls in loaded.sets.values()) + len(ui_strings())
-    assert f"translations fi: {total}/{total} strings" in summary
+    assert f"translations fi: {total}/{total} strings translated" in summary
+    for loc in ("fi", "ko"):  # every laid-out text either fits at full size or shrinks
+        laid, full, shrunk = map(int, re.search(
+            rf"translations {loc}: .*fit of (\d+) laid-out texts: (\d+) at full size, (\d+) shrunk, 0 too small",
+            summary).groups())
+        assert laid == full + shrunk and laid >= total - len(ui_strings())
     assert all(f"wrote output/{p}" in summary for p in pdfs)
     assert result.out == summary
 
