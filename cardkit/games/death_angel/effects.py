@@ -3,7 +3,9 @@
 The card data names an effect ``kind`` with parameters; :data:`HANDLERS` maps
 each kind of :mod:`cardkit.effects` to exactly one function here (a generator
 when it asks the players something).  A changed number in a card file changes
-the game.
+the game.  The registry and :func:`~cardkit.games.death_angel.support.run_effect`,
+which runs an effect by its kind, live in ``support`` (below combat and these
+handlers both, so that either calls it directly).
 """
 
 from __future__ import annotations
