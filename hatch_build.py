@@ -122,14 +122,8 @@ def why_not_compile() -> str | None:
     return None
 
 
-def why_not_pgo() -> str | None:
-    """Profile-guided optimisation needs GCC (its profile flags); ``CARDKIT_PGO=0`` turns it off."""
-    if os.environ.get("CARDKIT_PGO", "") == "0":
-        return "CARDKIT_PGO=0"
-    return why_not_gcc()
-
-
 def why_not_gcc() -> str | None:
+    """GCC's flags (profile-guided optimisation, :data:`GCC_FLAGS`) only with GCC."""
     cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     try:
         proc = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=60)
@@ -146,6 +140,14 @@ def _with_flags(env: dict[str, str], flags: tuple[str, ...]) -> dict[str, str]:
     extra = " ".join(flags)
     return dict(env, CFLAGS=f"{env.get('CFLAGS', '')} {extra}".strip(),
                 LDFLAGS=f"{env.get('LDFLAGS', '')} {extra}".strip())
+
+
+def _manifest(c: ModuleType, pkg: Path, profile_guided: bool) -> str:
+    """The build manifest ``cardkit/_compiled.py`` checks at import (see there)."""
+    import mypy.version
+
+    manifest = {"mypy": mypy.version.__version__, "sources": c.source_hashes(pkg), "profile_guided": profile_guided}
+    return json.dumps(manifest, indent=1, sort_keys=True) + "\n"
 
 
 def _failed(proc: subprocess.CompletedProcess[str]) -> str:
@@ -175,9 +177,11 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
         out = work / "lib"
         sources = [str(c.source_path(m, pkg).relative_to(root)) for m in c.MODULES]
         env = dict(os.environ, MYPY_CACHE_DIR=str(work / "mypy-cache"))
-        if why_not_gcc() is None:
+        pgo = why_not_gcc()  # (asks the compiler once)
+        if pgo is None:
             env = _with_flags(env, GCC_FLAGS)
-        pgo = why_not_pgo()
+            if os.environ.get("CARDKIT_PGO", "") == "0":
+                pgo = "CARDKIT_PGO=0"
         if pgo is None:
             self.app.display_info("cardkit: profile-guided build: an instrumented build plays training games first")
             pgo = self._profile(root, c, work, sources, env)
@@ -197,10 +201,7 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
                 for p in _artifacts(root, c):
                     p.unlink()
             return
-        import mypy.version
-
-        manifest = {"mypy": mypy.version.__version__, "sources": c.source_hashes(pkg), "profile_guided": pgo is None}
-        text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+        text = _manifest(c, pkg, profile_guided=pgo is None)
         if editable:
             (pkg / c.MANIFEST).write_text(text, encoding="utf-8")
             return
@@ -223,10 +224,7 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
         shutil.copytree(root / "cardkit", train / "cardkit", dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("*.so", "*.pyd", c.MANIFEST, "__pycache__"))
         shutil.copytree(root / "schemas", train / "cardkit" / "_data" / "schemas", dirs_exist_ok=True)  # as in a wheel
-        import mypy.version
-
-        manifest = {"mypy": mypy.version.__version__, "sources": c.source_hashes(train / "cardkit")}
-        (train / "cardkit" / c.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+        (train / "cardkit" / c.MANIFEST).write_text(_manifest(c, train / "cardkit", profile_guided=False), encoding="utf-8")
         run_env = dict(env, PYTHONPATH=os.pathsep.join([str(train), env.get("PYTHONPATH", "")]).rstrip(os.pathsep))
         run_env.pop("CARDKIT_PURE", None)
         try:

@@ -8,7 +8,7 @@ through :func:`cardkit.games.death_angel.support.run_effect`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
 from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no, run_effect

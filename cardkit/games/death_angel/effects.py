@@ -10,7 +10,7 @@ handlers both, so that either calls it directly).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Final
+from typing import TYPE_CHECKING, Any, Callable
 
 from cardkit.effects import EFFECTS
 from cardkit.games.death_angel.combat import attack_for_support, in_reach, marine_attack

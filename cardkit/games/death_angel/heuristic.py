@@ -152,15 +152,15 @@ class _Memo:
         self.profiles: dict[str, Profile] = {}
         # While the agent weighs one decision the board stands still: the danger of
         # each marine where he stands is worked out once, kept by row in slots
-        # stamped with the decision, and ``board`` keeps other facts of the board
-        # (the best place for a support token).  The action cards of a round are
+        # stamped with the decision, as is the best support-token value
+        # (``token_best``, -1.0: not yet).  The action cards of a round are
         # chosen one team after another with nothing moving in between: those
         # decisions share one stamp.  Only inside Heuristic.__call__, never for a
         # board someone may change between calls.
         self.deciding: object = None
         self.stamp = 0
         self.slots: list[_Slot] = []
-        self.board: dict[str, float] = {}
+        self.token_best = -1.0
         self.choosing: object = None  # the state and round of the last decision, when it was an action choice
         self.choosing_round = -1
 
@@ -338,7 +338,7 @@ class Heuristic:
         memo.deciding = st
         if d.kind != "action" or memo.choosing is not st or memo.choosing_round != st.round:
             memo.stamp += 1
-            memo.board = {}
+            memo.token_best = -1.0
             while len(memo.slots) < len(st.rows):
                 memo.slots.append(_Slot())
         pick = fn(self, st, d)
@@ -361,12 +361,12 @@ class Heuristic:
 
     def token_best(self, st: "State") -> float:
         """The most one more support token on any marine is worth now."""
-        board = _M.board
-        best = board.get("token_best") if _M.deciding is st else None
-        if best is None:
-            best = _most([self.token_worth(st, m, st.row_of(m)) for m in st.marines()])
-            if _M.deciding is st:
-                board["token_best"] = best
+        memo = _M
+        if memo.deciding is st and memo.token_best >= 0.0:
+            return memo.token_best
+        best = _most([self.token_worth(st, m, st.row_of(m)) for m in st.marines()])
+        if memo.deciding is st:
+            memo.token_best = best
         return best
 
     def token_loss(self, st: "State", m: Marine) -> float:
