@@ -17,7 +17,7 @@ from typing import Any
 
 from cardkit.effects import EFFECTS, WIN_KINDS
 from cardkit.errors import CardkitError, Issue, JsonPath
-from cardkit.load.schema import schema_names, text_paths, validate_doc
+from cardkit.load.schema import short, schema_names, text_paths, validate_doc
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
 from cardkit.model import (Action, Card, CardSet, Effect, Event, Genestealer, Location, Marine, MoveBox,
                            Origin, Placement, Rules, Scenario, SetupCard, SourceString, SpawnBox, Team, Terrain)
@@ -228,8 +228,9 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
             continue
         loaded.docs[rel] = doc
         kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
-        if kind not in CARD_FILE_KINDS or f"{kind}.schema.json" not in schema_names():
-            issues.append(doc.issue("S004", f"'kind' must be one of: {', '.join(sorted(CARD_FILE_KINDS))} (found {kind!r})", ("kind",)))
+        if not isinstance(kind, str) or kind not in CARD_FILE_KINDS or f"{kind}.schema.json" not in schema_names():
+            issues.append(doc.issue("S004", f"'kind' must be one of: {', '.join(sorted(CARD_FILE_KINDS))} (found {short(kind)})",
+                                    ("kind",) if isinstance(doc.data, dict) and "kind" in doc.data else ()))
             loaded.schema_clean = False
             continue
         kind_issues = _effect_kind_issues(doc)

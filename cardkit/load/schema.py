@@ -74,6 +74,50 @@ def _describe(value: Any) -> str:
     return {int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
 
 
+SHORT = 40  # characters of a value quoted in a message; an error line stays readable whatever the input
+
+
+def short(value: Any) -> str:
+    """A value as an error message may quote it: short scalars as they are,
+    anything long or nested by its type and size, never the whole value.
+
+    >>> short("gun_jam"), short(3), short([1, 2]), short("x" * 500)
+    ("'gun_jam'", '3', 'a list of 2 items', 'a string of 500 characters')
+    """
+    if isinstance(value, str):
+        return repr(value) if len(value) <= SHORT and "\n" not in value else f"a string of {len(value)} characters"
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, dict):
+        return f"a mapping of {len(value)} key{'s' if len(value) != 1 else ''}"
+    text = repr(value)
+    return text if len(text) <= SHORT else f"{_describe(value)} of {len(text)} digits"
+
+
+def _choices(values: Any) -> str:
+    items = [short(v) if not isinstance(v, str) else v for v in values]
+    listed = ", ".join(items[:8])
+    return listed + (f" (and {len(items) - 8} more)" if len(items) > 8 else "")
+
+
+def _size_message(error: ValidationError, path: tuple[str | int, ...]) -> str:
+    """minItems/maxItems/minLength/maxLength/uniqueItems: the count, the limit,
+    and what to do; never the value itself."""
+    kw, limit, value = error.validator, error.validator_value, error.instance
+    if kw == "uniqueItems":
+        return f"the {len(value)} items must all be different"
+    if kw in ("minLength", "maxLength"):
+        n = len(value) if isinstance(value, str) else 0
+        bound = "at most" if kw == "maxLength" else "at least"
+        return f"a text of {n} characters; {bound} {limit}"
+    n = len(value) if isinstance(value, (list, tuple)) else 0
+    noun = path[-1] if path and isinstance(path[-1], str) else "items"
+    if kw == "maxItems":
+        hint = ": split the file" if len(path) == 1 else ""
+        return f"{n} {noun} in one {'file' if len(path) == 1 else 'list'}; at most {limit}{hint}"
+    return f"{n} {noun}; at least {limit}"
+
+
 def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
     path = tuple(error.absolute_path)
     kw = error.validator
@@ -83,10 +127,11 @@ def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
             yield from _issues_for(sub, doc)
         return
     if kw == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = sorted(error.schema.get("properties", {}))
+        props = error.schema.get("properties", {})
+        allowed = _choices(sorted(props))
         for key in error.instance:
-            if key not in error.schema.get("properties", {}):
-                yield doc.issue("S001", f"unknown key '{key}' (allowed here: {', '.join(allowed)})", path + (key,), key=True)
+            if key not in props:
+                yield doc.issue("S001", f"unknown key {short(key)} (allowed here: {allowed})", path + (key,), key=True)
         return
     if kw == "required":
         missing = [k for k in error.validator_value if isinstance(error.instance, dict) and k not in error.instance]
@@ -94,25 +139,34 @@ def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
             yield doc.issue("S002", f"missing required key '{key}'", path)
         return
     if kw == "dependentRequired":
-        yield doc.issue("S002", error.message, path)
+        yield doc.issue("S002", f"missing a key that goes with the keys present (needs: {_choices(_needed(error))})", path)
         return
     if kw == "type":
         yield doc.issue("S003", f"expected {error.validator_value}, found {_describe(error.instance)}", path)
         return
     if kw in ("enum", "const"):
         choices = error.validator_value if kw == "enum" else [error.validator_value]
-        yield doc.issue("S004", f"{error.instance!r} is not one of: {', '.join(map(str, choices))}", path)
+        yield doc.issue("S004", f"{short(error.instance)} is not one of: {_choices(choices)}", path)
         return
     if kw in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        yield doc.issue("S005", f"value {error.instance!r} is out of range ({kw} {error.validator_value})", path)
+        yield doc.issue("S005", f"value {short(error.instance)} is out of range ({kw} {error.validator_value})", path)
         return
     if kw in ("minItems", "maxItems", "minLength", "maxLength", "uniqueItems"):
-        yield doc.issue("S006", error.message, path)
+        yield doc.issue("S006", _size_message(error, path), path)
         return
     if kw == "pattern":
-        yield doc.issue("S007", f"{error.instance!r} does not match the expected form {error.validator_value}", path)
+        yield doc.issue("S007", f"{short(error.instance)} does not match the expected form {error.validator_value}", path)
         return
-    yield doc.issue("S000", error.message, path)
+    if kw in ("minProperties", "maxProperties"):
+        n = len(error.instance) if isinstance(error.instance, dict) else 0
+        yield doc.issue("S006", f"{n} keys; {'at most' if kw == 'maxProperties' else 'at least'} {error.validator_value}", path)
+        return
+    yield doc.issue("S000", f"{short(error.instance)} fails the schema rule '{kw}'", path)
+
+
+def _needed(error: ValidationError) -> list[str]:
+    present = error.instance if isinstance(error.instance, dict) else {}
+    return sorted({k for key, needs in error.validator_value.items() if key in present for k in needs if k not in present})
 
 
 def validate_doc(doc: YamlDoc, schema_name: str) -> list[Issue]:
