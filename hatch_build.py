@@ -1,10 +1,14 @@
-"""Build hook: compile the rules engine with mypyc when a C compiler is at hand.
+"""Build hook: compile the rules engine with mypyc when asked to (``CARDKIT_COMPILE=1``).
 
 The engine modules listed in ``cardkit/_compiled.py`` are typed Python; mypyc
-turns them into C extension modules that play the same games about four times
-faster.  Nothing here is required: without a C compiler or Python headers, with
-``CARDKIT_PURE=1``, or when compiling fails for any reason, the install goes on
-with the pure-Python engine and says why (``pip install -v`` shows it).
+turns them into C extension modules that play the same games about four to six
+times faster.  Only large playtest sweeps need that, so a plain ``pip install``
+builds no C and pulls in no compiler-only build requirement (mypy, setuptools:
+:meth:`CompiledEngineHook.dependencies` asks for them only when compiling, as the
+hatch-mypyc plugin does).  With ``CARDKIT_COMPILE=1`` the engine is compiled;
+without a C compiler or Python headers, with ``CARDKIT_PURE=1``, or when
+compiling fails for any reason, the install still goes on with the pure-Python
+engine and says why (``pip install -v`` shows it).
 
 Editable installs compile in place, next to the sources; ``cardkit/_compiled.json``
 records the hash of every compiled source so that an engine edited afterwards
@@ -105,9 +109,26 @@ def _artifacts(root: Path, c: ModuleType) -> list[Path]:
     return [p for p in found if p.exists()]
 
 
+# what a compiled build needs in its build environment (pip installs these only
+# when CARDKIT_COMPILE=1): mypyc comes with mypy, setuptools drives the C compiler,
+# and the profile-guided build plays training games that load the cards
+COMPILE_REQUIREMENTS = ["mypy>=1.11", "setuptools>=69", "pyyaml>=6.0", "jsonschema>=4.18"]
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def compile_requested() -> bool:
+    """``CARDKIT_COMPILE=1`` asks for the compiled engine; ``CARDKIT_PURE=1`` wins."""
+    return _flag("CARDKIT_COMPILE") and not _flag("CARDKIT_PURE")
+
+
 def why_not_compile() -> str | None:
-    if os.environ.get("CARDKIT_PURE", "") not in ("", "0"):
+    if _flag("CARDKIT_PURE"):
         return "CARDKIT_PURE is set"
+    if not _flag("CARDKIT_COMPILE"):
+        return "the default; CARDKIT_COMPILE=1 pip install ... compiles it for large playtest sweeps"
     if sys.implementation.name != "cpython":
         return f"{sys.implementation.name} is not CPython"
     try:
@@ -157,6 +178,10 @@ def _failed(proc: subprocess.CompletedProcess[str]) -> str:
 class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "custom"
 
+    def dependencies(self) -> list[str]:
+        """Build requirements beyond hatchling, asked for only when compiling."""
+        return list(COMPILE_REQUIREMENTS) if compile_requested() else []
+
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel":
             return
@@ -169,7 +194,8 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
                 p.unlink()
         reason = why_not_compile()
         if reason is not None:
-            self.app.display_warning(f"cardkit: pure-Python rules engine ({reason})")
+            show = self.app.display_warning if compile_requested() else self.app.display_info
+            show(f"cardkit: pure-Python rules engine ({reason})")
             return
         self.app.display_info("cardkit: compiling the rules engine with mypyc (two to three minutes)")
         work = Path(tempfile.mkdtemp(prefix="cardkit-mypyc-"))

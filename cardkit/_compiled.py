@@ -1,9 +1,9 @@
 """The compiled rules engine: which build of the engine this process runs.
 
 The rules engine, the agents and the card model they read (:data:`MODULES`) are
-plain, typed Python.  At install time ``hatch_build.py`` compiles them with mypyc into C
-extension modules when a C compiler is at hand; without one the install goes
-on and the same sources run as they are.  Both builds play the same games, to
+plain, typed Python.  ``CARDKIT_COMPILE=1 pip install ...`` has ``hatch_build.py``
+compile them with mypyc into C extension modules (when a C compiler is at hand);
+a plain install, or one without a compiler, runs the same sources as they are.  Both builds play the same games, to
 the byte (the test suite compares them).
 
 An extension module wins over its ``.py`` source in Python's import system, so a
@@ -67,7 +67,7 @@ def decide(package_dir: Path, environ: Mapping[str, str], modules: Sequence[str]
         return False, "CARDKIT_PURE is set"
     present = [m for m in modules if has_extension(m, package_dir)]
     if not present:
-        return False, "not compiled at install (no C compiler, a failed compile or CARDKIT_PURE=1; pip install -v says which)"
+        return False, "not compiled: install with CARDKIT_COMPILE=1 for the compiled engine"
     shared = [package_dir.parent / f"{GROUP}__mypyc{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES]
     if len(present) != len(modules) or not any(p.is_file() for p in shared):
         return False, "the compiled build is incomplete; reinstall"

@@ -47,6 +47,44 @@ def _echo_issues(issues: list[Issue]) -> None:
         typer.echo(issue.format(), err=True)
 
 
+class _Progress:
+    """A rich progress bar on stderr while a long job runs on a terminal; nothing
+    at all when stderr is piped or the output is JSON.  ``update(done)`` moves it."""
+
+    def __init__(self, label: str, total: int, unit: str, enabled: bool) -> None:
+        self.label, self.total, self.unit = label, total, unit
+        self.enabled = enabled and total > 0 and sys.stderr.isatty()
+        self._bar: object = None
+
+    def __enter__(self) -> "_Progress":
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                                       TimeRemainingColumn)
+            from rich.text import Text
+
+            unit = self.unit
+
+            class Rate(ProgressColumn):  # "1,234 games/s"
+                def render(self, task):  # type: ignore[no-untyped-def]
+                    return Text(f"{task.speed:,.0f} {unit}/s" if task.speed else f"- {unit}/s")
+
+            bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
+                           TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+            bar.start()
+            self._task = bar.add_task(self.label, total=self.total)
+            self._bar = bar
+        return self
+
+    def update(self, done: int, label: str | None = None) -> None:
+        if self._bar is not None:
+            self._bar.update(self._task, completed=done, **({"description": label} if label else {}))  # type: ignore[attr-defined]
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()  # type: ignore[attr-defined]
+
+
 def _load(root: Path):  # -> Project
     from cardkit.load.project import load_project
 
@@ -203,10 +241,12 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
         summary.append(f"translations {loc}: {done}/{total} strings translated; fit of {fs['strings']} laid-out texts: "
                        f"{fs['full_size']} at full size, {fs['shrunk']} shrunk, 0 too small")
     cards = 0
-    for set_id, loaded in sorted(project.sets.items()):
-        assert loaded.set is not None
-        for locale in LOCALES:
-            result = build_pdf(root, loaded.set, locale)
+    jobs = [(set_id, locale) for set_id in sorted(project.sets) for locale in LOCALES]
+    with _Progress("PDFs", len(jobs), "PDFs", enabled=True) as bar:
+        for n, (set_id, locale) in enumerate(jobs):
+            bar.update(n, f"PDF {set_id} {locale}")
+            card_set = project.card_set(set_id)
+            result = build_pdf(root, card_set, locale)
             cards += result.cards
             rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
             summary.append(f"wrote {rel_path} ({result.cards} cards, {result.pages} pages)")
@@ -230,7 +270,9 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
             if problems:
                 summary.append(f"playability {set_id}: setup audit failed: {problems[0].card}: {problems[0].message}")
                 continue
-            records = run_sweep(plan(root.resolve(), set_id, counts, ["heuristic"], 100, 1), jobs=0)
+            batches = plan(root.resolve(), set_id, counts, ["heuristic"], 100, 1)
+            with _Progress(f"playtest {set_id}", 100 * len(counts), "games", enabled=True) as bar:
+                records = run_sweep(batches, jobs=0, progress=lambda done, total: bar.update(done * bar.total // total))
             result = summarize(records, (0.0, 1.0), ability_cards(card_set, counts))
             rates = ", ".join(f"{s['players']}p {s['win_rate']:.0%}" for s in result["setups"])
             complete = all(s["completed"] == s["games"] and not s["violations"] for s in result["setups"])
@@ -385,12 +427,19 @@ def rules_play(root: RootOpt = Path("."),
     card_set = project.card_set(set_id)
     if agent not in AGENTS:
         raise CardkitError(f"unknown agent '{agent}' (agents: {', '.join(AGENTS)})", code="G002")
+    narrator = Narrator(Localizer(root, locale, card_set))
     st = Game(card_set, players).new_state(seed)
     play(st, AGENTS[agent](seed))
-    narrator = Narrator(Localizer(root, locale, card_set))
     typer.echo(narrator.loc.ui("play.title", players=narrator.num(players), seed=seed))
     for line in narrator.story(st.events):
         typer.echo(line)
+
+
+LARGE_SWEEP = 20_000  # games: from here on the compiled engine saves a user real minutes
+
+
+def _compiled_engine() -> bool:
+    return engine_build().startswith("compiled")
 
 
 def _players(spec: str) -> list[int]:
@@ -450,6 +499,11 @@ def playtest(root: RootOpt = Path("."),
         if not compare.is_dir():
             raise CardkitError(f"--compare {compare} is not a folder", code="G005")
         _clean_project(compare).card_set(set_id)
+    report_loc = None
+    if report is not None:  # an unknown locale fails now, not after the sweep
+        from cardkit.i18n.localize import Localizer
+
+        report_loc = Localizer(root, locale, card_set)
     problems = audit(card_set, counts)
     if problems:
         for p in problems:
@@ -457,25 +511,22 @@ def playtest(root: RootOpt = Path("."),
                        + (f" ({p.players} players)" if p.players else ""), err=True)
         raise typer.Exit(1)
     batches = plan(root.resolve(), set_id, counts, agents, games, seed, certify_every)
-    interactive = sys.stderr.isatty() and format is Format.text
-
-    def progress(done: int, total: int) -> None:
-        if interactive:
-            bar = "#" * int(30 * done / total)
-            typer.echo(f"\r[{bar:<30}] {done}/{total} batches", err=True, nl=done == total)
-
-    records = run_sweep(batches, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
+    games_total = sum(b.seeds[1] - b.seeds[0] for b in batches)
+    if games_total >= LARGE_SWEEP and not _compiled_engine():
+        typer.echo(f"note: {games_total:,} games on the pure-Python engine; the compiled engine plays them about "
+                   "6x faster: CARDKIT_COMPILE=1 pip install -e . (see README)", err=True)
+    with _Progress("playtest", games_total, "games", enabled=format is Format.text) as bar:
+        records = run_sweep(batches, jobs=jobs, backend=backend, scheduler=scheduler,
+                            progress=lambda done, total: bar.update(done * games_total // total))
     summary = summarize(records, (lo, hi), ability_cards(card_set, counts))
     result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary}
     if compare is not None:
         obatches = plan(compare.resolve(), set_id, counts, agents, games, seed, 0)
         result["compare"] = compare_runs(records, run_sweep(obatches, jobs=jobs, backend=backend, scheduler=scheduler))
-    if report is not None:
-        from cardkit.i18n.localize import Localizer
+    if report is not None and report_loc is not None:
         from cardkit.playtest.pdfreport import write_report
 
-        loc = Localizer(root, locale, card_set)
-        write_report(report, summary, loc, loc.card("set.title"), games, seed, agents)
+        write_report(report, summary, report_loc, report_loc.card("set.title"), games, seed, agents)
     result["elapsed_s"] = round(time.perf_counter() - started, 2)
     result["engine"] = engine_build()  # compiled or pure Python: it explains the elapsed time
     if format is Format.json:
@@ -492,7 +543,9 @@ def playtest(root: RootOpt = Path("."),
 
 
 def main() -> None:
-    """Console entry point and the single exception boundary."""
+    """Console entry point and the single exception boundary: a usage mistake
+    prints the usage message (exit 2), a cardkit error its located lines (exit
+    1), an interrupt exits 130; no traceback unless ``CARDKIT_DEBUG=1``."""
     try:
         code = app(standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
@@ -501,19 +554,20 @@ def main() -> None:
         sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except typer.Abort:
-        typer.echo("aborted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C (the parser turns it into Abort)
         typer.echo("interrupted", err=True)
         sys.exit(130)
-    except Exception as exc:  # click usage errors and genuine bugs
-        import click
-
-        if isinstance(exc, click.ClickException):
+    except Exception as exc:
+        if hasattr(exc, "show") and isinstance(getattr(exc, "exit_code", None), int):
+            # a usage error of the command-line parser (Typer's own click): bad
+            # option value, unknown command, missing argument
             exc.show()
             sys.exit(exc.exit_code)
-        if os.environ.get("CARDKIT_DEBUG"):
+        if os.environ.get("CARDKIT_DEBUG", "") not in ("", "0"):
             raise
+        if isinstance(exc, OSError):  # the machine refused: a full disk, a folder that cannot be written
+            where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+            typer.echo(f"cardkit: error[F003]: {where}{exc.strerror or exc}", err=True)
+            sys.exit(1)
         typer.echo(f"internal error: {type(exc).__name__}: {exc} (set CARDKIT_DEBUG=1 for a traceback)", err=True)
         sys.exit(70)

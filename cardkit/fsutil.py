@@ -18,14 +18,20 @@ import tempfile
 from pathlib import Path
 from typing import IO, Iterator
 
+from cardkit.errors import CardkitError
+
 
 @contextlib.contextmanager
 def atomic_output(target: Path | str) -> Iterator[IO[bytes]]:
     """Open a temporary file for writing; on success it replaces ``target``,
     on any exception it is removed and ``target`` is left untouched."""
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:  # a folder that cannot be made or written: say which, as the user named it
+        why = next((f"{p} is not a folder" for p in target.parents if p.exists() and not p.is_dir()), exc.strerror or str(exc))
+        raise CardkitError(f"cannot write {target}: {why}", code="F003") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh

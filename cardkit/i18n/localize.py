@@ -22,6 +22,7 @@ UI_FILE = Path(__file__).resolve().parent / "ui.yaml"
 UI_DOMAIN = "ui"
 SOURCE_LOCALE = "en"
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+LOCALE_NAME = re.compile(r"[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})*")
 
 
 def fill(template: str, **values: object) -> str:
@@ -50,11 +51,32 @@ def _catalog(path: str, mtime: float, locale: str) -> dict[str, tuple[str, int]]
             if m.id and isinstance(m.string, str) and m.string and not m.fuzzy and m.context}
 
 
+def available_locales(root: Path, domain: str) -> list[str]:
+    """English and every locale with a catalog for ``domain`` (a set id or ``ui``)."""
+    base = Path(root) / "locales"
+    found = sorted(p.name for p in base.iterdir() if (p / "LC_MESSAGES" / f"{domain}.po").is_file()) if base.is_dir() else []
+    return [SOURCE_LOCALE] + [loc for loc in found if loc != SOURCE_LOCALE]
+
+
+def require_locale(root: Path, locale: str, domain: str) -> None:
+    """Raise a located error unless ``locale`` is English or has a catalog for
+    ``domain``: a made-up locale must not quietly print English."""
+    if locale == SOURCE_LOCALE:
+        return
+    known = available_locales(root, domain)
+    if not LOCALE_NAME.fullmatch(locale):
+        raise CardkitError(f"'{locale[:40]}' is not a locale name (locales: {', '.join(known)})", code="L003")
+    if locale not in known:
+        what = "the interface strings" if domain == UI_DOMAIN else f"set '{domain}'"
+        raise CardkitError(f"no '{locale}' catalog for {what} (locales: {', '.join(known)})", code="L005")
+
+
 class Localizer:
     """Translations of one locale for one set (plus the interface strings)."""
 
     def __init__(self, root: Path, locale: str, card_set: CardSet | None = None) -> None:
         self.root, self.locale, self.card_set = Path(root), locale, card_set
+        require_locale(self.root, locale, card_set.id if card_set else UI_DOMAIN)
         self.english = {s.msgctxt: s.text for s in (card_set.strings if card_set else ())}
         self.ui_english = {s.msgctxt: s.text for s in ui_strings()}
         self.set_po = self._path(card_set.id) if card_set else None

@@ -16,7 +16,7 @@ def run_on_dask(batches: list[Batch], scheduler: str | None = None, workers: int
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
-        raise CardkitError("the dask backend needs Dask: pip install 'cardkit[dask]'", code="G005") from None
+        raise CardkitError("the dask backend needs Dask: pip install 'cardkit[dask]'", code="G007") from None
     cluster = None
     if scheduler is None:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)

@@ -142,11 +142,12 @@ def test_engine_sources_type_check_for_mypyc(tmp_path):
 
 
 def test_a_failed_compile_still_builds_the_pure_engine(tmp_path):
-    """A machine whose C compiler fails (CC=false): the build hook says so and
+    """Compiling asked for (CARDKIT_COMPILE=1) on a machine whose C compiler
+    fails (CC=false): the build hook says so and
     builds a pure-Python wheel; the install never fails for want of a compiler."""
     import zipfile
 
-    env = dict(os.environ, CC="false")
+    env = dict(os.environ, CC="false", CARDKIT_COMPILE="1")
     env.pop("CARDKIT_PURE", None)
     out = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(tmp_path), str(REPO)],
                          capture_output=True, text=True, env=env)
@@ -158,3 +159,23 @@ def test_a_failed_compile_still_builds_the_pure_engine(tmp_path):
     assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
     with zipfile.ZipFile(wheel) as zf:
         assert not [n for n in zf.namelist() if n.endswith((".so", ".pyd", "_compiled.json"))]
+
+
+def _build_requirements(env_extra: dict[str, str]) -> list[str]:
+    """What hatchling's build backend asks pip to install before building a wheel."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDKIT_PURE", "CARDKIT_COMPILE")}
+    code = "import json, hatchling.build as b; print(json.dumps(b.get_requires_for_build_wheel()))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env={**env, **env_extra},
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_a_plain_build_asks_for_no_compiler_requirement():
+    """A plain install builds no C and downloads no mypy; CARDKIT_COMPILE=1 asks
+    for mypyc's build requirements, and CARDKIT_PURE=1 wins over it."""
+    plain = _build_requirements({})
+    compiled = _build_requirements({"CARDKIT_COMPILE": "1"})
+    both = _build_requirements({"CARDKIT_COMPILE": "1", "CARDKIT_PURE": "1"})
+    assert not [r for r in plain if r.startswith(("mypy", "setuptools"))], plain
+    assert {r.split(">=")[0] for r in compiled} >= {"mypy", "setuptools"}, compiled
+    assert both == plain
