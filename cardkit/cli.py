@@ -547,14 +547,16 @@ def main() -> None:
     prints the usage message (exit 2), a cardkit error its located lines (exit
     1), an interrupt exits 130; no traceback unless ``CARDKIT_DEBUG=1``."""
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False)  # a command's typer.Exit comes back as its code
+        if code == 130:  # Typer's word for Ctrl-C
+            typer.echo("interrupted", err=True)
         sys.exit(code if isinstance(code, int) else 0)
     except CardkitError as exc:
         _echo_issues(exc.issues)
         sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C (the parser turns it into Abort)
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C outside Typer's own handling
         typer.echo("interrupted", err=True)
         sys.exit(130)
     except Exception as exc:

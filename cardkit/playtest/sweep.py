@@ -14,7 +14,7 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 BATCH = 250
 
@@ -122,6 +122,61 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the sweep (a terminal sends
+    SIGINT to the whole process group; each worker would print a traceback)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pooled(batches: list[Batch], jobs: int) -> Iterator[tuple[int, list[GameRecord]]]:
+    """``(index, records)`` of every batch as worker processes finish them.
+
+    At most a few batches per worker are queued at a time, and Ctrl-C is caught
+    by a handler that only sets a flag: a KeyboardInterrupt raised inside
+    :mod:`concurrent.futures` while it holds its locks can hang the executor.
+    On an interrupt the queued batches are dropped, the workers are stopped,
+    and KeyboardInterrupt reaches the caller."""
+    import signal
+    import threading
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    interrupted = False
+
+    def on_interrupt(signum: int, frame: object) -> None:
+        nonlocal interrupted
+        interrupted = True
+
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, on_interrupt) if main else None
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    queue = iter(enumerate(batches))
+    running: dict[Any, int] = {}
+    try:
+        while True:
+            while len(running) < 4 * jobs and not interrupted:
+                nxt = next(queue, None)
+                if nxt is None:
+                    break
+                running[pool.submit(run_batch, nxt[1])] = nxt[0]
+            if interrupted:
+                raise KeyboardInterrupt
+            if not running:
+                break
+            finished, _ = wait(list(running), timeout=0.2, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                yield running.pop(fut), fut.result()
+    finally:
+        if interrupted:  # stop the workers now rather than after their batch (the standard
+            # library has no public call for it; _processes has been there since 3.2)
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                proc.terminate()
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
+
 def run_sweep(batches: list[Batch], jobs: int = 1, backend: str = "local", scheduler: str | None = None,
               progress: Callable[[int, int], None] | None = None) -> list[GameRecord]:
     """Run every batch; results in batch order whatever ``jobs`` (0: one worker per usable core) or backend."""
@@ -146,15 +201,11 @@ def run_sweep(batches: list[Batch], jobs: int = 1, backend: str = "local", sched
         if multiprocessing.get_start_method() == "fork":
             for root, set_id in sorted({(b.root, b.set_id) for b in batches}):
                 _card_set(root, set_id)  # loaded and checked once here: forked workers inherit it
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(run_batch, b): i for i, b in enumerate(batches)}
-            from concurrent.futures import as_completed
-
-            for fut in as_completed(futures):
-                results[futures[fut]] = fut.result()
-                done += 1
-                if progress:
-                    progress(done, len(batches))
+        for i, recs in _pooled(batches, jobs):
+            results[i] = recs
+            done += 1
+            if progress:
+                progress(done, len(batches))
     return [r for recs in results for r in (recs or [])]
 
 
