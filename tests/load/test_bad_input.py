@@ -73,3 +73,20 @@ def test_every_problem_in_one_run(project: Path, cli):
     result = cli("validate", "--root", str(project))
     codes = sorted(set(re.findall(r"error\[(\w+)\]", result.err)))
     assert codes == ["S001", "S005", "Y001"]
+
+
+def test_oversized_values_get_short_error_lines(project: Path, cli):
+    """A file with more cards than the schema allows and a pasted 10 KB text:
+    each error names the count or length and the limit, never the value."""
+    events = project / "cards" / "death-angel" / "events.yaml"
+    doc = yaml.safe_load(events.read_text(encoding="utf-8"))
+    doc["cards"] = [dict(c, id=f"{c['id']}_{i}") for i in range(40) for c in doc["cards"]][:630]
+    doc["cards"][3]["text"] = "Lorem ipsum dolor. " * 530
+    events.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    result = cli("validate", "--root", str(project))
+    assert result.code == 1
+    lines = [ln for ln in result.err.splitlines() if "error[" in ln]
+    assert lines and all(len(ln) < 200 for ln in lines), max(lines, key=len)[:400]
+    assert any("error[S006]: 630 cards in one file; at most 500: split the file" in ln for ln in lines), lines
+    assert any(f"a text of {len(doc['cards'][3]['text'])} characters; at most" in ln for ln in lines), lines
+    assert "Lorem" not in result.err
