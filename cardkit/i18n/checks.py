@@ -14,6 +14,7 @@ T301   error     icon tokens differ (``[skull]`` ...)
 T302   error     placeholders differ (``{name}``)
 T303   error     emphasis tags differ or are unbalanced
 T401   error     a number of the source is missing from the translation
+T402   error     a number is only in the translation
 T501   error     a glossary term is not translated with an allowed form
 T502   error     a forbidden term variant is used
 T601   warning   Korean: a run of Hangul too long to be one word (lost spacing)
@@ -29,12 +30,14 @@ T950   error     does not fit its card box at the minimum readable size
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from fractions import Fraction
 from typing import Any, Callable, Iterable
 
 from cardkit.errors import Issue, Severity
-from cardkit.i18n.korean import PAIRS, final_consonant, particle
+from cardkit.i18n.korean import COUNTERS, PAIRS, final_consonant, native_numbers, particle
 from cardkit.layout.fonts import FontBook
 from cardkit.load.schema import validate_doc
 from cardkit.load.yamlsafe import YamlError, read_yaml_file
@@ -42,7 +45,6 @@ from cardkit.text import placeholders, tags, tokens
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]+")
 MAX_HANGUL_RUN = 12
-DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
@@ -170,18 +172,165 @@ def check_tags(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         yield "T303", E, f"markup tags differ: {detail}"
 
 
+@dataclass(frozen=True)
+class Number:
+    """A number as written in a string: its exact value, the text it was read
+    from and its unit when the unit changes how it compares (inches, cm)."""
+
+    value: Fraction
+    text: str
+    unit: str = ""  # "inch", "cm" or ""
+    counter: str = ""  # Korean counter glued to it (1마리 -> 마리)
+
+
+@dataclass(frozen=True)
+class NumberStyle:
+    """How a locale writes numbers: the decimal mark and the thousands separators."""
+
+    decimal: str
+    groups: tuple[str, ...]
+
+
+NUMBER_STYLES = {"en": NumberStyle(".", (",",)), "ko": NumberStyle(".", (",",)),
+                 "fi": NumberStyle(",", (" ", "\u00a0", "\u202f", "."))}
+# the words an inch mark may be spelled as, per locale (6", 6″, 6 tuumaa, 6인치)
+INCH_WORDS = {"en": ("inches", "inch"), "fi": ("tuumaa", "tuuman", "tuumalla", "tuumaan", "tuumasta", "tuumalle", "tuuma"),
+              "ko": ("인치",)}
+# English words that carry a number (the translation may write them as digits, and they may
+# take a glossary number word of the translation)
+EN_NUMBER_WORDS = {"one": 1, "once": 1, "single": 1, "first": 1, "two": 2, "twice": 2, "second": 2, "both": 2,
+                   "three": 3, "third": 3, "four": 4, "fourth": 4, "five": 5, "fifth": 5, "six": 6, "sixth": 6,
+                   "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+# English words a Korean translation renders as 1 + counter (a Genestealer -> 진스틸러 1마리)
+EN_ONE_ARTICLES = ("a", "an", "each", "another")
+_COUNTER = re.compile(" ?(" + "|".join(COUNTERS) + ")")
+_NUMBER_RX: dict[str, re.Pattern[str]] = {}
+
+
+def _number_rx(locale: str) -> re.Pattern[str]:
+    lang = locale.split("_")[0]
+    rx = _NUMBER_RX.get(lang)
+    if rx is None:
+        style = NUMBER_STYLES.get(lang, NUMBER_STYLES["en"])
+        groups = "|".join(re.escape(g) for g in style.groups)
+        inch = "|".join(INCH_WORDS.get(lang, ()) + INCH_WORDS["en"])
+        rx = _NUMBER_RX[lang] = re.compile(
+            rf"(?<![\d{re.escape(style.decimal)}])(?P<sign>(?<![\w)])[-\u2212])?"
+            rf"(?P<int>\d{{1,3}}(?:(?:{groups})\d{{3}})+(?!\d)|\d+)(?:{re.escape(style.decimal)}(?P<frac>\d+))?"
+            rf"(?:(?P<inch>[\"″”]|\s?(?:{inch})(?![^\W\d_]))|(?P<cm>\s?cm(?![^\W\d_])))?")
+    return rx
+
+
+def numbers_in(text: str, locale: str) -> list[Number]:
+    """Every number written with digits in ``text`` as the locale writes them
+    (markup, icon tokens and placeholders are skipped).  Digits glued to a
+    Korean counter (1마리, 2장) or to a letter (D6) still count.
+
+    >>> [str(n.value) for n in numbers_in("Tapa 1 000 geenivoroa 2,5 kertaa 6 tuuman päästä, D6:n 3-4.", "fi")]
+    ['1000', '5/2', '6', '6', '3', '4']
+    >>> [(str(n.value), n.unit) for n in numbers_in('Warhammer 40,000: 1.5 and 12" or 30 cm', "en")]
+    [('40000', ''), ('3/2', ''), ('12', 'inch'), ('30', 'cm')]
+    >>> [str(n.value) for n in numbers_in("진스틸러 1마리와 2장, 3번", "ko")]
+    ['1', '2', '3']
+    """
+    out = []
+    plain = _strip_markup(text)
+    for m in _number_rx(locale).finditer(plain):
+        digits = re.sub(r"\D", "", m.group("int"))
+        value = Fraction(int(digits)) + (Fraction(int(m.group("frac")), 10 ** len(m.group("frac"))) if m.group("frac") else 0)
+        if m.group("sign"):
+            value = -value
+        unit = "inch" if m.group("inch") else "cm" if m.group("cm") else ""
+        c = _COUNTER.match(plain, m.end()) if locale.startswith("ko") and not unit else None
+        out.append(Number(value, m.group(0).strip(), unit, c.group(1) if c else ""))
+    return out
+
+
+def _word_numbers(text: str, g: Glossary) -> Counter[int]:
+    """Values of the glossary's number words (and, in Korean, native numerals
+    before a counter) written in a translation, longest match first."""
+    korean = g.locale.startswith("ko")
+    spans: list[tuple[int, int, int]] = []
+    for value, words in g.numbers.items():
+        for w in words:
+            # a one-syllable Korean prenominal (한, 두) only before a space: 한다 is a verb
+            tail = r"(?=\s)" if korean and len(w) == 1 else "" if korean else r"(?![\w])"
+            spans.extend((m.start(), m.end(), value) for m in re.finditer(rf"(?<![\w]){re.escape(w)}{tail}", text, re.IGNORECASE))
+    if korean:
+        spans.extend((s, e, v) for v, s, e in native_numbers(text))
+    taken: list[tuple[int, int]] = []
+    found: Counter[int] = Counter()
+    for s, e, v in sorted(spans, key=lambda x: (x[0], x[0] - x[1])):
+        if not any(s < te and ts < e for ts, te in taken):
+            taken.append((s, e))
+            found[v] += 1
+    return found
+
+
+def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Number], list[Number]]:
+    """Numbers of the source missing from the translation and numbers only in
+    the translation, compared as multisets of values (so "1" changed to "5" is
+    found even when another 1 stays).  A source number may be written as a
+    glossary number word; a translation number may stand for an English number
+    word (one, twice), and in Korean a 1 with a counter may stand for the
+    English article (a Genestealer: 진스틸러 1마리); an inch length may be given
+    in whole centimetres."""
+    src = numbers_in(source, "en")
+    dst = numbers_in(translation, g.locale)
+    missing, extra = [], list(dst)
+    for n in src:
+        hit = next((d for d in extra if d.value == n.value), None)
+        if hit is not None:
+            extra.remove(hit)
+        else:
+            missing.append(n)
+    if missing:  # a digit written as a number word; words matching English number words are theirs
+        en_words = Counter(EN_NUMBER_WORDS[w.lower()] for w in re.findall(r"[A-Za-z]+", _strip_markup(source))
+                           if w.lower() in EN_NUMBER_WORDS)
+        spare = _word_numbers(translation, g) - en_words
+        kept = []
+        for n in missing:
+            if n.value.denominator == 1 and spare[int(n.value)] > 0:
+                spare[int(n.value)] -= 1
+            else:
+                kept.append(n)
+        missing = kept
+    for n in list(missing):  # 12" given as 30 cm
+        if n.unit == "inch":
+            cm = next((d for d in extra if d.unit == "cm" and d.value == round(n.value * Fraction(254, 100))), None)
+            if cm is not None:
+                extra.remove(cm)
+                missing.remove(n)
+    if extra:
+        words = Counter(EN_NUMBER_WORDS[w.lower()] for w in re.findall(r"[A-Za-z]+", _strip_markup(source))
+                        if w.lower() in EN_NUMBER_WORDS) - _word_numbers(translation, g)
+        kept = []
+        for d in extra:
+            if d.value.denominator == 1 and words[int(d.value)] > 0:
+                words[int(d.value)] -= 1
+            else:
+                kept.append(d)
+        extra = kept
+    if extra and g.locale.startswith("ko"):
+        articles = sum(w.lower() in EN_ONE_ARTICLES for w in re.findall(r"[A-Za-z]+", _strip_markup(source)))
+        kept = []
+        for d in extra:
+            if d.value == 1 and d.counter and articles > 0:
+                articles -= 1
+            else:
+                kept.append(d)
+        extra = kept
+    return missing, extra
+
+
 @_check
 def check_numbers(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
-    src = _strip_markup(e.source)
-    dst = _strip_markup(e.translation)
-    have = DIGITS.findall(dst)
-    for num in DIGITS.findall(src):
-        if num in have:
-            have.remove(num)
-            continue
-        words = g.numbers.get(int(num), ())
-        if not any(re.search(rf"(?<![\w]){re.escape(w)}", dst, re.IGNORECASE) for w in words):
-            yield "T401", E, f"the number {num} of the source is missing"
+    missing, extra = compare_numbers(e.source, e.translation, g)
+    seen = ", ".join(n.text for n in numbers_in(e.translation, e.locale)) or "none"
+    for n in missing:
+        yield "T401", E, f"the number {n.text} of the source is missing (numbers in the translation: {seen})"
+    for n in extra:
+        yield "T402", E, f"the number {n.text} is only in the translation, not in the source"
 
 
 def _strip_markup(text: str) -> str:
