@@ -15,6 +15,31 @@ from cardkit.model import CardSet
 AVG_EM = 0.5
 
 
+def box_capacity(w: float, h: float, size: float, leading: float, max_lines: int = 0) -> int:
+    """About how many characters fit in a ``w`` x ``h`` box at ``size``.
+
+    >>> box_capacity(100, 30, 10, 1.2)
+    40
+    """
+    lines = 1 + max(0, int((h - size * EXTENT) // (size * leading)))
+    if max_lines:
+        lines = min(lines, max_lines)
+    return int(lines * w / (AVG_EM * size))
+
+
+def box_shares(w: float, h: float, size: float, leading: float, english: dict[str, int]) -> dict[str, int]:
+    """Each string's share of a box several strings share (a scenario back's
+    paragraphs and headings): the box's capacity at ``size`` split by the
+    strings' English lengths.
+
+    >>> box_shares(100, 30, 10, 1.2, {"a": 10, "b": 30})
+    {'a': 10, 'b': 30}
+    """
+    capacity = box_capacity(w, h, size, leading)
+    total = sum(english.values()) or 1
+    return {k: int(capacity * n / total) for k, n in english.items()}
+
+
 def length_budgets(root: Path, card_set: CardSet) -> tuple[dict[str, int], dict[str, int]]:
     """Budgets for the set's strings and for the interface strings it prints."""
     from cardkit.printing import compose_set
@@ -32,10 +57,7 @@ def length_budgets(root: Path, card_set: CardSet) -> tuple[dict[str, int], dict[
                 field = face.template.fields.get(f.field)
                 leading = field.leading if field is not None else 1.18
                 # what fits at the nominal size: the budget to aim for (the fit check allows shrinking)
-                lines = 1 + max(0, int((h - size * EXTENT) // (size * leading)))
-                if field is not None and field.max_lines:
-                    lines = min(lines, field.max_lines)
-                capacity = int(lines * w / (AVG_EM * size))
+                capacity = box_capacity(w, h, size, leading, field.max_lines if field is not None else 0)
                 keys = f.key.split(",")
                 if len(keys) > 1:  # a column shares its box: split by English length
                     total = sum(len(t) for t in f.text.split("\n")) or 1

@@ -17,6 +17,7 @@ T401   error     a number of the source is missing from the translation
 T402   error     a number is only in the translation
 T501   error     a glossary term is not translated with an allowed form
 T502   error     a forbidden term variant is used
+T503   warning   one English source translated in different ways in a locale
 T601   warning   Korean: a run of Hangul too long to be one word (lost spacing)
 T701   error     Korean: particle does not agree with the word before it
 T801   error     leading, trailing or double spaces
@@ -62,11 +63,23 @@ class Term:
 
 
 @dataclass(frozen=True)
+class Variant:
+    """A deliberate difference: one English source translated in several ways
+    on purpose (a rule keyword kept in English as a name, translated as a
+    heading), declared once in the glossary with the reason."""
+
+    en: str
+    translations: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
 class Glossary:
     locale: str
     terms: tuple[Term, ...] = ()
     proper_names: frozenset[str] = frozenset()
     numbers: dict[int, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    variants: tuple[Variant, ...] = ()
 
 
 def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
@@ -85,7 +98,8 @@ def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
     terms = tuple(Term(t["id"], tuple(t["en"]), t["term"], tuple(t["forms"]), tuple(t.get("stems", ())),
                        tuple(t.get("forbidden", ())), tuple(t.get("sets", ()))) for t in d["terms"])
     numbers = {n["value"]: tuple(n["words"]) for n in d.get("numbers", [])}
-    return Glossary(locale, terms, frozenset(d.get("proper_names", [])), numbers), []
+    variants = tuple(Variant(v["en"], tuple(v["translations"]), v["reason"]) for v in d.get("variants", []))
+    return Glossary(locale, terms, frozenset(d.get("proper_names", [])), numbers, variants), []
 
 
 @dataclass
@@ -481,6 +495,46 @@ def check_glyphs(e: Entry, book: FontBook) -> Iterable[tuple[str, Severity, str]
     if missing:
         shown = ", ".join(f"U+{ord(c):04X} {c!r}" for c in sorted(missing))
         yield "T901", E, f"no font of the {e.locale} chain has {shown}"
+
+
+def _same(text: str) -> str:
+    """What two strings must share to count as the same: case, spacing, soft
+    hyphens and end punctuation aside (a heading and a name differ in case only)."""
+    return re.sub(r"[\s.:;!?]+$", "", re.sub(r"\s+", " ", text.replace("\u00ad", ""))).strip().casefold()
+
+
+def check_consistency(entries: Iterable[Entry], g: Glossary) -> list[Finding]:
+    """T503: the same English source translated differently within a locale,
+    across every catalog given (set catalogs and ``ui``).  Differences declared
+    under ``variants`` in the glossary are not reported.  When no declared
+    translation is used, the most common translation is the reference and the
+    others are reported; on a tie every entry is reported."""
+    groups: dict[str, dict[str, list[Entry]]] = {}
+    for e in entries:
+        if e.translation and not e.fuzzy:
+            groups.setdefault(_same(e.source), {}).setdefault(_same(e.translation), []).append(e)
+    declared = {_same(v.en): {_same(t) for t in v.translations} for v in g.variants}
+    out = []
+    for src, by_text in groups.items():
+        if len(by_text) < 2:
+            continue
+        ok = declared.get(src, set()) & set(by_text)
+        if not ok:
+            ranked = sorted(by_text.items(), key=lambda kv: -len(kv[1]))
+            if len(ranked[0][1]) > len(ranked[1][1]):
+                ok = {ranked[0][0]}
+        for text, items in by_text.items():
+            if text in ok:
+                continue
+            others = [x for t, xs in by_text.items() if t != text for x in xs]
+            ref = next((x for x in others if _same(x.translation) in ok), others[0])
+            more = len(others) - 1
+            for e in items:
+                out.append(Finding("T503", W, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                                   f"'{e.source}' is translated '{e.translation}' here but '{ref.translation}' in {ref.msgctxt} "
+                                   f"({ref.file}:{ref.line}){f' and {more} more' if more else ''}; if deliberate, declare it "
+                                   f"under 'variants' in locales/{e.locale}/glossary.yaml"))
+    return out
 
 
 def run_entry_checks(entries: list[Entry], glossary: Glossary, book: FontBook) -> list[Finding]:

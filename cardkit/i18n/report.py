@@ -11,8 +11,8 @@ from typing import Any
 
 from cardkit.errors import CardkitError, Severity
 from cardkit.i18n.catalogs import plan_update, po_path, read_catalog, rel
-from cardkit.i18n.budget import translation_domains
-from cardkit.i18n.checks import Entry, Finding, load_glossary, run_entry_checks
+from cardkit.i18n.budget import AVG_EM, box_shares, translation_domains
+from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
 from cardkit.i18n.localize import UI_DOMAIN
 from cardkit.layout.compose import FieldFit
 from cardkit.layout.fonts import FontBook
@@ -133,24 +133,28 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
         glossary, problems = load_glossary(root, locale)
         for p in problems:
             report.findings.append(Finding(p.code, Severity.ERROR, locale, "glossary", "", p.file, p.line, p.message))
+        everything: list[Entry] = []
         for domain, strings, budgets in domains:
             entries = _entries(root, domain, strings, locale, report, budgets)
             report.findings.extend(run_entry_checks(entries, glossary, book))
+            everything.extend(entries)
+        report.findings.extend(check_consistency(everything, glossary))
         if fit:
+            by_key = {(e.domain, e.msgctxt): e for e in everything}
             for s in sets:
-                _fit(root, s, locale, report)
+                _fit(root, s, locale, report, by_key)
     report.findings.sort(key=lambda f: (f.locale, f.set, _card_of(f.msgctxt, f.set), f.msgctxt, f.check))
     return report
 
 
-def _fit(root: Path, card_set: Any, locale: str, report: CheckReport) -> None:
+def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: dict[tuple[str, str], Entry]) -> None:
     from cardkit.i18n.localize import Localizer
     from cardkit.printing import compose_set
 
     items, extras = compose_set(root, card_set, locale)
     loc = Localizer(root, locale, card_set)
     seen: set[tuple[str, str, str]] = set()
-    fits: list[FieldFit] = []
+    fits: list[tuple[FieldFit, float]] = []
     for item in items + extras:
         for face in (item.front, item.back):
             if face is None:
@@ -159,17 +163,82 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport) -> None:
                 k = (f.card, f.field, f.key)
                 if k not in seen:
                     seen.add(k)
-                    fits.append(f)
-    for f in fits:
-        key = f.key.split(",")[0]
-        domain = UI_DOMAIN if key.startswith("ui:") else card_set.id
-        msgctxt = key[3:] if key.startswith("ui:") else key
+                    field = face.template.fields.get(f.field)
+                    fits.append((f, field.leading if field is not None else 1.18))
+
+    def where(domain: str, msgctxt: str) -> tuple[str, int]:
+        return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
+
+    for f, leading in fits:
+        keys = [_split_key(k, card_set.id) for k in f.key.split(",")]
+        blamed = blame(f, keys, entries, leading) if len(keys) > 1 and f.result.status != "fits" else []
+        if blamed:
+            domain, msgctxt = blamed[0].entry.domain, blamed[0].entry.msgctxt
+        else:
+            domain, msgctxt = keys[0]
         row = FitRow(f.card, f.field, locale, msgctxt, f.result.status, f.result.scale, f.result.size, f.result.describe())
         report.fit.append(row)
-        if f.result.status in ("below_min", "overflow"):
-            file, line = (loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt))
-            report.findings.append(Finding("T950", Severity.ERROR, locale, domain, msgctxt, file, line,
-                                           f"card '{f.card}', field '{f.field}': {f.result.describe()}"))
+        if f.result.status not in ("below_min", "overflow"):
+            continue
+        head = f"card '{f.card}', field '{f.field}': {f.result.describe()}"
+        if not blamed:
+            file, line = where(domain, msgctxt)
+            report.findings.append(Finding("T950", Severity.ERROR, locale, domain, msgctxt, file, line, head))
+            continue
+        for rank, b in enumerate(blamed, 1):
+            e = b.entry
+            file, line = where(e.domain, e.msgctxt)
+            report.findings.append(Finding(
+                "T950", Severity.ERROR, locale, e.domain, e.msgctxt, file or e.file, line or e.line,
+                f"{head}; {len(keys)} strings share this box and this one grew most"
+                f"{'' if rank == 1 else f' after {rank - 1} other(s)'}: {len(e.translation)} characters against a share "
+                f"of about {b.share} (English {len(e.source)})"))
+
+
+def _split_key(key: str, set_id: str) -> tuple[str, str]:
+    """(domain, msgctxt) of a layout key (``ui:<id>`` is an interface string)."""
+    return (UI_DOMAIN, key[3:]) if key.startswith("ui:") else (set_id, key)
+
+
+@dataclass(frozen=True)
+class Blame:
+    entry: Entry
+    share: int  # characters of the box due to it, by its English length
+    excess: int  # characters over that share
+
+
+def blame(f: FieldFit, keys: list[tuple[str, str]], entries: dict[tuple[str, str], Entry], leading: float) -> list[Blame]:
+    """The entries to name when a box several catalog strings share does not
+    fit: each string's share of the box (its capacity at the nominal size split
+    by English length), then the fewest strings, largest growth over their share
+    first, whose growth covers the characters that did not fit (at least one)."""
+    from cardkit.layout.textfit import ColumnResult
+
+    known = [entries[k] for k in dict.fromkeys(keys) if k in entries]
+    if not known:
+        return []
+    r = f.result
+    _, _, w, h = f.box
+    if isinstance(r, ColumnResult) and r.blocks:
+        leading = max((b.style.leading for b, _, _ in r.blocks), key=lambda x: x)
+    shares = box_shares(w, h, r.nominal, leading, {(e.domain, e.msgctxt): len(e.source) for e in known})
+    ranked = sorted((Blame(e, shares[(e.domain, e.msgctxt)], len(e.translation) - shares[(e.domain, e.msgctxt)]) for e in known),
+                    key=lambda b: (-b.excess, b.entry.msgctxt))
+    if r.status in ("fits", "shrunk"):
+        return ranked[:1]
+    per_line = w / (AVG_EM * r.size)
+    if isinstance(r, ColumnResult):
+        need = r.overflow_height / (r.size * leading) * per_line
+    else:
+        need = getattr(r, "overflow_lines", 0) * per_line
+    out: list[Blame] = []
+    covered = 0.0
+    for b in ranked:
+        if out and (covered >= need or b.excess <= 0):
+            break
+        out.append(b)
+        covered += max(b.excess, 0)
+    return out
 
 
 def render_text(report: CheckReport) -> str:
