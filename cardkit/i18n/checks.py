@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable
 
 from cardkit.errors import Issue, Severity
-from cardkit.i18n.korean import COUNTERS, PAIRS, final_consonant, native_numbers, particle
+from cardkit.i18n.korean import PAIRS, final_consonant, native_numbers, particle
 from cardkit.layout.fonts import FontBook
 from cardkit.load.schema import validate_doc
 from cardkit.load.yamlsafe import YamlError, read_yaml_file
@@ -194,7 +194,6 @@ class Number:
     value: Fraction
     text: str
     unit: str = ""  # "inch", "cm" or ""
-    counter: str = ""  # Korean counter glued to it (1마리 -> 마리)
 
 
 @dataclass(frozen=True)
@@ -215,9 +214,8 @@ INCH_WORDS = {"en": ("inches", "inch"), "fi": ("tuumaa", "tuuman", "tuumalla", "
 EN_NUMBER_WORDS = {"one": 1, "once": 1, "single": 1, "first": 1, "two": 2, "twice": 2, "second": 2, "both": 2,
                    "three": 3, "third": 3, "four": 4, "fourth": 4, "five": 5, "fifth": 5, "six": 6, "sixth": 6,
                    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
-# English words a Korean translation renders as 1 + counter (a Genestealer -> 진스틸러 1마리)
+# English words Korean renders as one + counter (a Genestealer: 진스틸러 1마리, a Space Marine: 스페이스마린 한 명)
 EN_ONE_ARTICLES = ("a", "an", "each", "another")
-_COUNTER = re.compile(" ?(" + "|".join(COUNTERS) + ")")
 _NUMBER_RX: dict[str, re.Pattern[str]] = {}
 
 
@@ -255,8 +253,7 @@ def numbers_in(text: str, locale: str) -> list[Number]:
         if m.group("sign"):
             value = -value
         unit = "inch" if m.group("inch") else "cm" if m.group("cm") else ""
-        c = _COUNTER.match(plain, m.end()) if locale.startswith("ko") and not unit else None
-        out.append(Number(value, m.group(0).strip(), unit, c.group(1) if c else ""))
+        out.append(Number(value, m.group(0).strip(), unit))
     return out
 
 
@@ -281,14 +278,25 @@ def _word_numbers(text: str, g: Glossary) -> Counter[int]:
     return found
 
 
+def _en_words(source: str, locale: str) -> Counter[int]:
+    """Values of the English number words in a source; for Korean the article
+    counts as one, since Korean counts the noun (a Space Marine: 스페이스마린 한 명)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", _strip_markup(source))]
+    found = Counter(EN_NUMBER_WORDS[w] for w in words if w in EN_NUMBER_WORDS)
+    if locale.startswith("ko"):
+        found[1] += sum(w in EN_ONE_ARTICLES for w in words)
+    return found
+
+
 def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Number], list[Number]]:
     """Numbers of the source missing from the translation and numbers only in
     the translation, compared as multisets of values (so "1" changed to "5" is
     found even when another 1 stays).  A source number may be written as a
     glossary number word; a translation number may stand for an English number
-    word (one, twice), and in Korean a 1 with a counter may stand for the
-    English article (a Genestealer: 진스틸러 1마리); an inch length may be given
-    in whole centimetres."""
+    word (one, twice; in Korean also the article: a Genestealer, 진스틸러
+    1마리); a number word of the translation that stands for an English number
+    word cannot also stand for a digit; an inch length may be given in whole
+    centimetres."""
     src = numbers_in(source, "en")
     dst = numbers_in(translation, g.locale)
     missing, extra = [], list(dst)
@@ -299,9 +307,7 @@ def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Nu
         else:
             missing.append(n)
     if missing:  # a digit written as a number word; words matching English number words are theirs
-        en_words = Counter(EN_NUMBER_WORDS[w.lower()] for w in re.findall(r"[A-Za-z]+", _strip_markup(source))
-                           if w.lower() in EN_NUMBER_WORDS)
-        spare = _word_numbers(translation, g) - en_words
+        spare = _word_numbers(translation, g) - _en_words(source, g.locale)
         kept = []
         for n in missing:
             if n.value.denominator == 1 and spare[int(n.value)] > 0:
@@ -316,21 +322,11 @@ def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Nu
                 extra.remove(cm)
                 missing.remove(n)
     if extra:
-        words = Counter(EN_NUMBER_WORDS[w.lower()] for w in re.findall(r"[A-Za-z]+", _strip_markup(source))
-                        if w.lower() in EN_NUMBER_WORDS) - _word_numbers(translation, g)
+        words = _en_words(source, g.locale) - _word_numbers(translation, g)
         kept = []
         for d in extra:
             if d.value.denominator == 1 and words[int(d.value)] > 0:
                 words[int(d.value)] -= 1
-            else:
-                kept.append(d)
-        extra = kept
-    if extra and g.locale.startswith("ko"):
-        articles = sum(w.lower() in EN_ONE_ARTICLES for w in re.findall(r"[A-Za-z]+", _strip_markup(source)))
-        kept = []
-        for d in extra:
-            if d.value == 1 and d.counter and articles > 0:
-                articles -= 1
             else:
                 kept.append(d)
         extra = kept
@@ -341,10 +337,11 @@ def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Nu
 def check_numbers(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     missing, extra = compare_numbers(e.source, e.translation, g)
     seen = ", ".join(n.text for n in numbers_in(e.translation, e.locale)) or "none"
-    for n in missing:
-        yield "T401", E, f"the number {n.text} of the source is missing (numbers in the translation: {seen})"
-    for n in extra:
-        yield "T402", E, f"the number {n.text} is only in the translation, not in the source"
+    for text, k in Counter(n.text for n in missing).items():
+        yield "T401", E, f"the number {text}{f' ({k} times)' if k > 1 else ''} of the source is missing (numbers in the translation: {seen})"
+    src = ", ".join(n.text for n in numbers_in(e.source, "en")) or "none"
+    for text, k in Counter(n.text for n in extra).items():
+        yield "T402", E, f"the number {text}{f' ({k} times)' if k > 1 else ''} is only in the translation (numbers in the source: {src})"
 
 
 def _strip_markup(text: str) -> str:
