@@ -16,6 +16,7 @@ from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary
 from cardkit.i18n.localize import UI_DOMAIN
 from cardkit.layout.compose import FieldFit
 from cardkit.layout.fonts import FontBook
+from cardkit.layout.textfit import ColumnResult
 from cardkit.load.project import Project
 from cardkit.model import SourceString
 
@@ -190,9 +191,11 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
             file, line = where(e.domain, e.msgctxt)
             report.findings.append(Finding(
                 "T950", Severity.ERROR, locale, e.domain, e.msgctxt, file or e.file, line or e.line,
-                f"{head}; {len(keys)} strings share this box and this one grew most"
-                f"{'' if rank == 1 else f' after {rank - 1} other(s)'}: {len(e.translation)} characters against a share "
-                f"of about {b.share} (English {len(e.source)})"))
+                f"{head}; of the {len(set(keys))} strings sharing this box, this one grew {_ORDINAL.get(rank, f'{rank}th')}most "
+                f"over its share: {len(e.translation)} characters against about {b.share} (English {len(e.source)})"))
+
+
+_ORDINAL = {1: "", 2: "second ", 3: "third "}
 
 
 def _split_key(key: str, set_id: str) -> tuple[str, str]:
@@ -211,26 +214,28 @@ def blame(f: FieldFit, keys: list[tuple[str, str]], entries: dict[tuple[str, str
     """The entries to name when a box several catalog strings share does not
     fit: each string's share of the box (its capacity at the nominal size split
     by English length), then the fewest strings, largest growth over their share
-    first, whose growth covers the characters that did not fit (at least one)."""
-    from cardkit.layout.textfit import ColumnResult
-
+    first, whose growth covers the characters that did not fit (at least one;
+    for a box that fits only below the minimum size, what must go for the next
+    size step up)."""
     known = [entries[k] for k in dict.fromkeys(keys) if k in entries]
     if not known:
         return []
     r = f.result
     _, _, w, h = f.box
     if isinstance(r, ColumnResult) and r.blocks:
-        leading = max((b.style.leading for b, _, _ in r.blocks), key=lambda x: x)
+        leading = max(b.style.leading for b, _, _ in r.blocks)
     shares = box_shares(w, h, r.nominal, leading, {(e.domain, e.msgctxt): len(e.source) for e in known})
     ranked = sorted((Blame(e, shares[(e.domain, e.msgctxt)], len(e.translation) - shares[(e.domain, e.msgctxt)]) for e in known),
                     key=lambda b: (-b.excess, b.entry.msgctxt))
     if r.status in ("fits", "shrunk"):
         return ranked[:1]
     per_line = w / (AVG_EM * r.size)
-    if isinstance(r, ColumnResult):
+    if r.status == "below_min":  # what must go to fit one size step (0.25 pt) larger, at least
+        need = sum(len(e.translation) for e in known) * (1 - (r.size / (r.size + 0.25)) ** 2)
+    elif isinstance(r, ColumnResult):
         need = r.overflow_height / (r.size * leading) * per_line
     else:
-        need = getattr(r, "overflow_lines", 0) * per_line
+        need = r.overflow_lines * per_line
     out: list[Blame] = []
     covered = 0.0
     for b in ranked:

@@ -156,4 +156,4 @@ def test_sharper_checks_blame_the_right_entry(fixture, project: Path, cli):
     blamed = [f for f in report["findings"] if f["check"] == "T950"]
     po = (project / blamed[0]["file"]).read_text(encoding="utf-8").splitlines()
     assert f'msgctxt "{blamed[0]["msgctxt"]}"' in po[blamed[0]["line"] - 2: blamed[0]["line"]]  # Babel's line: msgid
-    assert "strings share this box" in blamed[0]["message"]
+    assert "strings sharing this box, this one grew most" in blamed[0]["message"]
