@@ -8,11 +8,13 @@ is the authority.  It goes into the catalogs' translator comments.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Hashable, TypeVar
 
 from cardkit.layout.textfit import EXTENT
 from cardkit.model import CardSet
 
 AVG_EM = 0.5
+K = TypeVar("K", bound=Hashable)
 
 
 def box_capacity(w: float, h: float, size: float, leading: float, max_lines: int = 0) -> int:
@@ -27,7 +29,7 @@ def box_capacity(w: float, h: float, size: float, leading: float, max_lines: int
     return int(lines * w / (AVG_EM * size))
 
 
-def box_shares(w: float, h: float, size: float, leading: float, english: dict[str, int]) -> dict[str, int]:
+def box_shares(w: float, h: float, size: float, leading: float, english: dict[K, int]) -> dict[K, int]:
     """Each string's share of a box several strings share (a scenario back's
     paragraphs and headings): the box's capacity at ``size`` split by the
     strings' English lengths.

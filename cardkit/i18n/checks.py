@@ -385,7 +385,7 @@ def terms_in_source(terms: Iterable[Term], source: str, names: Iterable[str] = (
     for name in sorted(names, key=len, reverse=True):
         if re.search(r"[A-Za-z]", name):
             src = re.sub(rf"(?<![\w]){re.escape(name)}(?![\w])", lambda m: " " * len(m.group(0)), src)
-    spans = []
+    spans: list[tuple[int, int, str]] = []
     for t in terms:
         rx = _rx("en", t.en, True)
         if rx is not None:
