@@ -29,15 +29,14 @@ def box_capacity(w: float, h: float, size: float, leading: float, max_lines: int
     return int(lines * w / (AVG_EM * size))
 
 
-def box_shares(w: float, h: float, size: float, leading: float, english: dict[K, int]) -> dict[K, int]:
-    """Each string's share of a box several strings share (a scenario back's
-    paragraphs and headings): the box's capacity at ``size`` split by the
-    strings' English lengths.
+def split_by_english(capacity: float, english: dict[K, int]) -> dict[K, int]:
+    """Each string's share of a box several strings share (a column of
+    paragraphs, a scenario back): the box's capacity in characters split by
+    the strings' English lengths.
 
-    >>> box_shares(100, 30, 10, 1.2, {"a": 10, "b": 30})
-    {'a': 10, 'b': 30}
+    >>> split_by_english(400, {"a": 10, "b": 30})
+    {'a': 100, 'b': 300}
     """
-    capacity = box_capacity(w, h, size, leading)
     total = sum(english.values()) or 1
     return {k: int(capacity * n / total) for k, n in english.items()}
 
@@ -62,8 +61,7 @@ def length_budgets(root: Path, card_set: CardSet) -> tuple[dict[str, int], dict[
                 capacity = box_capacity(w, h, size, leading, field.max_lines if field is not None else 0)
                 keys = f.key.split(",")
                 if len(keys) > 1:  # a column shares its box: split by English length
-                    total = sum(len(t) for t in f.text.split("\n")) or 1
-                    shares = {k: int(capacity * len(t) / total) for k, t in zip(keys, f.text.split("\n"))}
+                    shares = split_by_english(capacity, {k: len(t) for k, t in zip(keys, f.text.split("\n"))})
                 else:
                     shares = {keys[0]: capacity}
                 for key, n in shares.items():

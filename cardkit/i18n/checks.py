@@ -217,6 +217,7 @@ EN_NUMBER_WORDS = {"one": 1, "once": 1, "single": 1, "first": 1, "two": 2, "twic
 # English words Korean renders as one + counter (a Genestealer: 진스틸러 1마리, a Space Marine: 스페이스마린 한 명)
 EN_ONE_ARTICLES = ("a", "an", "each", "another")
 _NUMBER_RX: dict[str, re.Pattern[str]] = {}
+MAX_DIGITS = 60
 
 
 def _number_rx(locale: str) -> re.Pattern[str]:
@@ -248,8 +249,9 @@ def numbers_in(text: str, locale: str) -> list[Number]:
     out = []
     plain = _strip_markup(text)
     for m in _number_rx(locale).finditer(plain):
-        digits = re.sub(r"\D", "", m.group("int"))
-        value = Fraction(int(digits)) + (Fraction(int(m.group("frac")), 10 ** len(m.group("frac"))) if m.group("frac") else 0)
+        digits = re.sub(r"\D", "", m.group("int"))[:MAX_DIGITS]  # int() refuses thousands of digits
+        frac = (m.group("frac") or "")[:MAX_DIGITS]
+        value = Fraction(int(digits)) + (Fraction(int(frac), 10 ** len(frac)) if frac else 0)
         if m.group("sign"):
             value = -value
         unit = "inch" if m.group("inch") else "cm" if m.group("cm") else ""

@@ -11,7 +11,7 @@ from typing import Any
 
 from cardkit.errors import CardkitError, Severity
 from cardkit.i18n.catalogs import plan_update, po_path, read_catalog, rel
-from cardkit.i18n.budget import AVG_EM, box_shares, translation_domains
+from cardkit.i18n.budget import split_by_english, translation_domains
 from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
 from cardkit.i18n.localize import UI_DOMAIN
 from cardkit.layout.compose import FieldFit
@@ -155,7 +155,7 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
     items, extras = compose_set(root, card_set, locale)
     loc = Localizer(root, locale, card_set)
     seen: set[tuple[str, str, str]] = set()
-    fits: list[tuple[FieldFit, float]] = []
+    fits: list[FieldFit] = []
     for item in items + extras:
         for face in (item.front, item.back):
             if face is None:
@@ -164,15 +164,14 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
                 k = (f.card, f.field, f.key)
                 if k not in seen:
                     seen.add(k)
-                    field = face.template.fields.get(f.field)
-                    fits.append((f, field.leading if field is not None else 1.18))
+                    fits.append(f)
 
     def where(domain: str, msgctxt: str) -> tuple[str, int]:
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
 
-    for f, leading in fits:
+    for f in fits:
         keys = [_split_key(k, card_set.id) for k in f.key.split(",")]
-        blamed = blame(f, keys, entries, leading) if len(keys) > 1 and f.result.status != "fits" else []
+        blamed = blame(f, keys, entries) if len(keys) > 1 and f.result.status != "fits" else []
         if blamed:
             domain, msgctxt = blamed[0].entry.domain, blamed[0].entry.msgctxt
         else:
@@ -206,36 +205,43 @@ def _split_key(key: str, set_id: str) -> tuple[str, str]:
 @dataclass(frozen=True)
 class Blame:
     entry: Entry
-    share: int  # characters of the box due to it, by its English length
+    share: int  # characters of the box at full size due to it, by its English length
     excess: int  # characters over that share
 
 
-def blame(f: FieldFit, keys: list[tuple[str, str]], entries: dict[tuple[str, str], Entry], leading: float) -> list[Blame]:
+def blame(f: FieldFit, keys: list[tuple[str, str]], entries: dict[tuple[str, str], Entry]) -> list[Blame]:
     """The entries to name when a box several catalog strings share does not
-    fit: each string's share of the box (its capacity at the nominal size split
-    by English length), then the fewest strings, largest growth over their share
-    first, whose growth covers the characters that did not fit (at least one;
-    for a box that fits only below the minimum size, what must go for the next
-    size step up)."""
+    fit (for a box that fits after shrinking: the one that grew most).
+
+    The box's capacity at full size is measured by the real layout of the
+    translation (the part of the text it holds, scaled from the size used to
+    the nominal size by area) and split into shares by English length: each
+    string's length budget in that box.  The strings are ranked by how many
+    characters they have over their share; the fewest of them, largest first,
+    whose excess covers the characters that must go are named (what did not
+    fit; for a box that fits only below the minimum size, what must go to fit
+    one size step, 0.25 pt, larger)."""
     known = [entries[k] for k in dict.fromkeys(keys) if k in entries]
     if not known:
         return []
     r = f.result
-    _, _, w, h = f.box
-    if isinstance(r, ColumnResult) and r.blocks:
-        leading = max(b.style.leading for b, _, _ in r.blocks)
-    shares = box_shares(w, h, r.nominal, leading, {(e.domain, e.msgctxt): len(e.source) for e in known})
+    total = sum(len(e.translation) for e in known)
+    held = 1.0  # the part of the text the box holds at r.size
+    if r.status == "overflow":
+        if isinstance(r, ColumnResult):
+            held = f.box[3] / (f.box[3] + r.overflow_height) if r.overflow_height > 0 else 1.0
+        elif r.lines:
+            held = max(0, len(r.lines) - r.overflow_lines) / len(r.lines)
+    capacity = total * held * (r.size / r.nominal) ** 2 if r.nominal else total
+    shares = split_by_english(capacity, {(e.domain, e.msgctxt): len(e.source) for e in known})
     ranked = sorted((Blame(e, shares[(e.domain, e.msgctxt)], len(e.translation) - shares[(e.domain, e.msgctxt)]) for e in known),
                     key=lambda b: (-b.excess, b.entry.msgctxt))
-    if r.status in ("fits", "shrunk"):
-        return ranked[:1]
-    per_line = w / (AVG_EM * r.size)
-    if r.status == "below_min":  # what must go to fit one size step (0.25 pt) larger, at least
-        need = sum(len(e.translation) for e in known) * (1 - (r.size / (r.size + 0.25)) ** 2)
-    elif isinstance(r, ColumnResult):
-        need = r.overflow_height / (r.size * leading) * per_line
+    if r.status == "overflow":
+        need = total * (1 - held)
+    elif r.status == "below_min":
+        need = total * (1 - (r.size / (r.size + 0.25)) ** 2)
     else:
-        need = r.overflow_lines * per_line
+        return ranked[:1]
     out: list[Blame] = []
     covered = 0.0
     for b in ranked:
