@@ -338,10 +338,15 @@ def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Nu
 @_check
 def check_numbers(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     missing, extra = compare_numbers(e.source, e.translation, g)
-    seen = ", ".join(n.text for n in numbers_in(e.translation, e.locale)) or "none"
+    dst = numbers_in(e.translation, e.locale)
+    seen = ", ".join(n.text for n in dst) or "none"
+    src_all = numbers_in(e.source, "en")
     for text, k in Counter(n.text for n in missing).items():
-        yield "T401", E, f"the number {text}{f' ({k} times)' if k > 1 else ''} of the source is missing (numbers in the translation: {seen})"
-    src = ", ".join(n.text for n in numbers_in(e.source, "en")) or "none"
+        value = next(n.value for n in missing if n.text == text)
+        a, b = sum(n.value == value for n in src_all), sum(n.value == value for n in dst)
+        count = f" (the source has it {a} times, the translation {b})" if b else f" ({k} times)" if k > 1 else ""
+        yield "T401", E, f"the number {text} of the source is missing{count}; numbers in the translation: {seen}"
+    src = ", ".join(n.text for n in src_all) or "none"
     for text, k in Counter(n.text for n in extra).items():
         yield "T402", E, f"the number {text}{f' ({k} times)' if k > 1 else ''} is only in the translation (numbers in the source: {src})"
 

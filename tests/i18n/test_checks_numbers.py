@@ -63,7 +63,7 @@ def test_messages_name_the_numbers():
     e = Entry("ko", "death-angel", "strategize.text", STRATEGIZE,
               "지원 토큰을 놓은 후, 무리 하나를 위나 아래로 5 포지션 이동시키거나, 둘 다 할 수 있다.", "f.po", 1)
     msgs = {code: msg for code, _, msg in check_numbers(e, KO)}
-    assert msgs["T401"].startswith("the number 1 of the source is missing (numbers in the translation: 5)")
+    assert msgs["T401"] == "the number 1 of the source is missing; numbers in the translation: 5"
     assert msgs["T402"] == "the number 5 is only in the translation (numbers in the source: 1)"
 
 
@@ -74,3 +74,10 @@ def test_values_are_exact():
     assert (missing, extra) == ([], [])
     missing, _ = compare_numbers("Move 2 positions.", "두 칸 이동한다.", Glossary("fi"))
     assert [str(n.value) for n in missing] == ["2"]
+
+
+def test_a_repeated_number_says_how_often():
+    e = Entry("fi", "death-angel", "x.text", "Discard 1 support token and kill 1 Genestealer.",
+              "Poista 1 tukipelimerkki ja tapa 2 geenivoroa.", "f.po", 1)
+    msgs = [msg for code, _, msg in check_numbers(e, FI) if code == "T401"]
+    assert msgs == ["the number 1 of the source is missing (the source has it 2 times, the translation 1); numbers in the translation: 1, 2"]
