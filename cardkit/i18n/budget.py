@@ -8,11 +8,37 @@ is the authority.  It goes into the catalogs' translator comments.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Hashable, TypeVar
 
 from cardkit.layout.textfit import EXTENT
 from cardkit.model import CardSet
 
 AVG_EM = 0.5
+K = TypeVar("K", bound=Hashable)
+
+
+def box_capacity(w: float, h: float, size: float, leading: float, max_lines: int = 0) -> int:
+    """About how many characters fit in a ``w`` x ``h`` box at ``size``.
+
+    >>> box_capacity(100, 30, 10, 1.2)
+    40
+    """
+    lines = 1 + max(0, int((h - size * EXTENT) // (size * leading)))
+    if max_lines:
+        lines = min(lines, max_lines)
+    return int(lines * w / (AVG_EM * size))
+
+
+def split_by_english(capacity: float, english: dict[K, int]) -> dict[K, int]:
+    """Each string's share of a box several strings share (a column of
+    paragraphs, a scenario back): the box's capacity in characters split by
+    the strings' English lengths.
+
+    >>> split_by_english(400, {"a": 10, "b": 30})
+    {'a': 100, 'b': 300}
+    """
+    total = sum(english.values()) or 1
+    return {k: int(capacity * n / total) for k, n in english.items()}
 
 
 def length_budgets(root: Path, card_set: CardSet) -> tuple[dict[str, int], dict[str, int]]:
@@ -32,14 +58,10 @@ def length_budgets(root: Path, card_set: CardSet) -> tuple[dict[str, int], dict[
                 field = face.template.fields.get(f.field)
                 leading = field.leading if field is not None else 1.18
                 # what fits at the nominal size: the budget to aim for (the fit check allows shrinking)
-                lines = 1 + max(0, int((h - size * EXTENT) // (size * leading)))
-                if field is not None and field.max_lines:
-                    lines = min(lines, field.max_lines)
-                capacity = int(lines * w / (AVG_EM * size))
+                capacity = box_capacity(w, h, size, leading, field.max_lines if field is not None else 0)
                 keys = f.key.split(",")
                 if len(keys) > 1:  # a column shares its box: split by English length
-                    total = sum(len(t) for t in f.text.split("\n")) or 1
-                    shares = {k: int(capacity * len(t) / total) for k, t in zip(keys, f.text.split("\n"))}
+                    shares = split_by_english(capacity, {k: len(t) for k, t in zip(keys, f.text.split("\n"))})
                 else:
                     shares = {keys[0]: capacity}
                 for key, n in shares.items():

@@ -14,8 +14,10 @@ T301   error     icon tokens differ (``[skull]`` ...)
 T302   error     placeholders differ (``{name}``)
 T303   error     emphasis tags differ or are unbalanced
 T401   error     a number of the source is missing from the translation
+T402   error     a number is only in the translation
 T501   error     a glossary term is not translated with an allowed form
 T502   error     a forbidden term variant is used
+T503   warning   one English source translated in different ways in a locale
 T601   warning   Korean: a run of Hangul too long to be one word (lost spacing)
 T701   error     Korean: particle does not agree with the word before it
 T801   error     leading, trailing or double spaces
@@ -29,12 +31,14 @@ T950   error     does not fit its card box at the minimum readable size
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from fractions import Fraction
 from typing import Any, Callable, Iterable
 
 from cardkit.errors import Issue, Severity
-from cardkit.i18n.korean import PAIRS, final_consonant, particle
+from cardkit.i18n.korean import PAIRS, final_consonant, native_numbers, particle
 from cardkit.layout.fonts import FontBook
 from cardkit.load.schema import validate_doc
 from cardkit.load.yamlsafe import YamlError, read_yaml_file
@@ -42,7 +46,6 @@ from cardkit.text import placeholders, tags, tokens
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]+")
 MAX_HANGUL_RUN = 12
-DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
@@ -60,11 +63,23 @@ class Term:
 
 
 @dataclass(frozen=True)
+class Variant:
+    """A deliberate difference: one English source translated in several ways
+    on purpose (a rule keyword kept in English as a name, translated as a
+    heading), declared once in the glossary with the reason."""
+
+    en: str
+    translations: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
 class Glossary:
     locale: str
     terms: tuple[Term, ...] = ()
     proper_names: frozenset[str] = frozenset()
     numbers: dict[int, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    variants: tuple[Variant, ...] = ()
 
 
 def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
@@ -83,7 +98,8 @@ def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
     terms = tuple(Term(t["id"], tuple(t["en"]), t["term"], tuple(t["forms"]), tuple(t.get("stems", ())),
                        tuple(t.get("forbidden", ())), tuple(t.get("sets", ()))) for t in d["terms"])
     numbers = {n["value"]: tuple(n["words"]) for n in d.get("numbers", [])}
-    return Glossary(locale, terms, frozenset(d.get("proper_names", [])), numbers), []
+    variants = tuple(Variant(v["en"], tuple(v["translations"]), v["reason"]) for v in d.get("variants", []))
+    return Glossary(locale, terms, frozenset(d.get("proper_names", [])), numbers, variants), []
 
 
 @dataclass
@@ -170,18 +186,169 @@ def check_tags(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         yield "T303", E, f"markup tags differ: {detail}"
 
 
+@dataclass(frozen=True)
+class Number:
+    """A number as written in a string: its exact value, the text it was read
+    from and its unit when the unit changes how it compares (inches, cm)."""
+
+    value: Fraction
+    text: str
+    unit: str = ""  # "inch", "cm" or ""
+
+
+@dataclass(frozen=True)
+class NumberStyle:
+    """How a locale writes numbers: the decimal mark and the thousands separators."""
+
+    decimal: str
+    groups: tuple[str, ...]
+
+
+NUMBER_STYLES = {"en": NumberStyle(".", (",",)), "ko": NumberStyle(".", (",",)),
+                 "fi": NumberStyle(",", (" ", "\u00a0", "\u202f", "."))}
+# the words an inch mark may be spelled as, per locale (6", 6″, 6 tuumaa, 6인치)
+INCH_WORDS = {"en": ("inches", "inch"), "fi": ("tuumaa", "tuuman", "tuumalla", "tuumaan", "tuumasta", "tuumalle", "tuuma"),
+              "ko": ("인치",)}
+# English words that carry a number (the translation may write them as digits, and they may
+# take a glossary number word of the translation)
+EN_NUMBER_WORDS = {"one": 1, "once": 1, "single": 1, "first": 1, "two": 2, "twice": 2, "second": 2, "both": 2,
+                   "three": 3, "third": 3, "four": 4, "fourth": 4, "five": 5, "fifth": 5, "six": 6, "sixth": 6,
+                   "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+# English words Korean renders as one + counter (a Genestealer: 진스틸러 1마리, a Space Marine: 스페이스마린 한 명)
+EN_ONE_ARTICLES = ("a", "an", "each", "another")
+_NUMBER_RX: dict[str, re.Pattern[str]] = {}
+MAX_DIGITS = 60
+
+
+def _number_rx(locale: str) -> re.Pattern[str]:
+    lang = locale.split("_")[0]
+    rx = _NUMBER_RX.get(lang)
+    if rx is None:
+        style = NUMBER_STYLES.get(lang, NUMBER_STYLES["en"])
+        groups = "|".join(re.escape(g) for g in style.groups)
+        inch = "|".join(INCH_WORDS.get(lang, ()) + INCH_WORDS["en"])
+        rx = _NUMBER_RX[lang] = re.compile(
+            rf"(?<![\d{re.escape(style.decimal)}])(?P<sign>(?<![\w)])[-\u2212])?"
+            rf"(?P<int>\d{{1,3}}(?:(?:{groups})\d{{3}})+(?!\d)|\d+)(?:{re.escape(style.decimal)}(?P<frac>\d+))?"
+            rf"(?:(?P<inch>[\"″”]|\s?(?:{inch})(?![^\W\d_]))|(?P<cm>\s?cm(?![^\W\d_])))?")
+    return rx
+
+
+def numbers_in(text: str, locale: str) -> list[Number]:
+    """Every number written with digits in ``text`` as the locale writes them
+    (markup, icon tokens and placeholders are skipped).  Digits glued to a
+    Korean counter (1마리, 2장) or to a letter (D6) still count.
+
+    >>> [str(n.value) for n in numbers_in("Tapa 1 000 geenivoroa 2,5 kertaa 6 tuuman päästä, D6:n 3-4.", "fi")]
+    ['1000', '5/2', '6', '6', '3', '4']
+    >>> [(str(n.value), n.unit) for n in numbers_in('Warhammer 40,000: 1.5 and 12" or 30 cm', "en")]
+    [('40000', ''), ('3/2', ''), ('12', 'inch'), ('30', 'cm')]
+    >>> [str(n.value) for n in numbers_in("진스틸러 1마리와 2장, 3번", "ko")]
+    ['1', '2', '3']
+    """
+    out = []
+    plain = _strip_markup(text)
+    for m in _number_rx(locale).finditer(plain):
+        digits = re.sub(r"\D", "", m.group("int"))[:MAX_DIGITS]  # int() refuses thousands of digits
+        frac = (m.group("frac") or "")[:MAX_DIGITS]
+        value = Fraction(int(digits)) + (Fraction(int(frac), 10 ** len(frac)) if frac else 0)
+        if m.group("sign"):
+            value = -value
+        unit = "inch" if m.group("inch") else "cm" if m.group("cm") else ""
+        out.append(Number(value, m.group(0).strip(), unit))
+    return out
+
+
+def _word_numbers(text: str, g: Glossary) -> Counter[int]:
+    """Values of the glossary's number words (and, in Korean, native numerals
+    before a counter) written in a translation, longest match first."""
+    korean = g.locale.startswith("ko")
+    spans: list[tuple[int, int, int]] = []
+    for value, words in g.numbers.items():
+        for w in words:
+            # a one-syllable Korean prenominal (한, 두) only before a space: 한다 is a verb
+            tail = r"(?=\s)" if korean and len(w) == 1 else "" if korean else r"(?![\w])"
+            spans.extend((m.start(), m.end(), value) for m in re.finditer(rf"(?<![\w]){re.escape(w)}{tail}", text, re.IGNORECASE))
+    if korean:
+        spans.extend((s, e, v) for v, s, e in native_numbers(text))
+    taken: list[tuple[int, int]] = []
+    found: Counter[int] = Counter()
+    for s, e, v in sorted(spans, key=lambda x: (x[0], x[0] - x[1])):
+        if not any(s < te and ts < e for ts, te in taken):
+            taken.append((s, e))
+            found[v] += 1
+    return found
+
+
+def _en_words(source: str, locale: str) -> Counter[int]:
+    """Values of the English number words in a source; for Korean the article
+    counts as one, since Korean counts the noun (a Space Marine: 스페이스마린 한 명)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", _strip_markup(source))]
+    found = Counter(EN_NUMBER_WORDS[w] for w in words if w in EN_NUMBER_WORDS)
+    if locale.startswith("ko"):
+        found[1] += sum(w in EN_ONE_ARTICLES for w in words)
+    return found
+
+
+def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Number], list[Number]]:
+    """Numbers of the source missing from the translation and numbers only in
+    the translation, compared as multisets of values (so "1" changed to "5" is
+    found even when another 1 stays).  A source number may be written as a
+    glossary number word; a translation number may stand for an English number
+    word (one, twice; in Korean also the article: a Genestealer, 진스틸러
+    1마리); a number word of the translation that stands for an English number
+    word cannot also stand for a digit; an inch length may be given in whole
+    centimetres."""
+    src = numbers_in(source, "en")
+    dst = numbers_in(translation, g.locale)
+    missing, extra = [], list(dst)
+    for n in src:
+        hit = next((d for d in extra if d.value == n.value), None)
+        if hit is not None:
+            extra.remove(hit)
+        else:
+            missing.append(n)
+    if missing:  # a digit written as a number word; words matching English number words are theirs
+        spare = _word_numbers(translation, g) - _en_words(source, g.locale)
+        kept = []
+        for n in missing:
+            if n.value.denominator == 1 and spare[int(n.value)] > 0:
+                spare[int(n.value)] -= 1
+            else:
+                kept.append(n)
+        missing = kept
+    for n in list(missing):  # 12" given as 30 cm
+        if n.unit == "inch":
+            cm = next((d for d in extra if d.unit == "cm" and d.value == round(n.value * Fraction(254, 100))), None)
+            if cm is not None:
+                extra.remove(cm)
+                missing.remove(n)
+    if extra:
+        words = _en_words(source, g.locale) - _word_numbers(translation, g)
+        kept = []
+        for d in extra:
+            if d.value.denominator == 1 and words[int(d.value)] > 0:
+                words[int(d.value)] -= 1
+            else:
+                kept.append(d)
+        extra = kept
+    return missing, extra
+
+
 @_check
 def check_numbers(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
-    src = _strip_markup(e.source)
-    dst = _strip_markup(e.translation)
-    have = DIGITS.findall(dst)
-    for num in DIGITS.findall(src):
-        if num in have:
-            have.remove(num)
-            continue
-        words = g.numbers.get(int(num), ())
-        if not any(re.search(rf"(?<![\w]){re.escape(w)}", dst, re.IGNORECASE) for w in words):
-            yield "T401", E, f"the number {num} of the source is missing"
+    missing, extra = compare_numbers(e.source, e.translation, g)
+    dst = numbers_in(e.translation, e.locale)
+    seen = ", ".join(n.text for n in dst) or "none"
+    src_all = numbers_in(e.source, "en")
+    for text, k in Counter(n.text for n in missing).items():
+        value = next(n.value for n in missing if n.text == text)
+        a, b = sum(n.value == value for n in src_all), sum(n.value == value for n in dst)
+        count = f" (the source has it {a} times, the translation {b})" if b else f" ({k} times)" if k > 1 else ""
+        yield "T401", E, f"the number {text} of the source is missing{count}; numbers in the translation: {seen}"
+    src = ", ".join(n.text for n in src_all) or "none"
+    for text, k in Counter(n.text for n in extra).items():
+        yield "T402", E, f"the number {text}{f' ({k} times)' if k > 1 else ''} is only in the translation (numbers in the source: {src})"
 
 
 def _strip_markup(text: str) -> str:
@@ -225,7 +392,7 @@ def terms_in_source(terms: Iterable[Term], source: str, names: Iterable[str] = (
     for name in sorted(names, key=len, reverse=True):
         if re.search(r"[A-Za-z]", name):
             src = re.sub(rf"(?<![\w]){re.escape(name)}(?![\w])", lambda m: " " * len(m.group(0)), src)
-    spans = []
+    spans: list[tuple[int, int, str]] = []
     for t in terms:
         rx = _rx("en", t.en, True)
         if rx is not None:
@@ -332,6 +499,46 @@ def check_glyphs(e: Entry, book: FontBook) -> Iterable[tuple[str, Severity, str]
     if missing:
         shown = ", ".join(f"U+{ord(c):04X} {c!r}" for c in sorted(missing))
         yield "T901", E, f"no font of the {e.locale} chain has {shown}"
+
+
+def _same(text: str) -> str:
+    """What two strings must share to count as the same: case, spacing, soft
+    hyphens and end punctuation aside (a heading and a name differ in case only)."""
+    return re.sub(r"[\s.:;!?]+$", "", re.sub(r"\s+", " ", text.replace("\u00ad", ""))).strip().casefold()
+
+
+def check_consistency(entries: Iterable[Entry], g: Glossary) -> list[Finding]:
+    """T503: the same English source translated differently within a locale,
+    across every catalog given (set catalogs and ``ui``).  Differences declared
+    under ``variants`` in the glossary are not reported.  When no declared
+    translation is used, the most common translation is the reference and the
+    others are reported; on a tie every entry is reported."""
+    groups: dict[str, dict[str, list[Entry]]] = {}
+    for e in entries:
+        if e.translation and not e.fuzzy:
+            groups.setdefault(_same(e.source), {}).setdefault(_same(e.translation), []).append(e)
+    declared = {_same(v.en): {_same(t) for t in v.translations} for v in g.variants}
+    out = []
+    for src, by_text in groups.items():
+        if len(by_text) < 2:
+            continue
+        ok = declared.get(src, set()) & set(by_text)
+        if not ok:
+            ranked = sorted(by_text.items(), key=lambda kv: -len(kv[1]))
+            if len(ranked[0][1]) > len(ranked[1][1]):
+                ok = {ranked[0][0]}
+        for text, items in by_text.items():
+            if text in ok:
+                continue
+            others = [x for t, xs in by_text.items() if t != text for x in xs]
+            ref = next((x for x in others if _same(x.translation) in ok), others[0])
+            more = len(others) - 1
+            for e in items:
+                out.append(Finding("T503", W, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                                   f"'{e.source}' is translated '{e.translation}' here but '{ref.translation}' in {ref.msgctxt} "
+                                   f"({ref.file}:{ref.line}){f' and {more} more' if more else ''}; if deliberate, declare it "
+                                   f"under 'variants' in locales/{e.locale}/glossary.yaml"))
+    return out
 
 
 def run_entry_checks(entries: list[Entry], glossary: Glossary, book: FontBook) -> list[Finding]:

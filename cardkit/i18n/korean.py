@@ -95,3 +95,24 @@ def fill_ko(template: str, **values: object) -> str:
         return value + (particle(value, part) if part else "")
 
     return _FILL.sub(sub, template)
+
+
+# Native Korean numerals in the form they take before a counter (한 마리, 두 장, 세 번째).
+NATIVE_NUMERALS: dict[str, int] = {"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5,
+                                   "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10}
+# Counters (classifiers) written after a number: 1마리, 2장, 3번, 세 번째 ...
+COUNTERS = ("마리", "번째", "번", "장", "개", "명", "회", "칸", "곳", "가지", "차례", "배", "턴", "점")
+_NATIVE = re.compile(
+    r"(?<![\uac00-\ud7a3])(" + "|".join(sorted(NATIVE_NUMERALS, key=len, reverse=True)) + r") ?("
+    + "|".join(COUNTERS) + r")(?=$|[^\uac00-\ud7a3]|씩|째|을|를|이|가|은|는|의|에|도|만|까지|부터|으로|로|과|와|나)")
+
+
+def native_numbers(text: str) -> list[tuple[int, int, int]]:
+    """``(value, start, end)`` of each native numeral followed by a counter.
+
+    >>> [v for v, _, _ in native_numbers("진스틸러 두 마리를 놓고, 세 번째 무리는 한 장씩 뽑는다.")]
+    [2, 3, 1]
+    >>> native_numbers("공격한 뒤 열 수 있다")
+    []
+    """
+    return [(NATIVE_NUMERALS[m.group(1)], m.start(), m.end()) for m in _NATIVE.finditer(text)]

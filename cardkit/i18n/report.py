@@ -11,11 +11,12 @@ from typing import Any
 
 from cardkit.errors import CardkitError, Severity
 from cardkit.i18n.catalogs import plan_update, po_path, read_catalog, rel
-from cardkit.i18n.budget import translation_domains
-from cardkit.i18n.checks import Entry, Finding, load_glossary, run_entry_checks
+from cardkit.i18n.budget import split_by_english, translation_domains
+from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
 from cardkit.i18n.localize import UI_DOMAIN
 from cardkit.layout.compose import FieldFit
 from cardkit.layout.fonts import FontBook
+from cardkit.layout.textfit import ColumnResult
 from cardkit.load.project import Project
 from cardkit.model import SourceString
 
@@ -133,17 +134,21 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
         glossary, problems = load_glossary(root, locale)
         for p in problems:
             report.findings.append(Finding(p.code, Severity.ERROR, locale, "glossary", "", p.file, p.line, p.message))
+        everything: list[Entry] = []
         for domain, strings, budgets in domains:
             entries = _entries(root, domain, strings, locale, report, budgets)
             report.findings.extend(run_entry_checks(entries, glossary, book))
+            everything.extend(entries)
+        report.findings.extend(check_consistency(everything, glossary))
         if fit:
+            by_key = {(e.domain, e.msgctxt): e for e in everything}
             for s in sets:
-                _fit(root, s, locale, report)
+                _fit(root, s, locale, report, by_key)
     report.findings.sort(key=lambda f: (f.locale, f.set, _card_of(f.msgctxt, f.set), f.msgctxt, f.check))
     return report
 
 
-def _fit(root: Path, card_set: Any, locale: str, report: CheckReport) -> None:
+def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: dict[tuple[str, str], Entry]) -> None:
     from cardkit.i18n.localize import Localizer
     from cardkit.printing import compose_set
 
@@ -160,16 +165,91 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport) -> None:
                 if k not in seen:
                     seen.add(k)
                     fits.append(f)
+
+    def where(domain: str, msgctxt: str) -> tuple[str, int]:
+        return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
+
     for f in fits:
-        key = f.key.split(",")[0]
-        domain = UI_DOMAIN if key.startswith("ui:") else card_set.id
-        msgctxt = key[3:] if key.startswith("ui:") else key
+        keys = [_split_key(k, card_set.id) for k in f.key.split(",")]
+        blamed = blame(f, keys, entries) if len(keys) > 1 and f.result.status != "fits" else []
+        if blamed:
+            domain, msgctxt = blamed[0].entry.domain, blamed[0].entry.msgctxt
+        else:
+            domain, msgctxt = keys[0]
         row = FitRow(f.card, f.field, locale, msgctxt, f.result.status, f.result.scale, f.result.size, f.result.describe())
         report.fit.append(row)
-        if f.result.status in ("below_min", "overflow"):
-            file, line = (loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt))
-            report.findings.append(Finding("T950", Severity.ERROR, locale, domain, msgctxt, file, line,
-                                           f"card '{f.card}', field '{f.field}': {f.result.describe()}"))
+        if f.result.status not in ("below_min", "overflow"):
+            continue
+        head = f"card '{f.card}', field '{f.field}': {f.result.describe()}"
+        if not blamed:
+            file, line = where(domain, msgctxt)
+            report.findings.append(Finding("T950", Severity.ERROR, locale, domain, msgctxt, file, line, head))
+            continue
+        for rank, b in enumerate(blamed, 1):
+            e = b.entry
+            file, line = where(e.domain, e.msgctxt)
+            report.findings.append(Finding(
+                "T950", Severity.ERROR, locale, e.domain, e.msgctxt, file or e.file, line or e.line,
+                f"{head}; of the {len(set(keys))} strings sharing this box, this one grew {_ORDINAL.get(rank, f'{rank}th')}most "
+                f"over its share: {len(e.translation)} characters against about {b.share} (English {len(e.source)})"))
+
+
+_ORDINAL = {1: "", 2: "second ", 3: "third "}
+
+
+def _split_key(key: str, set_id: str) -> tuple[str, str]:
+    """(domain, msgctxt) of a layout key (``ui:<id>`` is an interface string)."""
+    return (UI_DOMAIN, key[3:]) if key.startswith("ui:") else (set_id, key)
+
+
+@dataclass(frozen=True)
+class Blame:
+    entry: Entry
+    share: int  # characters of the box at full size due to it, by its English length
+    excess: int  # characters over that share
+
+
+def blame(f: FieldFit, keys: list[tuple[str, str]], entries: dict[tuple[str, str], Entry]) -> list[Blame]:
+    """The entries to name when a box several catalog strings share does not
+    fit (for a box that fits after shrinking: the one that grew most).
+
+    The box's capacity at full size is measured by the real layout of the
+    translation (the part of the text it holds, scaled from the size used to
+    the nominal size by area) and split into shares by English length: each
+    string's length budget in that box.  The strings are ranked by how many
+    characters they have over their share; the fewest of them, largest first,
+    whose excess covers the characters that must go are named (what did not
+    fit; for a box that fits only below the minimum size, what must go to fit
+    one size step, 0.25 pt, larger)."""
+    known = [entries[k] for k in dict.fromkeys(keys) if k in entries]
+    if not known:
+        return []
+    r = f.result
+    total = sum(len(e.translation) for e in known)
+    held = 1.0  # the part of the text the box holds at r.size
+    if r.status == "overflow":
+        if isinstance(r, ColumnResult):
+            held = f.box[3] / (f.box[3] + r.overflow_height) if r.overflow_height > 0 else 1.0
+        elif r.lines:
+            held = max(0, len(r.lines) - r.overflow_lines) / len(r.lines)
+    capacity = total * held * (r.size / r.nominal) ** 2 if r.nominal else total
+    shares = split_by_english(capacity, {(e.domain, e.msgctxt): len(e.source) for e in known})
+    ranked = sorted((Blame(e, shares[(e.domain, e.msgctxt)], len(e.translation) - shares[(e.domain, e.msgctxt)]) for e in known),
+                    key=lambda b: (-b.excess, b.entry.msgctxt))
+    if r.status == "overflow":
+        need = total * (1 - held)
+    elif r.status == "below_min":
+        need = total * (1 - (r.size / (r.size + 0.25)) ** 2)
+    else:
+        return ranked[:1]
+    out: list[Blame] = []
+    covered = 0.0
+    for b in ranked:
+        if out and (covered >= need or b.excess <= 0):
+            break
+        out.append(b)
+        covered += max(b.excess, 0)
+    return out
 
 
 def render_text(report: CheckReport) -> str:

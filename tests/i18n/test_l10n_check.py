@@ -127,3 +127,33 @@ def test_longer_terms_and_names_mask_shorter_ones():
     assert terms_in_source(terms, "Elites and Fast Attack units") == {"fast"}
     assert terms_in_source(terms, "An Attack card") == {"attack"}
     assert terms_in_source(terms[:1], "Heavy Attack squads", names=["Heavy Attack"]) == set()
+
+
+@pytest.mark.parametrize("fixture", ["checks-fi.yaml", "checks-ko.yaml"])
+def test_sharper_checks_blame_the_right_entry(fixture, project: Path, cli):
+    """Numbers as multisets, composite overflow, inconsistent sources: each
+    planted defect is found on its msgctxt and the errors are exactly these."""
+    from cardkit.i18n.report import check_translations
+    from cardkit.load.project import load_project
+
+    spec = yaml.safe_load((FIXTURES / "l10n" / fixture).read_text(encoding="utf-8"))
+    locale = spec["locale"]
+    # T503 warnings the shipped catalogs already have (the fixture must not hide or add others)
+    before = check_translations(project, load_project(project), [locale], fit=False)
+    baseline = {(f.check, f.msgctxt) for f in before.findings if f.check == "T503"}
+    planted = set(_mutate(project, spec))
+    result = cli("l10n", "check", "--root", str(project), "--locale", locale, "--format", "json")
+    assert result.code == 1
+    report = json.loads(result.out)
+    errors = {(f["check"], f["msgctxt"]) for f in report["findings"] if f["severity"] == "error" and f["check"] != "T105"}
+    assert errors == {p for p in planted if p[0] != "T503"}
+    warnings = {(f["check"], f["msgctxt"]) for f in report["findings"] if f["check"] == "T503"}
+    assert warnings == baseline | {p for p in planted if p[0] == "T503"}
+    for f in report["findings"]:
+        if f["check"] in ("T401", "T402", "T503", "T950"):
+            assert f["file"].startswith(f"locales/{locale}/LC_MESSAGES/") and f["line"] > 0, f
+    # the overflowing box holds many strings; the finding points at the grown one's own line
+    blamed = [f for f in report["findings"] if f["check"] == "T950"]
+    po = (project / blamed[0]["file"]).read_text(encoding="utf-8").splitlines()
+    assert f'msgctxt "{blamed[0]["msgctxt"]}"' in po[blamed[0]["line"] - 2: blamed[0]["line"]]  # Babel's line: msgid
+    assert "strings sharing this box, this one grew most" in blamed[0]["message"]
