@@ -195,8 +195,8 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     started = time.perf_counter()
     project = _clean_project(root)
     if locale != "en" and locale not in project_locales(root):
-        raise CardkitError(f"--locale {locale}: no catalogs for it under locales/ (have: en, {', '.join(project_locales(root))})",
-                           code="L002")
+        raise CardkitError(f"unknown locale '{locale}': no catalogs for it under locales/ "
+                           f"(have: en, {', '.join(project_locales(root))})", code="L003")
     summary_loc = Localizer(root, locale)
     sets = tuple((sid, ls.set.physical_count()) for sid, ls in sorted(project.sets.items()) if ls.set)
     locales = project_locales(root)

@@ -28,7 +28,7 @@ from babel.messages.pofile import read_po
 from cardkit.errors import CardkitError, Issue
 from cardkit.load.schema import load_validated
 from cardkit.model import CardSet, SourceString
-from cardkit.text import placeholders
+from cardkit.text import plural_problems
 
 UI_FILE = Path(__file__).resolve().parent / "ui.yaml"
 UI_DOMAIN = "ui"
@@ -68,15 +68,6 @@ def form_example(locale: str, index: int) -> int:
     return next((n for n in range(1000) if plural_index(locale, n) == index), 2)
 
 
-def plural_problems(s: SourceString) -> list[str]:
-    """What is wrong with a plural message's declaration: the count placeholder
-    must occur in the singular and in the plural."""
-    if s.plural is None or s.count is None:
-        return []
-    return [f"{s.msgctxt}: the {which} text has no {{{s.count}}} placeholder, but 'count' names it"
-            for which, text in (("singular", s.text), ("plural", s.plural)) if s.count not in placeholders(text)]
-
-
 @functools.lru_cache(maxsize=1)
 def ui_strings() -> tuple[SourceString, ...]:
     """The interface strings shipped with cardkit, as extraction records."""
@@ -88,7 +79,8 @@ def ui_strings() -> tuple[SourceString, ...]:
         line, col = doc.mark(("strings", i, "text"))
         s = SourceString(entry["id"], entry["text"], rel, line, entry["comment"], col,
                          entry.get("plural"), entry.get("count"))
-        problems.extend(Issue("C020", msg, file=rel, line=line, column=col) for msg in plural_problems(s))
+        problems.extend(Issue("C020", msg, file=rel, line=line, column=col)
+                        for msg in plural_problems(s.msgctxt, s.text, s.plural, s.count))
         out.append(s)
     if problems:
         raise CardkitError(problems)

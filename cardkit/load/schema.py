@@ -78,8 +78,9 @@ def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
     path = tuple(error.absolute_path)
     kw = error.validator
     if kw in ("allOf", "anyOf", "oneOf") and error.context:
-        # Report the most specific sub-error (the effect branches use allOf + if/then).
-        for sub in sorted(error.context, key=lambda e: -len(e.absolute_path))[:1]:
+        # Report the most specific sub-error (the effect branches use allOf + if/then);
+        # a branch of another type does not apply (a plural text mapping is not a string).
+        for sub in sorted(error.context, key=lambda e: (-len(e.absolute_path), e.validator == "type"))[:1]:
             yield from _issues_for(sub, doc)
         return
     if kw == "additionalProperties" and isinstance(error.instance, dict):
