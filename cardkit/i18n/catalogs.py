@@ -199,19 +199,19 @@ def merge(template: Catalog, old: Catalog | None, locale: str) -> Catalog:
     return new
 
 
-def _translated(string: str | tuple[str, ...] | list[str]) -> bool:
+def _translated(string: str | tuple[str, ...] | list[str] | None) -> bool:
     """Whether an entry holds any translation (a plural one: in any form)."""
     return any(string) if isinstance(string, (tuple, list)) else bool(string)
 
 
-def _reshape(string: str | tuple[str, ...] | list[str], plural: bool, nplurals: int) -> str | tuple[str, ...]:
+def _reshape(string: str | tuple[str, ...] | list[str] | None, plural: bool, nplurals: int) -> str | tuple[str, ...]:
     """An old translation in the shape of the new entry: a plain message that
     became plural offers its text for every form, a plural one that became plain
     keeps its first form (the entry is fuzzy either way: its msgid changed)."""
     if plural:
-        forms = tuple(string) if isinstance(string, (tuple, list)) else (string,) * nplurals
+        forms = tuple(string) if isinstance(string, (tuple, list)) else (string or "",) * nplurals
         return forms[:nplurals] + ("",) * (nplurals - len(forms))
-    return string if isinstance(string, str) else (string[0] if string else "")
+    return string if isinstance(string, str) else (string[0] if string else "")  # None: untranslated
 
 
 @dataclass
