@@ -214,42 +214,47 @@ def _parse_bleed(bleed: str | None) -> float | None:
 
 
 @build_app.callback()
-def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
+def build_all(ctx: typer.Context, root: RootOpt = Path("."),
+              locale: Annotated[str, typer.Option("--locale", help="language of the build summary")] = "en") -> None:
     """The main job: validate, check the translations, and write
     output/<set>-<locale>-a4.pdf for every set in en, fi and ko, with a summary
-    in output/build-summary.txt."""
+    in output/build-summary.txt (in the --locale language)."""
     if ctx.invoked_subcommand is not None:
         return
     import time
 
+    from cardkit import buildsummary as bs
     from cardkit.fsutil import atomic_write_bytes
     from cardkit.i18n.catalogs import project_locales
+    from cardkit.i18n.localize import Localizer
     from cardkit.i18n.report import check_translations
     from cardkit.printing import build_pdf
 
     started = time.perf_counter()
     project = _clean_project(root)
-    summary = [f"validated: {', '.join(f'{sid} {ls.set.physical_count()} cards' for sid, ls in sorted(project.sets.items()) if ls.set)}"]
+    summary_loc = Localizer(root, locale)  # an unknown locale fails here, before anything is written
+    sets = tuple((sid, ls.set.physical_count()) for sid, ls in sorted(project.sets.items()) if ls.set)
     locales = project_locales(root)
     report = check_translations(root, project, locales)
     if not report.ok:
         raise CardkitError([f.issue() for f in report.findings if f.severity is Severity.ERROR])
+    translations = []
     for loc, fs in sorted(report.fit_summary().items()):
         cov = report.coverage.get(loc, {})
-        done = sum(c["translated"] for c in cov.values())
-        total = sum(c["total"] for c in cov.values())
-        summary.append(f"translations {loc}: {done}/{total} strings translated; fit of {fs['strings']} laid-out texts: "
-                       f"{fs['full_size']} at full size, {fs['shrunk']} shrunk, 0 too small")
+        translations.append(bs.TranslationFacts(loc, sum(c["translated"] for c in cov.values()),
+                                                sum(c["total"] for c in cov.values()), fs["strings"],
+                                                fs["full_size"], fs["shrunk"]))
     cards = 0
-    jobs = [(set_id, locale) for set_id in sorted(project.sets) for locale in LOCALES]
+    pdfs = []
+    jobs = [(set_id, pdf_locale) for set_id in sorted(project.sets) for pdf_locale in LOCALES]
     with _Progress("PDFs", len(jobs), "PDFs", enabled=True) as bar:
-        for n, (set_id, locale) in enumerate(jobs):
-            bar.update(n, f"PDF {set_id} {locale}")
-            card_set = project.card_set(set_id)
-            result = build_pdf(root, card_set, locale)
+        for n, (set_id, pdf_locale) in enumerate(jobs):
+            bar.update(n, f"PDF {set_id} {pdf_locale}")
+            result = build_pdf(root, project.card_set(set_id), pdf_locale)
             cards += result.cards
             rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
-            summary.append(f"wrote {rel_path} ({result.cards} cards, {result.pages} pages)")
+            pdfs.append(bs.PdfFacts(str(rel_path), result.cards, result.pages))
+    playability: list[bs.Playability] = []
     for set_id, loaded in sorted(project.sets.items()):
         assert loaded.set is not None
         if loaded.set.game == "deep-strike":
@@ -258,8 +263,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
             results = check_set(loaded.set)
             ok = sum(all(run.feasible for run in r.runs) for r in results)
             warnings = sum(n.severity is Severity.WARNING for r in results for n in r.notes)
-            summary.append(f"playability {set_id}: {ok}/{len(results)} scenarios deployable by both sides "
-                           f"(8 units each, hostile placement); {warnings} warning(s): cardkit deepstrike check")
+            playability.append(bs.DeepStrikeFacts(set_id, ok, len(results), warnings))
         else:
             from cardkit.playtest.audit import audit
             from cardkit.playtest.sweep import ability_cards, plan, run_sweep, summarize
@@ -268,20 +272,19 @@ def build_all(ctx: typer.Context, root: RootOpt = Path(".")) -> None:
             counts = list(range(card_set.rules.min_players, card_set.rules.max_players + 1)) if card_set.rules else []
             problems = audit(card_set, counts)
             if problems:
-                summary.append(f"playability {set_id}: setup audit failed: {problems[0].card}: {problems[0].message}")
+                playability.append(bs.AuditFailed(set_id, problems[0].card, problems[0].message))
                 continue
             batches = plan(root.resolve(), set_id, counts, ["heuristic"], 100, 1)
             with _Progress(f"playtest {set_id}", 100 * len(counts), "games", enabled=True) as bar:
                 records = run_sweep(batches, jobs=0, progress=lambda done, total: bar.update(done * bar.total // total))
             result = summarize(records, (0.0, 1.0), ability_cards(card_set, counts))
-            rates = ", ".join(f"{s['players']}p {s['win_rate']:.0%}" for s in result["setups"])
             complete = all(s["completed"] == s["games"] and not s["violations"] for s in result["setups"])
-            summary.append(f"playability {set_id}: 100 games per player count (heuristic agent): "
-                           f"{'every game complete, no rule violation' if complete else 'INCOMPLETE GAMES OR VIOLATIONS'}; "
-                           f"win rates {rates}; abilities never fired: {len(result['coverage']['never_fired'])}; "
-                           "details: cardkit playtest")
-    summary.append(f"built {cards} cards in {time.perf_counter() - started:.1f} s")
-    text = "\n".join(summary) + "\n"
+            playability.append(bs.DeathAngelFacts(set_id, 100, complete,
+                                                  tuple((s["players"], s["win_rate"]) for s in result["setups"]),
+                                                  len(result["coverage"]["never_fired"])))
+    facts = bs.BuildFacts(sets, tuple(translations), tuple(pdfs), tuple(playability), cards,
+                          time.perf_counter() - started)
+    text = bs.render_summary(facts, summary_loc)
     atomic_write_bytes(root / "output" / "build-summary.txt", text.encode("utf-8"))
     typer.echo(text, nl=False)
 

@@ -49,7 +49,13 @@ class Effect:
 
 @dataclass(frozen=True)
 class SourceString:
-    """One translatable English string: its gettext context is ``<card id>.<field>``."""
+    """One translatable English string: its gettext context is ``<card id>.<field>``.
+
+    A string whose wording depends on a number is a plural message: ``text`` is
+    the English singular (gettext ``msgid``), ``plural`` the English plural
+    (``msgid_plural``) and ``count`` the name of the placeholder that holds the
+    number choosing the form (``players`` in ``{players} players``).
+    """
 
     msgctxt: str
     text: str
@@ -57,6 +63,8 @@ class SourceString:
     line: int
     comment: str
     column: int = 1
+    plural: str | None = None
+    count: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -80,6 +80,19 @@ def placeholders(text: str) -> list[str]:
     return PLACEHOLDER_RE.findall(text)
 
 
+def plural_problems(msgctxt: str, text: str, plural: str | None, count: str | None) -> list[str]:
+    """What is wrong with a plural message's declaration: its ``count`` must be a
+    placeholder of both the singular and the plural.
+
+    >>> plural_problems("x", "{n} card", "cards", "n")
+    ["x: the plural text has no {n} placeholder, but 'count' names it"]
+    """
+    if plural is None or count is None:
+        return []
+    return [f"{msgctxt}: the {which} text has no {{{count}}} placeholder, but 'count' names it"
+            for which, t in (("singular", text), ("plural", plural)) if count not in placeholders(t)]
+
+
 def markup_problems(text: str) -> list[str]:
     """Unknown icon tokens and unbalanced or mis-nested emphasis tags."""
     problems = [f"unknown icon token '[{t}]'" for t in tokens(text) if t not in TOKEN_NAMES]

@@ -64,12 +64,16 @@ def template_for(domain: str, strings: tuple[SourceString, ...], budgets: dict[s
                   revision_date=EPOCH, fuzzy=False, charset="utf-8", copyright_holder="cardkit contributors",
                   msgid_bugs_address="", last_translator="", language_team="")
     for s in strings:
-        flags = ["python-brace-format"] if placeholders(s.text) else []
+        flags = ["python-brace-format"] if placeholders(s.text) or placeholders(s.plural or "") else []
         comments = [s.comment]
         if budgets and s.msgctxt in budgets:
             comments.append(f"Length budget: about {budgets[s.msgctxt]} characters at full size (English: {len(s.text)}); "
                             "longer text shrinks, `cardkit l10n check` says whether it still fits")
-        cat.add(s.text, "", locations=[(s.file, s.line)], auto_comments=comments, flags=flags, context=s.msgctxt)
+        msgid: str | tuple[str, str] = s.text
+        if s.plural is not None:
+            msgid = (s.text, s.plural)
+            comments.append(f"Plural message: {{{s.count}}} is the number that chooses the form")
+        cat.add(msgid, "", locations=[(s.file, s.line)], auto_comments=comments, flags=flags, context=s.msgctxt)
     return cat
 
 
@@ -175,10 +179,10 @@ def merge(template: Catalog, old: Catalog | None, locale: str) -> Catalog:
         if not m.id:
             continue
         prev = by_ctx.pop(m.context, None)
-        string = prev.string if prev is not None else ""
+        string = _reshape(prev.string, m.pluralizable, new.num_plurals) if prev is not None else ""
         flags = set(m.flags)
         previous_id: list[str] = []
-        if prev is not None and prev.string:
+        if prev is not None and _translated(prev.string):
             if prev.id != m.id:
                 flags.add("fuzzy")
                 previous_id = [prev.id] if isinstance(prev.id, str) else list(prev.id)
@@ -190,9 +194,24 @@ def merge(template: Catalog, old: Catalog | None, locale: str) -> Catalog:
                 previous_id=previous_id, context=m.context)
     # entries whose card field disappeared stay as obsolete (#~) for the translator
     for ctx, m in by_ctx.items():
-        if m.string:
+        if _translated(m.string):
             new.obsolete[(m.id, ctx)] = m  # type: ignore[index]
     return new
+
+
+def _translated(string: str | tuple[str, ...] | list[str] | None) -> bool:
+    """Whether an entry holds any translation (a plural one: in any form)."""
+    return any(string) if isinstance(string, (tuple, list)) else bool(string)
+
+
+def _reshape(string: str | tuple[str, ...] | list[str] | None, plural: bool, nplurals: int) -> str | tuple[str, ...]:
+    """An old translation in the shape of the new entry: a plain message that
+    became plural offers its text for every form, a plural one that became plain
+    keeps its first form (the entry is fuzzy either way: its msgid changed)."""
+    if plural:
+        forms = tuple(string) if isinstance(string, (tuple, list)) else (string or "",) * nplurals
+        return forms[:nplurals] + ("",) * (nplurals - len(forms))
+    return string if isinstance(string, str) else (string[0] if string else "")  # None: untranslated
 
 
 @dataclass

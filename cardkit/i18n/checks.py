@@ -9,6 +9,10 @@ T102   error     empty translation
 T103   error     fuzzy entry (source changed since it was translated)
 T104   warning   obsolete entry (its card field no longer exists)
 T105   error     catalog is stale against the cards (run ``l10n update``)
+T150   error     a plural form (``msgstr[n]``) of a plural message is not translated
+T151   error     plural forms where the message has none, or none where it has them
+T152   error     placeholders of a plural form differ from its English form
+T153   warning   a counted placeholder (``{players} players``) in a message that is not plural
 T201   warning   translation identical to the English (not an allowed name)
 T301   error     icon tokens differ (``[skull]`` ...)
 T302   error     placeholders differ (``{name}``)
@@ -114,6 +118,7 @@ class Entry:
     file: str
     line: int
     fuzzy: bool = False
+    form: int | None = None  # the msgstr[n] index of one form of a plural message
 
 
 @dataclass(frozen=True)
@@ -172,7 +177,7 @@ def check_tokens(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
 
 @_check
 def check_placeholders(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
-    if sorted(placeholders(e.source)) != sorted(placeholders(e.translation)):
+    if e.form is None and sorted(placeholders(e.source)) != sorted(placeholders(e.translation)):
         yield "T302", E, f"placeholders {sorted(placeholders(e.source))} in the source, {sorted(placeholders(e.translation))} in the translation"
 
 
@@ -492,6 +497,60 @@ def check_end_punctuation(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity
         yield "T803", W, f"ends with {end(e.translation)!r}, the source with {end(e.source)!r}"
 
 
+# ---------------------------------------------------------------- plurals
+# A placeholder is counted when the English puts a noun in the plural right
+# after it: "{players} players", "{games} games per setup", "{points} pts",
+# "{count} support token(s)".  The noun is recognised by a "(s)" ending; or by an
+# "s" ending when it abbreviates the placeholder's name or extends it ("pts" for
+# {points}, "players" for {player}), so "{unit} holds" and "{marine} moves" are
+# not counts; or, after a placeholder named for a number (count, n, number,
+# total), by an "s" ending on one of the next two words.
+_COUNT_NAMES = frozenset({"count", "n", "number", "total"})
+_AFTER_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}\s+([A-Za-z][A-Za-z-]*)(?:\s+([A-Za-z][A-Za-z-]*))?")
+
+
+def _abbreviates(short: str, name: str) -> bool:
+    it = iter(name)
+    return all(ch in it for ch in short)  # ``short`` is a subsequence of ``name``
+
+
+def counted_placeholders(text: str) -> list[str]:
+    """Names of the placeholders that ``text`` uses as a count.
+
+    >>> counted_placeholders("{players} players"), counted_placeholders("{count} support token(s).")
+    (['players'], ['count'])
+    >>> counted_placeholders("{points} pts"), counted_placeholders("{total} strings translated")
+    (['points'], ['total'])
+    >>> counted_placeholders("{unit} holds the box"), counted_placeholders("{marine} moves to {row}.")
+    ([], [])
+    """
+    out = []
+    for m in _AFTER_PLACEHOLDER.finditer(text):
+        name, first = m.group(1), m.group(2).lower()
+        words = [w.lower() for w in m.groups()[1:] if w]
+        plural_s = lambda w: w.endswith("s") and len(w) > 2  # noqa: E731
+        if (text[m.end():].startswith("(s)")
+                or plural_s(first) and (_abbreviates(first, name) or first.startswith(name.rstrip("s")))
+                or name in _COUNT_NAMES and any(plural_s(w) for w in words)):
+            out.append(name)
+    return out
+
+
+@_check
+def check_plural_placeholders(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
+    if e.form is not None and sorted(placeholders(e.source)) != sorted(placeholders(e.translation)):
+        yield "T152", E, (f"placeholders {sorted(placeholders(e.source))} in the English form, "
+                          f"{sorted(placeholders(e.translation))} in this form")
+
+
+@_check
+def check_counted_not_plural(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
+    if e.form is None:
+        for name in counted_placeholders(e.source):
+            yield "T153", W, (f"{{{name}}} is a count but the message is not plural: declare 'plural' and "
+                              f"'count: {name}' for it so each language can choose the form")
+
+
 def check_glyphs(e: Entry, book: FontBook) -> Iterable[tuple[str, Severity, str]]:
     missing: set[str] = set()
     for role in ("body", "bold", "title"):
@@ -548,6 +607,8 @@ def run_entry_checks(entries: list[Entry], glossary: Glossary, book: FontBook) -
             continue
         results = [r for fn in ENTRY_CHECKS for r in fn(e, glossary)] + list(check_glyphs(e, book))
         for code, sev, msg in results:
+            if e.form is not None:
+                msg = f"msgstr[{e.form}]: {msg}"
             out.append(Finding(code, sev, e.locale, e.domain, e.msgctxt, e.file, e.line, msg))
     return out
 

@@ -1,22 +1,34 @@
 """Localized strings for layout and reports: card strings from a set's catalog,
 interface strings from the ``ui`` catalog, English when a locale lacks one.
 
+A message whose wording depends on a number is a plural message (gettext
+``msgid_plural``, ``msgstr[n]``); code asks for it with the number, in the
+style of ``ngettext``: ``loc.ui_n("report.legend", 2, players="2")``.  The form
+is chosen by the locale's gettext plural rule as Babel knows it.
+
 >>> fill("{a} and {b}", a=1, b="x")
 '1 and x'
+>>> [plural_index("fi", n) for n in (0, 1, 2)], plural_index("ko", 1)
+([1, 0, 1], 0)
 """
 
 from __future__ import annotations
 
 import functools
+import gettext
 import io
 import re
 from pathlib import Path
+from typing import Callable, Union
 
+from babel.core import UnknownLocaleError
+from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
-from cardkit.errors import CardkitError
+from cardkit.errors import CardkitError, Issue
 from cardkit.load.schema import load_validated
 from cardkit.model import CardSet, SourceString
+from cardkit.text import plural_problems
 
 UI_FILE = Path(__file__).resolve().parent / "ui.yaml"
 UI_DOMAIN = "ui"
@@ -31,24 +43,68 @@ def fill(template: str, **values: object) -> str:
     return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template)
 
 
+@functools.lru_cache(maxsize=64)
+def _plural_rule(locale: str) -> tuple[int, Callable[[int], int]]:
+    try:
+        nplurals, expr = get_plural(locale.replace("-", "_"))
+    except (ValueError, UnknownLocaleError):  # a locale Babel does not know: gettext's default
+        nplurals, expr = 2, "(n != 1)"
+    return nplurals, gettext.c2py(expr)  # Babel's own expression, never a catalog's header
+
+
+def plural_index(locale: str, n: int) -> int:
+    """Which ``msgstr[i]`` of a plural message the number ``n`` selects in ``locale``."""
+    nplurals, rule = _plural_rule(locale)
+    return min(int(rule(abs(int(n)))), nplurals - 1)
+
+
+def plural_forms(locale: str) -> int:
+    """How many forms a plural message has in ``locale`` (gettext ``nplurals``)."""
+    return _plural_rule(locale)[0]
+
+
+def form_example(locale: str, index: int) -> int:
+    """The smallest number that selects form ``index`` (to fill a form when
+    checking it), or 2 when no number below 1000 does."""
+    return next((n for n in range(1000) if plural_index(locale, n) == index), 2)
+
+
 @functools.lru_cache(maxsize=1)
 def ui_strings() -> tuple[SourceString, ...]:
     """The interface strings shipped with cardkit, as extraction records."""
     rel = "cardkit/i18n/ui.yaml"
     doc = load_validated(UI_FILE, rel, "ui.schema.json")
     out = []
+    problems: list[Issue] = []
     for i, entry in enumerate(doc.data["strings"]):
         line, col = doc.mark(("strings", i, "text"))
-        out.append(SourceString(entry["id"], entry["text"], rel, line, entry["comment"], col))
+        s = SourceString(entry["id"], entry["text"], rel, line, entry["comment"], col,
+                         entry.get("plural"), entry.get("count"))
+        problems.extend(Issue("C020", msg, file=rel, line=line, column=col)
+                        for msg in plural_problems(s.msgctxt, s.text, s.plural, s.count))
+        out.append(s)
+    if problems:
+        raise CardkitError(problems)
     return tuple(out)
 
 
+# a catalog entry: translation (one string, or one per plural form) and line
+Translation = tuple[Union[str, tuple[str, ...]], int]
+
+
 @functools.lru_cache(maxsize=64)
-def _catalog(path: str, mtime: float, locale: str) -> dict[str, tuple[str, int]]:
+def _catalog(path: str, mtime: float, locale: str) -> dict[str, Translation]:
     with open(path, "rb") as fh:
         cat = read_po(io.BytesIO(fh.read()), locale=locale)
-    return {m.context: (m.string, m.lineno or 0) for m in cat
-            if m.id and isinstance(m.string, str) and m.string and not m.fuzzy and m.context}
+    out: dict[str, Translation] = {}
+    for m in cat:
+        if not m.id or not m.context or m.fuzzy:
+            continue
+        if isinstance(m.string, str) and m.string:
+            out[m.context] = (m.string, m.lineno or 0)
+        elif isinstance(m.string, tuple) and m.string and all(m.string):
+            out[m.context] = (tuple(m.string), m.lineno or 0)
+    return out
 
 
 def available_locales(root: Path, domain: str) -> list[str]:
@@ -79,6 +135,8 @@ class Localizer:
         require_locale(self.root, locale, card_set.id if card_set else UI_DOMAIN)
         self.english = {s.msgctxt: s.text for s in (card_set.strings if card_set else ())}
         self.ui_english = {s.msgctxt: s.text for s in ui_strings()}
+        self.plurals = {s.msgctxt: s for s in (card_set.strings if card_set else ()) if s.plural is not None}
+        self.ui_plurals = {s.msgctxt: s for s in ui_strings() if s.plural is not None}
         self.set_po = self._path(card_set.id) if card_set else None
         self.ui_po = self._path(UI_DOMAIN)
         self.table = self._load(self.set_po)
@@ -90,7 +148,7 @@ class Localizer:
         path = self.root / "locales" / self.locale / "LC_MESSAGES" / f"{domain}.po"
         return path if path.is_file() else None
 
-    def _load(self, path: Path | None) -> dict[str, tuple[str, int]]:
+    def _load(self, path: Path | None) -> dict[str, Translation]:
         if path is None:
             return {}
         try:
@@ -98,19 +156,55 @@ class Localizer:
         except Exception as exc:  # Babel raises assorted errors on broken files
             raise CardkitError(f"cannot read catalog {path}: {exc} (run: cardkit validate)", code="L001") from None
 
+    def _pick(self, table: dict[str, Translation], source: SourceString | None, key: str,
+              english: str, n: int | None) -> str:
+        """The text of ``key`` for the number ``n`` (``None``: the first form).
+        A translation of the wrong shape (plural for a plain message or the
+        reverse) is not used: the checks report it, the English stands in."""
+        found = table[key][0] if key in table else None
+        if source is None or source.plural is None:
+            return found if isinstance(found, str) else english
+        if isinstance(found, tuple):
+            i = 0 if n is None else plural_index(self.locale, n)
+            if i < len(found):
+                return found[i]
+        return source.plural if n is not None and n != 1 else source.text
+
     def card(self, msgctxt: str) -> str:
-        """A card string by context (``gun_jam.text``); English if untranslated."""
-        if msgctxt in self.table:
-            return self.table[msgctxt][0]
+        """A card string by context (``gun_jam.text``); English if untranslated.
+        For a plural message, its first form (as gettext's ``gettext`` does)."""
+        if msgctxt not in self.english and msgctxt not in self.table:
+            raise KeyError(msgctxt)
+        return self._pick(self.table, self.plurals.get(msgctxt), msgctxt, self.english.get(msgctxt, ""), None)
+
+    def card_n(self, msgctxt: str, n: int, **values: object) -> str:
+        """A card string in the form the number ``n`` takes (``ngettext``), its
+        placeholders filled; the count placeholder gets ``n`` unless given."""
         if msgctxt not in self.english:
             raise KeyError(msgctxt)
-        return self.english[msgctxt]
+        src = self.plurals.get(msgctxt)
+        if src is not None and src.count:
+            values.setdefault(src.count, n)
+        return self._fill(self._pick(self.table, src, msgctxt, self.english[msgctxt], n), values)
 
     def has(self, msgctxt: str) -> bool:
         return msgctxt in self.english
 
     def ui(self, key: str, **values: object) -> str:
-        text = self.ui_table[key][0] if key in self.ui_table else self.ui_english[key]
+        text = self._pick(self.ui_table, self.ui_plurals.get(key), key, self.ui_english[key], None)
+        return self._fill(text, values)
+
+    def ui_n(self, key: str, n: int, **values: object) -> str:
+        """An interface message in the form the number ``n`` takes, in the style of
+        ``ngettext``: ``ui_n("report.legend", 1, players="1")`` is "1 pelaaja" in
+        Finnish.  The count placeholder is filled with ``n`` unless given (callers
+        pass it formatted by Babel)."""
+        src = self.ui_plurals.get(key)
+        if src is not None and src.count:
+            values.setdefault(src.count, n)
+        return self._fill(self._pick(self.ui_table, src, key, self.ui_english[key], n), values)
+
+    def _fill(self, text: str, values: dict[str, object]) -> str:
         if not values:
             return text
         if self.locale.split("_")[0] == "ko":

@@ -13,7 +13,7 @@ from cardkit.errors import CardkitError, Severity
 from cardkit.i18n.catalogs import plan_update, po_path, read_catalog, rel
 from cardkit.i18n.budget import split_by_english, translation_domains
 from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
-from cardkit.i18n.localize import UI_DOMAIN
+from cardkit.i18n.localize import UI_DOMAIN, form_example, plural_forms
 from cardkit.layout.compose import FieldFit
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.textfit import ColumnResult
@@ -98,6 +98,19 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
                                            "no catalog entry (run: cardkit l10n update)"))
             continue
         line = m.lineno or 0
+        if (s.plural is not None) != isinstance(m.id, (tuple, list)):
+            report.findings.append(Finding("T151", Severity.ERROR, locale, domain, s.msgctxt, file, line,
+                                           "the catalog entry has plural forms (msgid_plural) but the message has none"
+                                           if s.plural is None else
+                                           f"the message is plural (count {{{s.count}}}) but the catalog entry has no "
+                                           "msgid_plural (run: cardkit l10n update)"))
+            continue
+        if s.plural is not None:
+            forms = _plural_entries(s, m, locale, domain, file, line, report)
+            if forms:
+                translated += not m.fuzzy and len(forms) == plural_forms(locale)
+                entries.extend(forms)
+            continue
         text = m.string if isinstance(m.string, str) else ""
         if not text:
             report.findings.append(Finding("T102", Severity.ERROR, locale, domain, s.msgctxt, file, line, "not translated"))
@@ -117,6 +130,29 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
         report.findings.append(Finding("T105", Severity.ERROR, locale, domain, "", file, 1,
                                        "catalog is stale against the cards (run: cardkit l10n update)"))
     return entries
+
+
+def _plural_entries(s: SourceString, m: Any, locale: str, domain: str, file: str, line: int,
+                    report: CheckReport) -> list[Entry]:
+    """One :class:`Entry` per translated form of a plural message (each checked
+    against the English form it stands for: the singular for ``msgstr[0]`` when
+    the locale has more than one form, else the plural); T150 for each form left
+    empty, T102 when none is translated."""
+    n = plural_forms(locale)
+    forms = list(m.string) if isinstance(m.string, (tuple, list)) else [m.string]
+    forms = [f if isinstance(f, str) else "" for f in forms[:n]] + [""] * (n - len(forms))
+    if not any(forms):
+        report.findings.append(Finding("T102", Severity.ERROR, locale, domain, s.msgctxt, file, line, "not translated"))
+        return []
+    for i, f in enumerate(forms):
+        if not f:
+            report.findings.append(Finding("T150", Severity.ERROR, locale, domain, s.msgctxt, file, line,
+                                           f"msgstr[{i}] (the form for {form_example(locale, i)}) is not translated"))
+    if m.fuzzy:
+        report.findings.append(Finding("T103", Severity.ERROR, locale, domain, s.msgctxt, file, line,
+                                       "fuzzy: the English changed since this was translated; review and clear the flag"))
+    return [Entry(locale, domain, s.msgctxt, s.text if i == 0 and n > 1 else (s.plural or s.text), f, file, line,
+                  m.fuzzy, form=i) for i, f in enumerate(forms) if f]
 
 
 def check_translations(root: Path, project: Project, locales: list[str], set_ids: list[str] | None = None,
@@ -156,6 +192,7 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
     loc = Localizer(root, locale, card_set)
     seen: set[tuple[str, str, str]] = set()
     fits: list[FieldFit] = []
+    boxes: dict[tuple[str, str, str], Any] = {}  # the template field of each laid-out text
     for item in items + extras:
         for face in (item.front, item.back):
             if face is None:
@@ -165,6 +202,8 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
                 if k not in seen:
                     seen.add(k)
                     fits.append(f)
+                    boxes[k] = face.template.fields.get(f.field)
+    _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report)
 
     def where(domain: str, msgctxt: str) -> tuple[str, int]:
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
@@ -250,6 +289,39 @@ def blame(f: FieldFit, keys: list[tuple[str, str]], entries: dict[tuple[str, str
         out.append(b)
         covered += max(b.excess, 0)
     return out
+
+
+def _fit_plural_forms(fits: list[FieldFit], boxes: dict[tuple[str, str, str], Any], loc: Any, set_id: str,
+                      locale: str, report: CheckReport) -> None:
+    """Lay out every form of each plural message printed on a card in the box
+    and style its printed form got (the count filled with the smallest number
+    that selects the form); T950 for each form that does not fit."""
+    from cardkit.i18n.localize import fill, form_example
+    from cardkit.layout.fonts import FontBook
+    from cardkit.layout.textfit import FitResult, Style, fit
+
+    book = FontBook()
+    for f in fits:
+        field = boxes.get((f.card, f.field, f.key))
+        if field is None or "," in f.key or not isinstance(f.result, FitResult):
+            continue  # several strings flowed in one column: fitted as printed only
+        ui = f.key.startswith("ui:")
+        msgctxt = f.key[3:] if ui else f.key
+        src = (loc.ui_plurals if ui else loc.plurals).get(msgctxt)
+        entry = (loc.ui_table if ui else loc.table).get(msgctxt)
+        if src is None or src.count is None:
+            continue
+        forms = entry[0] if entry is not None and isinstance(entry[0], tuple) else (src.text, src.plural)
+        style = Style(locale, field.role, field.leading, field.align, field.max_lines)
+        for i, form in enumerate(forms):
+            n = form_example(locale, i) if entry is not None else (1 if i == 0 else 2)
+            result = fit(fill(form, **{src.count: n}), style, f.box[2], f.box[3], field.size, field.min, book)
+            if result.status in ("below_min", "overflow"):
+                domain = UI_DOMAIN if ui else set_id
+                file, line = loc.where_ui(msgctxt) if ui else loc.where(msgctxt)
+                report.findings.append(Finding("T950", Severity.ERROR, locale, domain, msgctxt, file, line,
+                                               f"card '{f.card}', field '{f.field}', msgstr[{i}] (for {n}): "
+                                               f"{result.describe()}"))
 
 
 def render_text(report: CheckReport) -> str:

@@ -62,7 +62,7 @@ class ScenarioComposer(Composer):
         blocks: list[tuple[Block, str]] = []
         for line in sc.data["objectives"]["scoring"]:
             label, lkey = self._s(sc.id, f"objectives.scoring.{line['id']}.label")
-            pts = self.loc.ui("scenario.points", points=f"+{line['points']}")
+            pts = self.loc.ui_n("scenario.points", line["points"], points=f"+{line['points']}")
             blocks.append((Block(f"<b>{pts}</b>  {label}", Style(self.locale, "body", 1.1), gap_after=0.1), lkey))
         if blocks:
             self.column(face, "scoring", blocks, f.at(7 * MM, 6 * MM, 81 * MM, 22.5 * MM))

@@ -33,7 +33,7 @@ from cardkit.effects import EFFECTS, WIN_KINDS
 from cardkit.errors import Issue
 from cardkit.load.project import LoadedSet
 from cardkit.model import Action, Event, Genestealer, Location, Marine, SetupCard, Terrain
-from cardkit.text import markup_problems
+from cardkit.text import markup_problems, plural_problems
 
 Checker = Callable[[LoadedSet], list[Issue]]
 _DA_CHECKS: list[Checker] = []
@@ -74,6 +74,13 @@ def check_markup(ls: LoadedSet) -> list[Issue]:
         for problem in markup_problems(s.text):
             out.append(Issue("C013", f"{s.msgctxt}: {problem}", file=s.file, line=s.line, column=1))
     return out
+
+
+@_any
+def check_plural_strings(ls: LoadedSet) -> list[Issue]:
+    """A plural message's ``count`` names a placeholder of its singular and plural."""
+    return [Issue("C020", problem, file=s.file, line=s.line, column=s.column)
+            for s in (ls.set.strings if ls.set else ()) for problem in plural_problems(s.msgctxt, s.text, s.plural, s.count)]
 
 
 @_da

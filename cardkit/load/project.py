@@ -105,15 +105,20 @@ _KIND_LABEL = {"marines": "Space Marine card", "actions": "Action card", "events
 
 def _strings(doc: YamlDoc, schema: str, kind: str) -> list[SourceString]:
     out = []
-    for path, text in text_paths(doc.data, schema):
+    for path, value in text_paths(doc.data, schema):
         ctx, fieldname = _msgctxt(doc.data, path, kind == "set")
-        line, col = doc.mark(path)
+        plural = isinstance(value, dict)
+        line, col = doc.mark(path + ("text",) if plural else path)
         if kind == "set":
             where = f"Set manifest, {fieldname}"
         else:
             card = doc.data["cards"][path[1]]
-            where = f"{_KIND_LABEL.get(kind, kind)} '{card.get('name', card.get('id'))}', field {fieldname}"
-        out.append(SourceString(ctx, text, doc.file, line, where, col))
+            name = card.get("name", card.get("id"))
+            where = f"{_KIND_LABEL.get(kind, kind)} '{name['text'] if isinstance(name, dict) else name}', field {fieldname}"
+        if isinstance(value, dict):
+            out.append(SourceString(ctx, value["text"], doc.file, line, where, col, value["plural"], value["count"]))
+        else:
+            out.append(SourceString(ctx, value, doc.file, line, where, col))
     return out
 
 

@@ -122,8 +122,9 @@ def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
     path = tuple(error.absolute_path)
     kw = error.validator
     if kw in ("allOf", "anyOf", "oneOf") and error.context:
-        # Report the most specific sub-error (the effect branches use allOf + if/then).
-        for sub in sorted(error.context, key=lambda e: -len(e.absolute_path))[:1]:
+        # Report the most specific sub-error (the effect branches use allOf + if/then);
+        # a branch of another type does not apply (a plural text mapping is not a string).
+        for sub in sorted(error.context, key=lambda e: (-len(e.absolute_path), e.validator == "type"))[:1]:
             yield from _issues_for(sub, doc)
         return
     if kw == "additionalProperties" and isinstance(error.instance, dict):
@@ -185,16 +186,17 @@ def validate_doc(doc: YamlDoc, schema_name: str) -> list[Issue]:
     return unique
 
 
-def text_paths(data: Any, schema_name: str) -> Iterator[tuple[tuple[str | int, ...], str]]:
-    """Yield ``(json_path, string)`` for every translatable string in ``data``:
-    the strings whose schema is the shared ``text`` definition.  Assumes ``data``
-    is valid against the schema."""
+def text_paths(data: Any, schema_name: str) -> Iterator[tuple[tuple[str | int, ...], str | dict[str, str]]]:
+    """Yield ``(json_path, value)`` for every translatable string in ``data``:
+    the values whose schema is the shared ``text`` definition, a string or a
+    plural message (``{text, plural, count}``).  Assumes ``data`` is valid
+    against the schema."""
 
-    def walk(value: Any, node: dict[str, Any], file: str, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    def walk(value: Any, node: dict[str, Any], file: str, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str | dict[str, str]]]:
         while "$ref" in node:
             ref = node["$ref"]
             if ref == TEXT_REF or (file == "common.schema.json" and ref == "#/$defs/text"):
-                if isinstance(value, str):
+                if isinstance(value, (str, dict)):
                     yield path, value
                 return
             file, node = resolve(ref, file)

@@ -77,7 +77,7 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
     p = _Page(doc, locale)
     left, top = 18 * MM, A4[1] - 20 * MM
     p.text(left, top, loc.ui("report.title", set=set_title), 15, "title")
-    p.text(left, top - 7 * MM, loc.ui("report.subtitle", games=games, seed=seed, agents=", ".join(agents)), 9)
+    p.text(left, top - 7 * MM, loc.ui_n("report.subtitle", games, games=games, seed=seed, agents=", ".join(agents)), 9)
     # table
     cols = [("report.players", 0), ("report.agent", 18), ("report.games", 42), ("report.win_rate", 60),
             ("report.interval", 82), ("report.rounds", 120), ("report.verdict", 148)]
@@ -160,7 +160,7 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
             p.ops.append(Line(prev[0], prev[1], pt[0], pt[1], colour, 1.1))
             prev = pt
         p.ops.append(Rect(sx + k * 25 * MM, 20 * MM, 3 * MM, 3 * MM, fill=colour))
-        p.text(sx + k * 25 * MM + 5 * MM, 20.5 * MM, loc.ui("report.legend", players=s["players"]), 8)
+        p.text(sx + k * 25 * MM + 5 * MM, 20.5 * MM, loc.ui_n("report.legend", s["players"]), 8)
     p.flush()
     atomic_write_bytes(path, doc.finish())
     return path

@@ -45,7 +45,7 @@ class Narrator:
         if kind == "resolve":
             return ui("play.resolve", card=self.name(args[0]))
         if kind == "support":
-            return ui("play.support", marine=self.name(args[0]), count=self.num(args[1]))
+            return self.loc.ui_n("play.support", args[1], marine=self.name(args[0]), count=self.num(args[1]))
         if kind == "activate":
             return ui("play.activate", marine=self.name(args[0]), terrain=self.name(args[1]))
         if kind == "swap":
@@ -60,7 +60,7 @@ class Narrator:
         if kind == "death":
             return ui("play.death", marine=self.name(args[0]))
         if kind == "spawn":
-            return ui("play.spawn", row=self.num(args[0] + 1), side=self.side(args[1]), count=self.num(args[2]))
+            return self.loc.ui_n("play.spawn", args[2], row=self.num(args[0] + 1), side=self.side(args[1]), count=self.num(args[2]))
         if kind == "move":
             return ui("play.move", from_row=self.num(args[0] + 1), to_row=self.num(args[2] + 1), side=self.side(args[1]))
         if kind == "flank":

@@ -24,7 +24,7 @@ def render_score(result: ScoreResult, loc: Localizer) -> str:
     out = [loc.ui("score.title", scenario=name)]
     for side in ("a", "b"):
         player = loc.ui(f"map.player_{side}")
-        out.append(loc.ui("score.total", player=player, points=num(result.totals[side])))
+        out.append(loc.ui_n("score.total", result.totals[side], player=player, points=num(result.totals[side])))
         for ln in result.lines:
             if ln.side != side:
                 continue

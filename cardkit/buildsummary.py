@@ -1,0 +1,103 @@
+"""The build summary (``output/build-summary.txt``) in the reader's language.
+
+``cardkit build`` gathers what it did as small values (:class:`BuildFacts`);
+:func:`render_summary` words them through the ``summary.*`` interface messages,
+asking for every counted phrase with its number (plural messages), so "1 card"
+and "2 cards", "1 kortti" and "2 korttia" both read right.  Numbers are
+formatted by Babel for the locale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from babel.numbers import format_decimal
+
+from cardkit.i18n.localize import Localizer
+
+
+@dataclass(frozen=True)
+class TranslationFacts:
+    locale: str
+    translated: int
+    total: int
+    laid_out: int  # texts laid out in a card box by the fit check
+    full_size: int
+    shrunk: int
+
+
+@dataclass(frozen=True)
+class PdfFacts:
+    path: str
+    cards: int
+    pages: int
+
+
+@dataclass(frozen=True)
+class DeepStrikeFacts:
+    set_id: str
+    deployable: int
+    scenarios: int
+    warnings: int
+
+
+@dataclass(frozen=True)
+class DeathAngelFacts:
+    set_id: str
+    games: int  # per player count
+    complete: bool  # every game finished, no rule violation
+    win_rates: tuple[tuple[int, float], ...]  # (players, rate)
+    never_fired: int
+
+
+@dataclass(frozen=True)
+class AuditFailed:
+    set_id: str
+    card: str
+    problem: str
+
+
+Playability = DeepStrikeFacts | DeathAngelFacts | AuditFailed
+
+
+@dataclass(frozen=True)
+class BuildFacts:
+    sets: tuple[tuple[str, int], ...]  # (set id, physical cards)
+    translations: tuple[TranslationFacts, ...]
+    pdfs: tuple[PdfFacts, ...]
+    playability: tuple[Playability, ...]
+    cards: int
+    seconds: float
+
+
+def render_summary(facts: BuildFacts, loc: Localizer) -> str:
+    """The summary text, one line per fact, ending with a newline."""
+    locale = loc.locale.replace("-", "_")
+
+    def num(n: float, pattern: str | None = None) -> str:
+        return format_decimal(n, format=pattern, locale=locale)
+
+    ui, ui_n = loc.ui, loc.ui_n
+    lines = [ui("summary.validated", sets=", ".join(ui_n("summary.set_cards", n, set=sid, cards=num(n))
+                                                     for sid, n in facts.sets))]
+    for t in facts.translations:
+        translated = ui_n("summary.translated", t.total, done=num(t.translated), total=num(t.total))
+        fit = ui_n("summary.fit", t.laid_out, strings=num(t.laid_out), full=num(t.full_size), shrunk=num(t.shrunk))
+        lines.append(ui("summary.translations", locale=t.locale, translated=translated, fit=fit))
+    for p in facts.pdfs:
+        lines.append(ui("summary.wrote", path=p.path, cards=ui_n("summary.cards", p.cards, cards=num(p.cards)),
+                        pages=ui_n("summary.pages", p.pages, pages=num(p.pages))))
+    for f in facts.playability:
+        if isinstance(f, DeepStrikeFacts):
+            lines.append(ui("summary.deep_strike", set=f.set_id,
+                            scenarios=ui_n("summary.deployable", f.scenarios, ok=num(f.deployable), total=num(f.scenarios)),
+                            warnings=ui_n("summary.warnings", f.warnings, warnings=num(f.warnings))))
+        elif isinstance(f, AuditFailed):
+            lines.append(ui("summary.audit_failed", set=f.set_id, card=f.card, problem=f.problem))
+        else:
+            rates = ", ".join(f"{p}p {r:.0%}" for p, r in f.win_rates)
+            lines.append(ui("summary.death_angel", set=f.set_id, games=ui_n("summary.games", f.games, games=num(f.games)),
+                            status=ui("summary.complete" if f.complete else "summary.incomplete"), rates=rates,
+                            never=num(f.never_fired)))
+    lines.append(ui_n("summary.built", facts.cards, cards=num(facts.cards), seconds=num(round(facts.seconds, 1), "0.0")))
+    return "\n".join(lines) + "\n"
