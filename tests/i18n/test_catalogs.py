@@ -51,8 +51,8 @@ def test_changed_source_marks_translation_fuzzy(project: Path, cli):
     assert changed.string == before["full_scan.text"]  # translation kept for review
     # the old English is kept for the translator as "#| msgid"
     text = po.read_text(encoding="utf-8")
-    block = text[:text.index('msgctxt "full_scan.text"')].rsplit("\n\n", 1)[-1]
-    assert f'#| msgid "{old}"' in block
+    block = text[:text.index('\nmsgctxt "full_scan.text"')].rsplit("\n\n", 1)[-1]
+    assert f'#| msgctxt "full_scan.text"\n#| msgid "{old}"' in block
     # the untouched location with the same English keeps its translation, not fuzzy
     assert not after["cryo_control.text"].fuzzy
     assert cli("l10n", "update", "--check", "--root", str(project)).code == 0
