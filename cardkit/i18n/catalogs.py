@@ -648,6 +648,10 @@ def render(doc: Catalog | Document) -> bytes:
     ``#|`` previous source, the translator's header fields and header comment."""
     if isinstance(doc, Catalog):
         doc = Document(doc)
+    for m in list(doc.catalog) + list(doc.catalog.obsolete.values()):
+        # cardkit formats with {braces} only; Babel guesses python-format from a "%" before a
+        # letter ("95 % interval"), and msgfmt --check then rejects the translation
+        m.flags.discard("python-format")
     buf = io.BytesIO()
     write_po(buf, doc.catalog, width=WIDTH, sort_output=False, sort_by_file=False, include_previous=False)
     blocks = buf.getvalue().decode("utf-8").split("\n\n")
