@@ -436,7 +436,8 @@ class LoadedCatalog:
         def prev(p: Previous | None) -> tuple[str, ...]:
             return () if p is None else (p.context or "", p.id, p.plural or "")
 
-        active = sorted((e.context or "", e.id, e.plural or "", e.strings, tuple(sorted(set(e.flags))),
+        active = sorted((e.context or "", e.id, e.plural or "", e.strings,
+                         tuple(sorted(set(e.flags) - {"python-format"})),  # Babel's guess; see render()
                          words(e.auto_comments), words(e.user_comments), e.locations, prev(e.previous))
                         for e in self.active)
         obsolete = sorted((e.context or "", e.id, e.plural or "", e.strings) for e in self.obsolete)

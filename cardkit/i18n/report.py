@@ -136,7 +136,9 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
         for domain, strings, budgets in domains:
             entries = _entries(root, domain, strings, locale, report, budgets)
             report.findings.extend(run_entry_checks(entries, glossary, book))
-        if fit:
+        # a catalog that cannot be read is reported with its lines; laying it out would only repeat that
+        readable = not any(f.locale == locale and f.check in ("L001", "F001") for f in report.findings)
+        if fit and readable:
             for s in sets:
                 _fit(root, s, locale, report)
     report.findings.sort(key=lambda f: (f.locale, f.set, _card_of(f.msgctxt, f.set), f.msgctxt, f.check))
