@@ -228,7 +228,7 @@ class _Reader:
 
         value = _ESCAPE.sub(unescape, m.group(1))
         for at in bad:
-            self.issue(n, col + 2 + at, f"invalid escape {m.group(1)[at:at + 2]!r} (PO strings allow \\n \\t \\\" \\\\ "
+            self.issue(n, col + 2 + at, f"invalid escape '{m.group(1)[at:at + 2]}' (PO strings allow \\n \\t \\\" \\\\ "
                                          "and C escapes)")
         return value
 
@@ -287,7 +287,7 @@ class _Reader:
         elif kw == "msgstr" and index is None and ("msgid" not in d.fields or d.complete):
             problem = "msgstr must follow msgid"
         elif kw == "msgstr" and index is None and "msgid_plural" in d.fields:
-            problem = "a plural entry (msgid_plural) has msgstr[0], msgstr[1], ... instead of msgstr"
+            problem = "a plural entry (msgid_plural) takes msgstr[0], msgstr[1], ..., not msgstr"
         elif index is not None and ("msgid" not in d.fields or "msgstr" in d.fields):
             problem = f"msgstr[{index}] must follow msgid_plural"
         elif index is not None and "msgid_plural" not in d.fields:
@@ -295,7 +295,7 @@ class _Reader:
         elif index is not None and int(index) != len(d.forms):
             problem = f"msgstr[{index}] out of order (expected msgstr[{len(d.forms)}])"
         if problem and not d.broken:
-            self.issue(n, col + 1, f"{problem} ({_SHAPE})")
+            self.issue(n, col + 1, problem)
         value = self.string(rest, n, rest_col)
         if problem:
             d.broken = True

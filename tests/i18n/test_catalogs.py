@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from babel.messages.pofile import read_po
@@ -95,3 +96,13 @@ def test_translator_comments_give_place_and_budget():
     budget = int(block.split("Length budget: about ")[1].split(" ")[0])
     assert 199 < budget < 2000  # more than the English, and a real bound
     assert "#: cards/death-angel/actions.yaml:" in block
+
+
+def test_korean_writes_percent_without_space():
+    """Korean writes "100%" (Finnish and the English source "100 %")."""
+    from cardkit.i18n.catalogs import read_catalog
+
+    for set_id in ("death-angel", "deep-strike", "ui"):
+        path = REPO / "locales" / "ko" / "LC_MESSAGES" / f"{set_id}.po"
+        spaced = [e.context for e in read_catalog(path, "ko.po", "ko").entries if re.search(r"\d %", "".join(e.strings))]
+        assert spaced == [], (set_id, spaced)
