@@ -36,7 +36,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Union
 
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import escape, normalize, write_po
 
@@ -354,18 +354,18 @@ class _Reader:
         d.lines.setdefault("prev", n)
         if s.startswith('"'):
             if d.prev_open is None:
-                self.issue(n, col, f"a '#|' string outside '#| msgctxt' or '#| msgid': {s[:40]!r}")
+                self.issue(n, col + 1, f"a '#|' string outside '#| msgctxt' or '#| msgid': {s[:40]!r}")
                 return
             d.prev[d.prev_open].append(self.string(s, n, col) or "")
             return
         m = _KEYWORD.match(s)
         if not m or m.group(1) not in ("msgctxt", "msgid", "msgid_plural"):
-            self.issue(n, col, f"cannot parse '#|' line {s[:40]!r}")
+            self.issue(n, col + 1, f"cannot parse '#|' line {s[:40]!r}")
             d.prev_open = None
             return
         kw = m.group(1)
         if kw in d.prev:
-            self.issue(n, col, f"second '#| {kw}' in one entry")
+            self.issue(n, col + 1, f"second '#| {kw}' in one entry")
             d.prev_open = None
             return
         d.prev[kw] = [self.string(m.group(3), n, col + m.start(3)) or ""]
@@ -481,8 +481,8 @@ def _read(text: str, file: str, locale: str | None) -> tuple[list[Issue], Loaded
                                 column=1))
     try:
         cat = Catalog(locale=locale, charset="utf-8", fuzzy=reader.header is not None and reader.header.fuzzy)
-    except ValueError as exc:
-        raise CardkitError(f"unknown locale '{locale}': {exc}", code="L003") from None
+    except (ValueError, UnknownLocaleError):
+        raise CardkitError(Issue("L003", f"unknown locale '{locale}' (the name of the catalog's folder)", file=file)) from None
     if nplurals is not None and plural_forms is not None:
         cat.mime_headers = [("Plural-Forms", plural_forms)]
     n = cat.num_plurals

@@ -106,7 +106,7 @@ def test_translated_plural_entry_is_kept_exactly(project: Path, tmp_path: Path):
 
 @pytest.mark.parametrize("entry, line, words", [
     ('msgid "a"\nmsgid_plural "as"\nmsgstr[0] "x"\nmsgstr[1] "y"\nmsgstr[2] "z"\n', 1, "3 plural forms"),
-    ('msgid "a"\nmsgid_plural "as"\nmsgstr "x"\n', 3, "instead of msgstr"),
+    ('msgid "a"\nmsgid_plural "as"\nmsgstr "x"\n', 3, "not msgstr"),
     ('msgid "a"\nmsgstr[0] "x"\n', 2, "without msgid_plural"),
     ('msgid "a"\nmsgid_plural "as"\nmsgstr[1] "x"\n', 3, "out of order"),
     ('msgstr "x"\nmsgid_plural "as"\n', 1, "must follow msgid"),
