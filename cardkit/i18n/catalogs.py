@@ -588,7 +588,8 @@ def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document
                   charset="utf-8", copyright_holder="cardkit contributors", msgid_bugs_address="",
                   last_translator=kept("Last-Translator", ""), language_team=kept("Language-Team", ""))
     n = new.num_plurals
-    active = {e.context: e for e in old.active} if old is not None else {}
+    active = {e.context: e for e in old.active if e.context is not None} if old is not None else {}
+    loose = [e for e in old.active if e.context is None] if old is not None else []  # no card field to follow
     retired: dict[str | None, PoEntry] = {}
     for e in old.obsolete if old is not None else []:
         retired.setdefault(e.context, e)
@@ -622,7 +623,7 @@ def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document
             previous[m.context] = before
     # entries whose card field disappeared stay as obsolete (#~) for the translator
     gone = [e for e in (old.obsolete if old is not None else []) if id(e) not in revived]
-    gone += [e for e in active.values() if e.translated]
+    gone += [e for e in list(active.values()) + loose if e.translated]
     for i, e in enumerate(gone):
         new.obsolete[(e.context or "", str(i))] = Message(  # type: ignore[index]
             e.msgid, e.babel_string(n), user_comments=list(e.user_comments), context=e.context)

@@ -106,3 +106,26 @@ def test_korean_writes_percent_without_space():
         path = REPO / "locales" / "ko" / "LC_MESSAGES" / f"{set_id}.po"
         spaced = [e.context for e in read_catalog(path, "ko.po", "ko").entries if re.search(r"\d %", "".join(e.strings))]
         assert spaced == [], (set_id, spaced)
+
+
+def test_entries_without_context_and_obsolete_entries_survive_updates():
+    """Entries no card field owns (no msgctxt) all become obsolete; obsolete
+    entries stay through later updates and come back with their field."""
+    from babel.messages.catalog import Catalog
+
+    from cardkit.i18n.catalogs import merge, parse_catalog, render
+
+    po = ('msgid ""\nmsgstr ""\n"Language: fi\\n"\n\nmsgid "x"\nmsgstr "X"\n\nmsgid "y"\nmsgstr "Y"\n\n'
+          'msgctxt "a.text"\nmsgid "Hello"\nmsgstr "Hei"\n\n#~ msgctxt "b.text"\n#~ msgid "Bye"\n#~ msgstr "Hei hei"\n')
+    template = Catalog()
+    template.add("Hello", "", context="a.text")
+    first = render(merge(template, parse_catalog(po.encode(), "x.po", "fi"), "fi"))
+    again = parse_catalog(first, "x.po", "fi")
+    assert sorted((e.context or "", e.id, e.strings) for e in again.obsolete) == [
+        ("", "x", ("X",)), ("", "y", ("Y",)), ("b.text", "Bye", ("Hei hei",))]
+    assert render(merge(template, again, "fi")) == first
+    template.add("Bye", "", context="b.text")
+    revived = parse_catalog(render(merge(template, again, "fi")), "x.po", "fi")
+    bye = next(e for e in revived.active if e.context == "b.text")
+    assert bye.strings == ("Hei hei",) and not bye.fuzzy
+    assert [e.id for e in revived.obsolete] == ["x", "y"]
