@@ -1,27 +1,44 @@
-"""gettext catalogs of card strings, read and written with Babel.
+"""gettext catalogs of card strings: read, merged and written.
 
 One template per set (``locales/<set>.pot``) and one catalog per locale and set
 (``locales/<lang>/LC_MESSAGES/<set>.po``).  Every entry's ``msgctxt`` is the
 card ID plus field (``gun_jam.text``), so translations follow the card, not
 the English wording.
 
-Merging is by context: when the English source of an entry changes, the old
-translation is kept, marked fuzzy, and the old source is recorded as
-``#| msgid`` for the translator.  Output is deterministic (fixed dates, source
-order), so ``update --check`` can compare bytes.
+Reading is cardkit's own strict PO reader (:func:`parse_po`): every syntax or
+structure problem is one located issue, escapes are gettext's, plural entries
+(``msgid_plural``/``msgstr[n]``) and the previous source of a fuzzy entry
+(``#| msgctxt``/``#| msgid``/``#| msgid_plural``, which Babel cannot read back)
+are kept exactly.  The result is handed on as a Babel :class:`Catalog` (plural
+ids and strings as tuples, as Babel has them).
+
+Merging is by context, as ``msgmerge --previous`` does by msgid: when the
+English of an entry changes, the translation is kept, marked fuzzy, and the
+English it was made from is recorded as ``#| msgid``; a second change keeps
+that first English.  Writing is Babel's ``write_po`` plus the ``#|`` lines and
+the translator's own header fields and header comment, which Babel would drop.
+Output is deterministic (fixed dates, template order).
+
+Staleness is semantic (:meth:`LoadedCatalog.semantic`): a catalog is stale when
+an entry differs from what ``l10n update`` would write (ids, contexts, plural
+forms, translations, flags, previous source, source comments, references,
+obsolete entries), not when a PO editor wrapped lines differently or changed
+translator headers (Last-Translator, Language-Team, PO-Revision-Date,
+X-Generator, ...).  ``l10n update`` rewrites only stale catalogs.
 """
 
 from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, Union
 
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import PoFileError, read_po, write_po
+from babel.messages.pofile import escape, normalize, write_po
 
 from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import atomic_write_bytes
@@ -31,7 +48,19 @@ from cardkit.text import placeholders
 # Fixed header dates keep catalogs byte-stable between runs (no churn in diffs).
 EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
 MAX_PO_BYTES = 4 << 20
+MAX_ISSUES = 100  # per catalog file; a binary file would otherwise give one per line
 PROJECT = "cardkit"
+WIDTH = 78
+MAX_PLURALS = 6  # no language has more (Arabic)
+
+# Header fields cardkit derives from the template and the locale.  Every other
+# field belongs to the translator and its tools and is kept as found.
+MANAGED_HEADERS = frozenset({"project-id-version", "report-msgid-bugs-to", "pot-creation-date", "language",
+                             "plural-forms", "mime-version", "content-type", "content-transfer-encoding",
+                             "generated-by"})
+BABEL_HEADERS = frozenset({"po-revision-date", "last-translator", "language-team"})  # written by Babel itself
+
+MsgId = Union[str, tuple[str, str]]
 
 
 def pot_path(root: Path, set_id: str) -> Path:
@@ -77,42 +106,418 @@ def template_for(domain: str, strings: tuple[SourceString, ...], budgets: dict[s
     return cat
 
 
-def render(catalog: Catalog) -> bytes:
-    buf = io.BytesIO()
-    write_po(buf, catalog, width=78, sort_output=False, sort_by_file=False, include_previous=True)
-    # The Babel version in the header would make catalogs differ between machines.
-    return re.sub(rb'"Generated-By: [^"]*"\n', b"", buf.getvalue())
+# --------------------------------------------------------------------------- reading
+
+@dataclass(frozen=True)
+class Previous:
+    """The source a fuzzy translation was made from (the ``#|`` lines)."""
+
+    context: str | None
+    id: str
+    plural: str | None = None
+
+    @property
+    def ids(self) -> list[str]:
+        """Babel's ``Message.previous_id`` form."""
+        return [self.id] if self.plural is None else [self.id, self.plural]
+
+
+@dataclass(frozen=True)
+class PoEntry:
+    """One entry of a PO file as written (``strings``: ``msgstr``, or ``msgstr[0..]``)."""
+
+    line: int  # the msgid line, as Babel numbers messages
+    context: str | None
+    id: str
+    plural: str | None
+    strings: tuple[str, ...]
+    flags: tuple[str, ...] = ()
+    auto_comments: tuple[str, ...] = ()
+    user_comments: tuple[str, ...] = ()
+    locations: tuple[tuple[str, int | None], ...] = ()
+    previous: Previous | None = None
+    obsolete: bool = False
+
+    @property
+    def msgid(self) -> MsgId:
+        return self.id if self.plural is None else (self.id, self.plural)
+
+    @property
+    def fuzzy(self) -> bool:
+        return "fuzzy" in self.flags
+
+    @property
+    def translated(self) -> bool:
+        return any(self.strings)
+
+    def babel_string(self, nplurals: int) -> str | tuple[str, ...]:
+        if self.plural is None:
+            return self.strings[0] if self.strings else ""
+        return tuple((self.strings + ("",) * nplurals)[:nplurals])
+
+
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr\[(\d+)\]|msgstr)(?![\w\[])\s*(.*)$")
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"\s*$')
+_ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|(.))")
+_C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
+              "\\": "\\", '"': '"', "'": "'", "?": "?"}
+_SHAPE = "an entry is [msgctxt] msgid [msgid_plural] then msgstr, or msgstr[0], msgstr[1], ..."
+
+
+@dataclass
+class _Draft:
+    """An entry being read."""
+
+    comments_line: int
+    user: list[str] = field(default_factory=list)
+    auto: list[str] = field(default_factory=list)
+    locations: list[tuple[str, int | None]] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    prev: dict[str, list[str]] = field(default_factory=dict)
+    prev_open: str | None = None
+    fields: dict[str, list[str]] = field(default_factory=dict)  # msgctxt, msgid, msgid_plural, msgstr, 0, 1, ...
+    lines: dict[str, int] = field(default_factory=dict)
+    open: str | None = None
+    obsolete: bool | None = None
+    broken: bool = False  # a structure problem was reported; say nothing more about it
+
+    @property
+    def started(self) -> bool:
+        return bool(self.fields)
+
+    @property
+    def forms(self) -> list[str]:
+        return [k for k in self.fields if k.isdigit()]
+
+    @property
+    def complete(self) -> bool:
+        return "msgstr" in self.fields or bool(self.forms)
+
+
+class _Reader:
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.issues: list[Issue] = []
+        self.entries: list[PoEntry] = []
+        self.header: PoEntry | None = None
+        self.header_comment: tuple[str, ...] = ()
+        self.header_line = 0
+        self.draft = _Draft(1)
+
+    def issue(self, line: int, column: int, message: str) -> None:
+        self.issues.append(Issue("L001", f"catalog syntax error: {message}", file=self.file, line=line, column=column))
+
+    def string(self, text: str, n: int, col: int) -> str | None:
+        """The value of a quoted PO string starting at column ``col`` (0-based)."""
+        m = _STRING.match(text)
+        if not m:
+            what = "unterminated string" if text.startswith('"') else "expected a quoted string"
+            self.issue(n, col + 1, f"{what}: {text[:40]!r}")
+            return None
+        bad: list[int] = []
+
+        def unescape(e: re.Match[str]) -> str:
+            if e.group(1):
+                value = int(e.group(1), 8)
+            elif e.group(2):
+                value = int(e.group(2), 16)
+            elif e.group(3) in _C_ESCAPES:
+                return _C_ESCAPES[e.group(3)]
+            else:
+                bad.append(e.start())
+                return e.group(3)
+            if value == 0:
+                bad.append(e.start())
+            return chr(value)
+
+        value = _ESCAPE.sub(unescape, m.group(1))
+        for at in bad:
+            self.issue(n, col + 2 + at, f"invalid escape '{m.group(1)[at:at + 2]}' (PO strings allow \\n \\t \\\" \\\\ "
+                                         "and C escapes)")
+        return value
+
+    def finish(self) -> None:
+        d, self.draft = self.draft, _Draft(0)
+        if not d.started or d.broken:
+            return  # comments alone at the end of a file are dropped, as gettext does
+        first = d.lines.get("msgctxt") or d.lines.get("msgid") or d.comments_line
+        if "msgid" not in d.fields:
+            self.issue(first, 1, f"entry without msgid ({_SHAPE})")
+            return
+        if not d.complete:
+            self.issue(d.lines["msgid"], 1, f"msgid without msgstr ({_SHAPE})")
+            return
+        join = "".join
+        context = join(d.fields["msgctxt"]) if "msgctxt" in d.fields else None
+        plural = join(d.fields["msgid_plural"]) if "msgid_plural" in d.fields else None
+        strings = (join(d.fields["msgstr"]),) if "msgstr" in d.fields else tuple(join(d.fields[k]) for k in d.forms)
+        previous = None
+        if d.prev:
+            if "msgid" not in d.prev:
+                self.issue(d.lines["prev"], 1, "'#|' lines without '#| msgid'")
+                return
+            previous = Previous(join(d.prev["msgctxt"]) if "msgctxt" in d.prev else None, join(d.prev["msgid"]),
+                                join(d.prev["msgid_plural"]) if "msgid_plural" in d.prev else None)
+        entry = PoEntry(d.lines["msgid"], context, join(d.fields["msgid"]), plural, strings,
+                        tuple(f for f in d.flags if f), tuple(d.auto), tuple(d.user), tuple(d.locations), previous,
+                        bool(d.obsolete))
+        if entry.id == "" and context is None and not entry.obsolete and not self.entries and self.header is None:
+            self.header, self.header_comment, self.header_line = entry, tuple(d.user), d.lines["msgid"]
+        elif entry.id == "":
+            self.issue(entry.line, 1, "empty msgid (only the header entry at the top of a catalog has one)")
+        else:
+            self.entries.append(entry)
+
+    def keyword(self, n: int, col: int, kw: str, index: str | None, rest: str, rest_col: int, obsolete: bool) -> None:
+        """A keyword line; ``col``/``rest_col``: 0-based columns of the keyword and its string."""
+        d = self.draft
+        if kw in ("msgctxt", "msgid") and d.started:
+            if d.complete or d.broken:
+                self.finish()
+            elif kw == "msgctxt" or "msgid" in d.fields:
+                self.issue(n, col + 1, f"unexpected {kw} ({_SHAPE})")
+                d.broken = True
+                self.finish()
+            d = self.draft
+        if not d.comments_line:
+            d.comments_line = n
+        if not d.started:
+            d.obsolete = obsolete
+        problem = None
+        if d.obsolete != obsolete:
+            problem = "an entry mixes obsolete (#~) and active lines"
+        elif kw == "msgid_plural" and ("msgid" not in d.fields or "msgid_plural" in d.fields or d.complete):
+            problem = "msgid_plural must follow msgid"
+        elif kw == "msgstr" and index is None and ("msgid" not in d.fields or d.complete):
+            problem = "msgstr must follow msgid"
+        elif kw == "msgstr" and index is None and "msgid_plural" in d.fields:
+            problem = "a plural entry (msgid_plural) takes msgstr[0], msgstr[1], ..., not msgstr"
+        elif index is not None and ("msgid" not in d.fields or "msgstr" in d.fields):
+            problem = f"msgstr[{index}] must follow msgid_plural"
+        elif index is not None and "msgid_plural" not in d.fields:
+            problem = f"msgstr[{index}] in an entry without msgid_plural (use msgstr)"
+        elif index is not None and int(index) != len(d.forms):
+            problem = f"msgstr[{index}] out of order (expected msgstr[{len(d.forms)}])"
+        if problem and not d.broken:
+            self.issue(n, col + 1, problem)
+        value = self.string(rest, n, rest_col)
+        if problem:
+            d.broken = True
+            d.open = None
+            return
+        key = "msgstr" if index is None and kw == "msgstr" else (str(int(index)) if index is not None else kw)
+        d.fields[key] = [value or ""]
+        d.lines[key] = n
+        d.open = key
+
+    def line(self, n: int, raw: str) -> None:
+        s = raw.rstrip()
+        body = s.lstrip()
+        if not body:
+            return
+        col = len(s) - len(body)
+        obsolete = False
+        if body.startswith("#~"):
+            obsolete = True
+            rest = body[2:]
+            if rest.startswith("|"):
+                self.previous_line(n, col + 3, rest[1:].strip())
+                return
+            col += 2 + len(rest) - len(rest.lstrip())
+            body = rest.strip()
+            if not body:
+                return
+            if body.startswith("#"):
+                self.issue(n, col + 1, f"cannot parse {body[:40]!r}")
+                return
+        elif body.startswith("#"):
+            self.comment(n, body)
+            return
+        if body.startswith('"'):
+            d = self.draft
+            if d.open is None:
+                if not d.broken:
+                    self.issue(n, col + 1, f"a string outside msgctxt, msgid or msgstr: {body[:40]!r}")
+                return
+            value = self.string(body, n, col)
+            d.fields[d.open].append(value or "")
+            return
+        m = _KEYWORD.match(body)
+        if not m:
+            self.issue(n, col + 1, f"cannot parse {body[:40]!r}")
+            return
+        kw = "msgstr" if m.group(2) is not None else m.group(1)
+        self.keyword(n, col, kw, m.group(2), m.group(3), col + m.start(3), obsolete)
+
+    def previous_line(self, n: int, col: int, s: str) -> None:
+        d = self.draft
+        if d.started:
+            self.finish()
+            d = self.draft
+            d.comments_line = n
+        d.lines.setdefault("prev", n)
+        if s.startswith('"'):
+            if d.prev_open is None:
+                self.issue(n, col + 1, f"a '#|' string outside '#| msgctxt' or '#| msgid': {s[:40]!r}")
+                return
+            d.prev[d.prev_open].append(self.string(s, n, col) or "")
+            return
+        m = _KEYWORD.match(s)
+        if not m or m.group(1) not in ("msgctxt", "msgid", "msgid_plural"):
+            self.issue(n, col + 1, f"cannot parse '#|' line {s[:40]!r}")
+            d.prev_open = None
+            return
+        kw = m.group(1)
+        if kw in d.prev:
+            self.issue(n, col + 1, f"second '#| {kw}' in one entry")
+            d.prev_open = None
+            return
+        d.prev[kw] = [self.string(m.group(3), n, col + m.start(3)) or ""]
+        d.prev_open = kw
+
+    def comment(self, n: int, s: str) -> None:
+        d = self.draft
+        if d.started:
+            self.finish()
+            d = self.draft
+        if not d.comments_line:
+            d.comments_line = n
+        kind = s[1:2]
+        if kind != "|":
+            d.prev_open = None
+        if kind == "|":
+            self.previous_line(n, 3, s[2:].strip())
+        elif kind == ",":
+            d.flags.extend(f.strip() for f in s[2:].split(","))
+        elif kind == ".":
+            if s[2:].strip():
+                d.auto.append(s[2:].strip())
+        elif kind == ":":
+            for token in s[2:].split():
+                file, colon, line = token.rpartition(":")
+                d.locations.append((file, int(line)) if colon and line.isdigit() else (token, None))
+        else:
+            d.user.append(s[1:].strip())
+
+
+def _split_lines(text: str) -> list[str]:
+    # gettext reads lines split at "\n" only: U+2028 and friends may sit inside a string
+    return text.split("\n")
 
 
 @dataclass
 class LoadedCatalog:
+    """A catalog file read: Babel's catalog for the checks, and what cardkit
+    keeps that Babel does not (previous source, header fields, header comment)."""
+
     path: str
     catalog: Catalog
     text: str
+    entries: tuple[PoEntry, ...] = ()
+    headers: tuple[tuple[str, str], ...] = ()
+    header_comment: tuple[str, ...] | None = None
+
+    @property
+    def active(self) -> list[PoEntry]:
+        return [e for e in self.entries if not e.obsolete]
+
+    @property
+    def obsolete(self) -> list[PoEntry]:
+        return [e for e in self.entries if e.obsolete]
+
+    def header(self, name: str) -> str | None:
+        found = [v for k, v in self.headers if k.lower() == name.lower()]
+        return found[-1] if found else None
+
+    def semantic(self) -> tuple[Any, ...]:
+        """What makes two catalogs the same for cardkit: entries (ids, contexts,
+        plural forms, translations, flags, previous source, comments and
+        references), obsolete entries, language and plural rule; not line
+        wrapping, entry order or the translator's header fields."""
+        def words(items: tuple[str, ...]) -> str:
+            return " ".join(" ".join(items).split())
+
+        def prev(p: Previous | None) -> tuple[str, ...]:
+            return () if p is None else (p.context or "", p.id, p.plural or "")
+
+        active = sorted((e.context or "", e.id, e.plural or "", e.strings,
+                         tuple(sorted(set(e.flags) - {"python-format"})),  # Babel's guess; see render()
+                         words(e.auto_comments), words(e.user_comments), e.locations, prev(e.previous))
+                        for e in self.active)
+        obsolete = sorted((e.context or "", e.id, e.plural or "", e.strings) for e in self.obsolete)
+        language = (self.header("Language") or "").replace("-", "_")
+        plural_forms = re.sub(r"\s+", "", self.header("Plural-Forms") or "").rstrip(";")
+        return (language, plural_forms, tuple(active), tuple(obsolete))
 
 
 def lint_po(text: str, file: str) -> list[Issue]:
-    """Line-level syntax check Babel's lenient parser skips (unterminated strings,
-    stray words).  One issue per bad line."""
-    issues = []
-    keyword = re.compile(r'^(?:#~\s*)?(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+"(?:[^"\\]|\\.)*"\s*$')
-    string = re.compile(r'^(?:#~\s*)?"(?:[^"\\]|\\.)*"\s*$')
-    for n, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
-        if not s or s.startswith("#") and not s.startswith("#~"):
-            continue
-        if not (keyword.match(s) or string.match(s)):
-            issues.append(Issue("L001", f"catalog syntax error: cannot parse {s[:40]!r}", file=file, line=n, column=1))
-    return issues
+    """Every syntax and structure problem of a PO text, one issue per bad line
+    (what Babel's lenient parser skips or gets wrong)."""
+    return _read(text, file, None)[0]
 
 
-def read_catalog(path: Path, file: str, locale: str | None = None) -> LoadedCatalog:
-    """Read and parse a ``.po``/``.pot`` file; raise :class:`CardkitError` with one
-    issue per syntax problem."""
+def _read(text: str, file: str, locale: str | None) -> tuple[list[Issue], LoadedCatalog | None]:
+    reader = _Reader(file)
+    for n, raw in enumerate(_split_lines(text), 1):
+        reader.line(n, raw)
+    reader.finish()
+    issues = reader.issues
+    headers: list[tuple[str, str]] = []
+    if reader.header is not None:
+        for piece in reader.header.strings[0].split("\n"):
+            if not piece.strip():
+                continue
+            name, colon, value = piece.partition(":")
+            if not colon or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name.strip()):
+                issues.append(Issue("L001", f"catalog header line is not 'Name: value': {piece[:40]!r}", file=file,
+                                    line=reader.header_line, column=1))
+                continue
+            headers.append((name.strip(), value.strip()))
+    nplurals: int | None = None
+    plural_forms = next((v for k, v in reversed(headers) if k.lower() == "plural-forms"), None)
+    if plural_forms is not None:
+        m = re.search(r"nplurals\s*=\s*(\d+)", plural_forms)
+        if m and 1 <= int(m.group(1)) <= MAX_PLURALS and re.search(r"plural\s*=\s*[^;\s]", plural_forms):
+            nplurals = int(m.group(1))
+        else:
+            issues.append(Issue("L001", f"catalog header Plural-Forms is not 'nplurals=N; plural=EXPR;' with N from 1 "
+                                        f"to {MAX_PLURALS}: {plural_forms[:60]!r}", file=file, line=reader.header_line,
+                                column=1))
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CardkitError(Issue("F001", f"cannot read catalog: {exc.strerror}", file=file)) from None
+        cat = Catalog(locale=locale, charset="utf-8", fuzzy=reader.header is not None and reader.header.fuzzy)
+    except (ValueError, UnknownLocaleError):
+        raise CardkitError(Issue("L003", f"unknown locale '{locale}' (the name of the catalog's folder)", file=file)) from None
+    if nplurals is not None and plural_forms is not None:
+        cat.mime_headers = [("Plural-Forms", plural_forms)]
+    n = cat.num_plurals
+    seen: dict[tuple[bool, str | None, str | None], int] = {}
+    for e in reader.entries:
+        if e.plural is not None and len(e.strings) > n:
+            issues.append(Issue("L001", f"catalog syntax error: {len(e.strings)} plural forms but the catalog has "
+                                        f"nplurals={n} (Plural-Forms)", file=file, line=e.line, column=1))
+        key = (e.obsolete, e.context, e.id if e.context is None else None)
+        if key in seen and not e.obsolete:
+            what = f"msgctxt {e.context!r}" if e.context is not None else f"msgid {e.id[:40]!r}"
+            issues.append(Issue("L001", f"duplicate entry for {what} (first at line {seen[key]})", file=file,
+                                line=e.line, column=1))
+        seen.setdefault(key, e.line)
+    if issues:
+        return issues, None
+    for i, e in enumerate(reader.entries):
+        msg = Message(e.msgid, e.babel_string(n), locations=list(e.locations), flags=e.flags,
+                      auto_comments=list(e.auto_comments), user_comments=list(e.user_comments),
+                      previous_id=e.previous.ids if e.previous else (), lineno=e.line, context=e.context)
+        if e.obsolete:
+            cat.obsolete[(e.context or "", str(i))] = msg  # type: ignore[index]
+        else:
+            cat[e.msgid] = msg
+    header_comment = reader.header_comment if reader.header is not None else None
+    return [], LoadedCatalog(file, cat, text, tuple(reader.entries), tuple(headers), header_comment)
+
+
+def parse_catalog(raw: bytes, file: str, locale: str | None = None) -> LoadedCatalog:
+    """Parse the bytes of a ``.po``/``.pot`` file; raise :class:`CardkitError`
+    with one issue per problem."""
     if len(raw) > MAX_PO_BYTES:
         raise CardkitError(Issue("L001", f"catalog is larger than {MAX_PO_BYTES} bytes", file=file, line=1, column=1))
     try:
@@ -120,121 +525,213 @@ def read_catalog(path: Path, file: str, locale: str | None = None) -> LoadedCata
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise CardkitError(Issue("L001", "catalog is not valid UTF-8", file=file, line=line, column=1)) from None
-    problems = lint_po(text, file)
-    if problems:
-        raise CardkitError(problems)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    issues, loaded = _read(text, file, locale)
+    if issues:
+        shown = sorted(issues, key=lambda i: (i.line, i.column))[:MAX_ISSUES]
+        if len(issues) > MAX_ISSUES:
+            last = shown[-1]
+            shown.append(Issue("L001", f"{len(issues) - MAX_ISSUES} more problems in this catalog not shown",
+                               file=file, line=last.line, column=last.column))
+        raise CardkitError(shown)
+    assert loaded is not None
+    return loaded
+
+
+def read_catalog(path: Path, file: str, locale: str | None = None) -> LoadedCatalog:
+    """Read and parse a ``.po``/``.pot`` file; raise :class:`CardkitError` with
+    one issue per problem."""
     try:
-        cat = read_po(io.StringIO(text), locale=locale, abort_invalid=True)
-    except PoFileError as exc:
-        raise CardkitError(Issue("L001", f"catalog syntax error: {str(exc).rsplit(' on ', 1)[0]}",
-                                 file=file, line=exc.lineno + 1, column=1)) from None
-    except (ValueError, IndexError, KeyError) as exc:
-        raise CardkitError(Issue("L001", f"catalog cannot be read: {exc}", file=file, line=1, column=1)) from None
-    previous = _previous_ids(text)
-    for m in cat:
-        # Babel reads "#|" lines as user comments starting with "|": they are previous ids
-        m.user_comments = [c for c in m.user_comments if not c.startswith("|")]
-        if m.id and m.context in previous:
-            m.previous_id = [previous[m.context]]
-    return LoadedCatalog(file, cat, text)
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CardkitError(Issue("F001", f"cannot read catalog: {exc.strerror}", file=file)) from None
+    return parse_catalog(raw, file, locale)
 
 
-def _unquote(s: str) -> str:
-    body = s.strip()[1:-1]
-    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+# --------------------------------------------------------------------------- merging and writing
+
+@dataclass
+class Document:
+    """A catalog as cardkit writes it: Babel's catalog plus what Babel's writer
+    cannot carry (the previous source by context, the translator's header
+    fields and header comment)."""
+
+    catalog: Catalog
+    previous: dict[str | None, Previous] = field(default_factory=dict)
+    extra_headers: tuple[tuple[str, str], ...] = ()
+    header_comment: tuple[str, ...] | None = None
 
 
-def _previous_ids(text: str) -> dict[str, str]:
-    """``#| msgid`` comments by the context of the entry they precede (Babel
-    writes them but does not read them back)."""
-    out: dict[str, str] = {}
-    pending: list[str] | None = None
-    for line in text.splitlines():
-        s = line.strip()
-        if not s:
-            pending = None
-        elif s.startswith("#| msgid "):
-            pending = [_unquote(s[len("#| msgid "):])]
-        elif s.startswith('#| "') and pending is not None:
-            pending.append(_unquote(s[3:]))
-        elif s.startswith("msgctxt ") and pending is not None:
-            out[_unquote(s[len("msgctxt "):])] = "".join(pending)
-            pending = None
-    return out
+def _as_id(msgid: Any) -> MsgId:
+    return msgid if isinstance(msgid, str) else (msgid[0], msgid[1])
 
 
-def merge(template: Catalog, old: Catalog | None, locale: str) -> Catalog:
+def _forms(old: PoEntry, plural: bool, nplurals: int) -> str | tuple[str, ...]:
+    """The old translation in the shape of the new entry (as msgmerge: a
+    singular translation fills every plural form, a plural one gives its first
+    form to a singular entry)."""
+    if not plural:
+        return old.strings[0]
+    if old.plural is None:
+        return (old.strings[0],) * nplurals
+    return tuple((old.strings + ("",) * nplurals)[:nplurals])
+
+
+def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document:
     """A catalog for ``locale`` with the template's entries, in template order,
-    carrying translations from ``old`` by context."""
+    carrying translations from ``old`` by context.  Obsolete entries stay (and
+    come back when their context does); the translator's header fields and
+    header comment are kept."""
+    def kept(name: str, default: Any) -> Any:
+        value = old.header(name) if old is not None else None
+        return default if value is None else value
+
     new = Catalog(locale=Locale.parse(locale), project=PROJECT, version="1", domain=template.domain,
-                  creation_date=EPOCH, revision_date=old.revision_date if old else EPOCH, fuzzy=False,
+                  creation_date=EPOCH, revision_date=kept("PO-Revision-Date", EPOCH), fuzzy=False,
                   charset="utf-8", copyright_holder="cardkit contributors", msgid_bugs_address="",
-                  last_translator=old.last_translator if old else "", language_team=old.language_team if old else "")
-    by_ctx: dict[str | None, Message] = {}
-    if old is not None:
-        for m in old:
-            if m.id:
-                by_ctx[m.context] = m
+                  last_translator=kept("Last-Translator", ""), language_team=kept("Language-Team", ""))
+    n = new.num_plurals
+    active = {e.context: e for e in old.active if e.context is not None} if old is not None else {}
+    loose = [e for e in old.active if e.context is None] if old is not None else []  # no card field to follow
+    retired: dict[str | None, PoEntry] = {}
+    for e in old.obsolete if old is not None else []:
+        retired.setdefault(e.context, e)
+    revived: set[int] = set()
+    previous: dict[str | None, Previous] = {}
     for m in template:
         if not m.id:
             continue
-        prev = by_ctx.pop(m.context, None)
-        string = _reshape(prev.string, m.pluralizable, new.num_plurals) if prev is not None else ""
+        msgid = _as_id(m.id)
+        prev = active.pop(m.context, None)
+        if prev is None and m.context in retired:
+            prev = retired[m.context]
+            revived.add(id(prev))
+        plural = not isinstance(msgid, str)
         flags = set(m.flags)
-        previous_id: list[str] = []
-        if prev is not None and _translated(prev.string):
-            if prev.id != m.id:
+        string: str | tuple[str, ...] = ("",) * n if plural else ""
+        before: Previous | None = None
+        if prev is not None and prev.translated:
+            string = _forms(prev, plural, n)
+            if prev.msgid != msgid:
                 flags.add("fuzzy")
-                previous_id = [prev.id] if isinstance(prev.id, str) else list(prev.id)
+                # the English the translation was made from survives later changes
+                before = prev.previous if prev.fuzzy and prev.previous else Previous(prev.context, prev.id, prev.plural)
             elif prev.fuzzy:
                 flags.add("fuzzy")
-                previous_id = list(prev.previous_id)
-        new.add(m.id, string, locations=m.locations, auto_comments=m.auto_comments,
-                user_comments=prev.user_comments if prev is not None else [], flags=sorted(flags),
-                previous_id=previous_id, context=m.context)
+                before = prev.previous
+        new.add(msgid, string, locations=m.locations, auto_comments=m.auto_comments,
+                user_comments=list(prev.user_comments) if prev is not None else [], flags=sorted(flags),
+                previous_id=before.ids if before else (), context=m.context)
+        if before is not None:
+            previous[m.context] = before
     # entries whose card field disappeared stay as obsolete (#~) for the translator
-    for ctx, m in by_ctx.items():
-        if _translated(m.string):
-            new.obsolete[(m.id, ctx)] = m  # type: ignore[index]
-    return new
+    gone = [e for e in (old.obsolete if old is not None else []) if id(e) not in revived]
+    gone += [e for e in list(active.values()) + loose if e.translated]
+    for i, e in enumerate(gone):
+        new.obsolete[(e.context or "", str(i))] = Message(  # type: ignore[index]
+            e.msgid, e.babel_string(n), user_comments=list(e.user_comments), context=e.context)
+    extra = tuple((k, v) for k, v in (old.headers if old is not None else ())
+                  if k.lower() not in MANAGED_HEADERS | BABEL_HEADERS)
+    return Document(new, previous, extra, old.header_comment if old is not None else None)
 
 
-def _translated(string: str | tuple[str, ...] | list[str] | None) -> bool:
-    """Whether an entry holds any translation (a plural one: in any form)."""
-    return any(string) if isinstance(string, (tuple, list)) else bool(string)
+def _previous_lines(p: Previous) -> list[str]:
+    """``#|`` lines as msgmerge writes them: PO strings, wrapped like msgids."""
+    def field_(kw: str, value: str) -> str:
+        # Babel counts a prefix once per word; wrapping 3 columns narrower gives lines of the usual width
+        return f"#| {kw} " + normalize(value, width=WIDTH - 3).replace("\n", "\n#| ")
+
+    out = [field_("msgctxt", p.context)] if p.context is not None else []
+    out.append(field_("msgid", p.id))
+    if p.plural is not None:
+        out.append(field_("msgid_plural", p.plural))
+    return "\n".join(out).split("\n")
 
 
-def _reshape(string: str | tuple[str, ...] | list[str] | None, plural: bool, nplurals: int) -> str | tuple[str, ...]:
-    """An old translation in the shape of the new entry: a plain message that
-    became plural offers its text for every form, a plural one that became plain
-    keeps its first form (the entry is fuzzy either way: its msgid changed)."""
-    if plural:
-        forms = tuple(string) if isinstance(string, (tuple, list)) else (string or "",) * nplurals
-        return forms[:nplurals] + ("",) * (nplurals - len(forms))
-    return string if isinstance(string, str) else (string[0] if string else "")  # None: untranslated
+def render(doc: Catalog | Document) -> bytes:
+    """The PO bytes of a catalog: Babel's writer at width 78, then the
+    ``#|`` previous source, the translator's header fields and header comment."""
+    if isinstance(doc, Catalog):
+        doc = Document(doc)
+    for m in list(doc.catalog) + list(doc.catalog.obsolete.values()):
+        # cardkit formats with {braces} only; Babel guesses python-format from a "%" before a
+        # letter ("95 % interval"), and msgfmt --check then rejects the translation
+        m.flags.discard("python-format")
+    buf = io.BytesIO()
+    write_po(buf, doc.catalog, width=WIDTH, sort_output=False, sort_by_file=False, include_previous=False)
+    blocks = buf.getvalue().decode("utf-8").split("\n\n")
+    messages = [m for m in doc.catalog if m.id]
+    if len(blocks) != len(messages) + len(doc.catalog.obsolete) + 2 or blocks[-1] != "":
+        raise AssertionError("Babel wrote a catalog cardkit cannot split into entries")
+    head = blocks[0].split("\n")
+    start = head.index('msgid ""')
+    comment = [ln for ln in head[:start] if not ln.startswith("#,")]
+    if doc.header_comment is not None:
+        comment = [f"# {c}".rstrip() if c else "#" for c in doc.header_comment]
+    body = head[start:]
+    extra = [escape(f"{k}: {v}\n") for k, v in doc.extra_headers]
+    at = next((i for i, ln in enumerate(body) if ln.startswith('"Generated-By:')), len(body))
+    blocks[0] = "\n".join(comment + [ln for ln in head[:start] if ln.startswith("#,")] + body[:at] + extra + body[at:])
+    for i, m in enumerate(messages, 1):
+        p = doc.previous.get(m.context)
+        if p is not None:
+            lines = blocks[i].split("\n")
+            k = next(j for j, ln in enumerate(lines) if not ln.startswith("#"))
+            blocks[i] = "\n".join(lines[:k] + _previous_lines(p) + lines[k:])
+    data = "\n\n".join(blocks).encode("utf-8")
+    # The Babel version in the header would make catalogs differ between machines.
+    return re.sub(rb'"Generated-By: [^"]*"\n', b"", data)
 
 
 @dataclass
 class Planned:
+    """What ``extract`` + ``update`` would write to one file."""
+
     path: Path
     data: bytes
+    locale: str | None = None
+    _stale: bool | None = None
 
     def stale(self) -> bool:
+        """Whether the file on disk differs in meaning from :attr:`data`
+        (missing, unreadable, or an entry differs; wrapping and translator
+        headers do not count)."""
+        if self._stale is None:
+            self._stale = self._compare()
+        return self._stale
+
+    def _compare(self) -> bool:
         try:
-            return self.path.read_bytes() != self.data
+            current = self.path.read_bytes()
         except OSError:
             return True
+        if current == self.data:
+            return False
+        try:
+            now = parse_catalog(current, self.path.name, self.locale)
+        except CardkitError:
+            return True
+        return now.semantic() != parse_catalog(self.data, self.path.name, self.locale).semantic()
 
 
 def plan_update(root: Path, domain: str, strings: tuple[SourceString, ...], locales: list[str],
                 budgets: dict[str, int] | None = None) -> list[Planned]:
-    """The bytes that ``extract`` + ``update`` would write for one domain."""
+    """The bytes that ``extract`` + ``update`` would write for one domain; every
+    unreadable catalog of the domain is reported at once."""
     template = template_for(domain, strings, budgets)
     plans = [Planned(pot_path(root, domain), render(template))]
+    issues: list[Issue] = []
     for loc in locales:
         path = po_path(root, loc, domain)
-        old = read_catalog(path, rel(root, path), loc).catalog if path.exists() else None
-        plans.append(Planned(path, render(merge(template, old, loc))))
+        try:
+            old = read_catalog(path, rel(root, path), loc) if path.exists() else None
+        except CardkitError as exc:
+            issues.extend(exc.issues)
+            continue
+        plans.append(Planned(path, render(merge(template, old, loc)), loc))
+    if issues:
+        raise CardkitError(issues)
     return plans
 
 

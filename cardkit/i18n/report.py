@@ -176,7 +176,9 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
             report.findings.extend(run_entry_checks(entries, glossary, book))
             everything.extend(entries)
         report.findings.extend(check_consistency(everything, glossary))
-        if fit:
+        # a catalog that cannot be read is reported with its lines; laying it out would only repeat that
+        readable = not any(f.locale == locale and f.check in ("L001", "F001") for f in report.findings)
+        if fit and readable:
             by_key = {(e.domain, e.msgctxt): e for e in everything}
             for s in sets:
                 _fit(root, s, locale, report, by_key)

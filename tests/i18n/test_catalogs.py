@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from babel.messages.pofile import read_po
@@ -51,8 +52,8 @@ def test_changed_source_marks_translation_fuzzy(project: Path, cli):
     assert changed.string == before["full_scan.text"]  # translation kept for review
     # the old English is kept for the translator as "#| msgid"
     text = po.read_text(encoding="utf-8")
-    block = text[:text.index('msgctxt "full_scan.text"')].rsplit("\n\n", 1)[-1]
-    assert f'#| msgid "{old}"' in block
+    block = text[:text.index('\nmsgctxt "full_scan.text"')].rsplit("\n\n", 1)[-1]
+    assert f'#| msgctxt "full_scan.text"\n#| msgid "{old}"' in block
     # the untouched location with the same English keeps its translation, not fuzzy
     assert not after["cryo_control.text"].fuzzy
     assert cli("l10n", "update", "--check", "--root", str(project)).code == 0
@@ -95,3 +96,36 @@ def test_translator_comments_give_place_and_budget():
     budget = int(block.split("Length budget: about ")[1].split(" ")[0])
     assert 199 < budget < 2000  # more than the English, and a real bound
     assert "#: cards/death-angel/actions.yaml:" in block
+
+
+def test_korean_writes_percent_without_space():
+    """Korean writes "100%" (Finnish and the English source "100 %")."""
+    from cardkit.i18n.catalogs import read_catalog
+
+    for set_id in ("death-angel", "deep-strike", "ui"):
+        path = REPO / "locales" / "ko" / "LC_MESSAGES" / f"{set_id}.po"
+        spaced = [e.context for e in read_catalog(path, "ko.po", "ko").entries if re.search(r"\d %", "".join(e.strings))]
+        assert spaced == [], (set_id, spaced)
+
+
+def test_entries_without_context_and_obsolete_entries_survive_updates():
+    """Entries no card field owns (no msgctxt) all become obsolete; obsolete
+    entries stay through later updates and come back with their field."""
+    from babel.messages.catalog import Catalog
+
+    from cardkit.i18n.catalogs import merge, parse_catalog, render
+
+    po = ('msgid ""\nmsgstr ""\n"Language: fi\\n"\n\nmsgid "x"\nmsgstr "X"\n\nmsgid "y"\nmsgstr "Y"\n\n'
+          'msgctxt "a.text"\nmsgid "Hello"\nmsgstr "Hei"\n\n#~ msgctxt "b.text"\n#~ msgid "Bye"\n#~ msgstr "Hei hei"\n')
+    template = Catalog()
+    template.add("Hello", "", context="a.text")
+    first = render(merge(template, parse_catalog(po.encode(), "x.po", "fi"), "fi"))
+    again = parse_catalog(first, "x.po", "fi")
+    assert sorted((e.context or "", e.id, e.strings) for e in again.obsolete) == [
+        ("", "x", ("X",)), ("", "y", ("Y",)), ("b.text", "Bye", ("Hei hei",))]
+    assert render(merge(template, again, "fi")) == first
+    template.add("Bye", "", context="b.text")
+    revived = parse_catalog(render(merge(template, again, "fi")), "x.po", "fi")
+    bye = next(e for e in revived.active if e.context == "b.text")
+    assert bye.strings == ("Hei hei",) and not bye.fuzzy
+    assert [e.id for e in revived.obsolete] == ["x", "y"]
