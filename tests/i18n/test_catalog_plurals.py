@@ -11,27 +11,30 @@ from babel.messages.catalog import Catalog
 
 from cardkit.errors import CardkitError
 from cardkit.i18n.catalogs import Planned, merge, parse_catalog, po_path, render, template_for
-from cardkit.i18n.localize import ui_strings
+from cardkit.load.project import load_project
+from tests.conftest import REPO
+
+DOMAIN, CTX = "death-angel", "set.teams.green.name"  # a plain message in the shipped template
 
 
 def _template(plural: bool) -> Catalog:
-    """The real ui template, with ``report.legend`` as the plural branch will make it."""
-    cat = template_for("ui", ui_strings())
+    """The real Death Angel template, with one plain message made plural."""
+    cat = template_for(DOMAIN, load_project(REPO).card_set(DOMAIN).strings)
     if plural:
-        m = cat.get("{players} players", context="report.legend")
+        m = cat.get("Green", context=CTX)
         assert m is not None
-        cat.delete("{players} players", context="report.legend")
-        cat.add(("{players} player", "{players} players"), ("", ""), locations=m.locations,
-                auto_comments=m.auto_comments, flags=m.flags, context="report.legend")
+        cat.delete("Green", context=CTX)
+        cat.add(("Green", "Greens"), ("", ""), locations=m.locations,
+                auto_comments=m.auto_comments, flags=m.flags, context=CTX)
     return cat
 
 
 def _po(project: Path, loc: str) -> Path:
-    return po_path(project, loc, "ui")
+    return po_path(project, loc, DOMAIN)
 
 
 def _legend(data: bytes, loc: str):
-    return next(e for e in parse_catalog(data, "ui.po", loc).entries if e.context == "report.legend")
+    return next(e for e in parse_catalog(data, f"{DOMAIN}.po", loc).entries if e.context == CTX)
 
 
 def _msgfmt(tmp: Path, data: bytes) -> None:
@@ -41,14 +44,14 @@ def _msgfmt(tmp: Path, data: bytes) -> None:
     assert run.returncode == 0, run.stderr
 
 
-PLURAL_FI = ('msgctxt "report.legend"\nmsgid "{players} player"\nmsgid_plural "{players} players"\n'
-             'msgstr[0] "{players} pelaaja"\nmsgstr[1] "{players} pelaajaa"\n')
+PLURAL_FI = ('msgctxt "set.teams.green.name"\nmsgid "Green"\nmsgid_plural "Greens"\n'
+             'msgstr[0] "Vihreä"\nmsgstr[1] "Vihreät"\n')
 
 
 def _with_plural_entry(project: Path) -> Path:
     po = _po(project, "fi")
     text = po.read_text(encoding="utf-8")
-    single = 'msgctxt "report.legend"\nmsgid "{players} players"\nmsgstr "{players} pelaajaa"\n'
+    single = 'msgctxt "set.teams.green.name"\nmsgid "Green"\nmsgstr "Vihreä"\n'
     assert single in text
     po.write_text(text.replace(single, PLURAL_FI), encoding="utf-8")
     return po
@@ -62,45 +65,45 @@ def test_translator_added_plural_forms_do_not_crash(project: Path, cli):
         assert result.code in (0, 1), (args, result.err)
     assert cli("validate", "--root", str(project)).code == 0
     stale = cli("l10n", "update", "--check", "--root", str(project))
-    assert stale.code == 1 and "ui.po: error[L004]" in stale.err  # the template's entry is singular
+    assert stale.code == 1 and f"{DOMAIN}.po: error[L004]" in stale.err  # the template's entry is singular
     # update keeps the translator's first form, marks it fuzzy and records the plural source exactly
     assert cli("l10n", "update", "--root", str(project)).code == 0
     entry = _legend(po.read_bytes(), "fi")
-    assert entry.plural is None and entry.strings == ("{players} pelaaja",) and entry.fuzzy
+    assert entry.plural is None and entry.strings == ("Vihreä",) and entry.fuzzy
     assert entry.previous is not None
-    assert (entry.previous.id, entry.previous.plural) == ("{players} player", "{players} players")
+    assert (entry.previous.id, entry.previous.plural) == ("Green", "Greens")
     assert cli("l10n", "update", "--check", "--root", str(project)).code == 0
 
 
 def test_plural_template_merges_and_round_trips(project: Path, tmp_path: Path):
     for loc, forms in (("fi", 2), ("ko", 1)):
-        old = parse_catalog(_po(project, loc).read_bytes(), "ui.po", loc)
+        old = parse_catalog(_po(project, loc).read_bytes(), f"{DOMAIN}.po", loc)
         singular = _legend(_po(project, loc).read_bytes(), loc).strings[0]
         first = render(merge(_template(True), old, loc))
         entry = _legend(first, loc)
         # a singular translation fills every form (as msgmerge does) and waits for review
-        assert entry.plural == "{players} players" and entry.strings == (singular,) * forms and entry.fuzzy
-        assert entry.previous is not None and entry.previous.id == "{players} players" and entry.previous.plural is None
+        assert entry.plural == "Greens" and entry.strings == (singular,) * forms and entry.fuzzy
+        assert entry.previous is not None and entry.previous.id == "Green" and entry.previous.plural is None
         assert f"nplurals={forms};".encode() in first
-        second = render(merge(_template(True), parse_catalog(first, "ui.po", loc), loc))
+        second = render(merge(_template(True), parse_catalog(first, f"{DOMAIN}.po", loc), loc))
         assert second == first
         _msgfmt(tmp_path, first)
 
 
 def test_translated_plural_entry_is_kept_exactly(project: Path, tmp_path: Path):
     po = _with_plural_entry(project)
-    old = parse_catalog(po.read_bytes(), "ui.po", "fi")
-    m = old.catalog.get(("{players} player", "{players} players"), context="report.legend")
-    assert m is not None and m.string == ("{players} pelaaja", "{players} pelaajaa")  # Babel's tuple form
+    old = parse_catalog(po.read_bytes(), f"{DOMAIN}.po", "fi")
+    m = old.catalog.get(("Green", "Greens"), context=CTX)
+    assert m is not None and m.string == ("Vihreä", "Vihreät")  # Babel's tuple form
     data = render(merge(_template(True), old, "fi"))
     entry = _legend(data, "fi")
-    assert entry.strings == ("{players} pelaaja", "{players} pelaajaa") and not entry.fuzzy and entry.previous is None
-    assert PLURAL_FI.replace('msgctxt', '#, python-brace-format\nmsgctxt') in data.decode("utf-8")
+    assert entry.strings == ("Vihreä", "Vihreät") and not entry.fuzzy and entry.previous is None
+    assert PLURAL_FI in data.decode("utf-8")
     _msgfmt(tmp_path, data)
     # the catalog on disk, written by a PO editor, is current against that template
-    po.write_bytes(data.replace(b'"{players} pelaajaa"', b'""\n"{players} "\n"pelaajaa"'))
+    po.write_bytes(data.replace('"Vihreät"'.encode(), '""\n"Vihr"\n"eät"'.encode()))
     assert not Planned(po, data, "fi").stale()
-    po.write_bytes(data.replace(b'"{players} pelaajaa"', b'"{players} pelaaja"'))
+    po.write_bytes(data.replace('"Vihreät"'.encode(), '"Vihreä"'.encode()))
     assert Planned(po, data, "fi").stale()
 
 
