@@ -48,7 +48,8 @@ class Field:
 
 @dataclass(frozen=True)
 class Template:
-    """A face's size and its named text boxes (the first box of each name)."""
+    """A face's size and its named text boxes (the first box of each name; then
+    the file's text styles by name, for texts a plugin element places)."""
 
     name: str
     width: float
@@ -76,7 +77,7 @@ class FieldFit:
 
 @dataclass
 class Face:
-    id: str  # physical face id: "gun_jam#2", "sergeant_gideon:left", "back:location:1A"
+    id: str  # physical face id: "<card>#2" (a copy), "<card>:left" (a named side), "back:<deck>:<variant>"
     card: str
     template: Template
     ops: list[Op] = field(default_factory=list)
@@ -506,6 +507,10 @@ class Composer:
 
     # ----------------------------------------------------------------- faces
     def template(self, name: str) -> Template:
+        """The face's size and named text boxes: its own text elements, then
+        those of the other side of the same card (front and back of a print
+        entry share their boxes), then the file's text styles by name (for the
+        texts a plugin element places).  Columns have no nominal box."""
         t = self._templates.get(name)
         if t is None:
             spec = self.faces.faces[name]
@@ -515,15 +520,26 @@ class Composer:
 
             def collect(els: list[Mapping[str, Any]]) -> None:
                 for el in els:
-                    if el["type"] in ("text", "column") and el["name"] not in fields:
+                    if el["type"] == "text" and el["name"] not in fields:
                         try:
                             fields[el["name"]] = self._field(el, scope, (0.0, 0.0))
                         except CardkitError:
                             pass  # a box that depends on repeat data: no nominal box
                     elif el["type"] == "group":
                         collect(el["elements"])
+                    elif el["type"] == "use":
+                        collect(self.faces.groups[el["group"]])
 
             collect(spec.get("elements", []))
+            for entry in self.faces.print:
+                sides = [entry.get("front"), entry.get("back")]
+                if name in sides:
+                    for other in sides:
+                        if other and other != name and not self.faces.faces[other].get("back"):
+                            collect(self.faces.faces[other].get("elements", []))
+            for sname in self.faces.styles:
+                if sname not in fields:
+                    fields[sname] = self._field({"style": sname}, scope, (0.0, 0.0))
             t = self._templates[name] = Template(name, W, H, fields)
         return t
 

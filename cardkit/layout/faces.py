@@ -130,17 +130,28 @@ def _faces_for_kinds(book: FaceBook) -> dict[str, set[str]]:
     return out
 
 
-def _walk_elements(elements: list[Any], path: JsonPath, groups: Mapping[str, Any],
-                   seen: tuple[str, ...] = ()) -> Iterator[tuple[dict[str, Any], JsonPath]]:
+def _head(path: str) -> str:
+    return path.split("->")[0].split(".")[0].strip()
+
+
+def _guards(el: Mapping[str, Any]) -> set[str]:
+    """Fields an element tests with ``if``: it (and what it holds) may read them even when no card has them."""
+    c = el.get("if")
+    return {_head(c)} if isinstance(c, str) else {_head(c["field"])} if isinstance(c, Mapping) else set()
+
+
+def _walk_elements(elements: list[Any], path: JsonPath, groups: Mapping[str, Any], seen: tuple[str, ...] = (),
+                   guarded: frozenset[str] = frozenset()) -> Iterator[tuple[dict[str, Any], JsonPath, frozenset[str]]]:
     for i, el in enumerate(elements):
-        yield el, path + (i,)
+        g = guarded | _guards(el)
+        yield el, path + (i,), g
         if el.get("type") == "group":
-            yield from _walk_elements(el["elements"], path + (i, "elements"), groups, seen)
+            yield from _walk_elements(el["elements"], path + (i, "elements"), groups, seen, g)
         if el.get("type") == "use" and el["group"] in groups and el["group"] not in seen:
-            yield from _walk_elements(groups[el["group"]], ("groups", el["group"]), groups, seen + (el["group"],))
+            yield from _walk_elements(groups[el["group"]], ("groups", el["group"]), groups, seen + (el["group"],), g)
         for key in ("blocks", "join"):
             if key in el:
-                yield from _walk_elements(el[key], path + (i, key), groups, seen)
+                yield from _walk_elements(el[key], path + (i, key), groups, seen, g)
 
 
 def _reads(el: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
@@ -200,15 +211,15 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
         face_colours = set(spec.get("colours") or {})
         for (owner, idx), top in zip(origins, spec.get("elements", [])):
             base_path: JsonPath = ("faces", owner, "elements")
-            for el, path in _walk_elements([top], base_path, book.groups):
+            for el, path, guarded in _walk_elements([top], base_path, book.groups):
                 if path[0] == "faces":
                     path = base_path + (idx,) + path[len(base_path) + 1:]
                 issues.extend(_check_element(el, path, doc, book, face_colours, plugins))
                 if not kinds:
                     continue
                 for key, p in _reads(el):
-                    head = p.split("->")[0].split(".")[0].strip()
-                    if head not in known:
+                    head = _head(p)
+                    if head not in known and head not in guarded and key not in ("if", "unless"):
                         issues.append(doc.issue("K001", f"face '{fname}' reads field '{head}', which no "
                                                 f"{'/'.join(sorted(kinds))} card has", path + (key,)))
     for name in raw.get("styles", {}):
