@@ -70,10 +70,14 @@ def read_svg(path: Path, rel: str, name: str) -> SvgIcon:
         raise CardkitError(Issue("F001", f"icon file '{rel}' does not exist", file=rel))
     if path.stat().st_size > MAX_SVG_BYTES:
         raise CardkitError(Issue("K008", f"icon '{name}' is larger than {MAX_SVG_BYTES >> 10} KiB", file=rel))
+    from lxml import etree
     from svglib.svglib import svg2rlg
 
     logging.getLogger("svglib").setLevel(logging.ERROR)
-    try:
+    try:  # a strict parse first (svglib's own parser recovers from broken files silently); no entities, no network
+        root = etree.fromstring(path.read_bytes(), etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False))
+        if etree.QName(root).localname != "svg":
+            raise ValueError(f"the root element is <{etree.QName(root).localname}>, not <svg>")
         drawing = svg2rlg(str(path))
     except Exception as exc:  # svglib raises whatever its XML parser raises
         raise CardkitError(Issue("K008", f"icon '{name}' is not a readable SVG: {exc}", file=rel)) from None
