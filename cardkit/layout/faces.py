@@ -74,8 +74,31 @@ def _resolve(table: Mapping[str, Any], name: str, doc: YamlDoc, section: str, is
     return merged
 
 
+_CACHE: dict[tuple[str, int, int, int], tuple[CardSet, FaceBook]] = {}
+
+
 def load_faces(root: Path, card_set: CardSet) -> FaceBook:
-    """Read and check ``faces.yaml`` of ``card_set``; raise with every problem found."""
+    """Read and check ``faces.yaml`` of ``card_set``; raise with every problem
+    found.  A build composes each set once per locale: the checked file is
+    kept while the file (and the card set it was checked against) is the same."""
+    path = root / card_set.directory / FACE_FILE
+    try:
+        st = path.stat()
+        key = (str(path.resolve()), st.st_mtime_ns, st.st_size, id(card_set))
+    except OSError:
+        key = None
+    hit = _CACHE.get(key) if key else None
+    if hit is not None and hit[0] is card_set:
+        return hit[1]
+    book = _load_faces(root, card_set)
+    if key:
+        if len(_CACHE) >= 8:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = (card_set, book)
+    return book
+
+
+def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
     set_dir = root / card_set.directory
     rel = f"{card_set.directory}/{FACE_FILE}"
     try:
