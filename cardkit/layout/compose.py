@@ -259,7 +259,7 @@ class Composer:
             return [scope] if self.condition(el, scope) else []
         value = lookup(scope, el["repeat"], self.set.cards)
         items = [] if value is MISSING or value is None else list(range(value)) if isinstance(value, int) else list(value)
-        out = []
+        out: list[PrintItem] = []
         for item in items:
             sub = dict(scope)
             sub["item"] = item

@@ -70,7 +70,7 @@ def read_svg(path: Path, rel: str, name: str) -> SvgIcon:
         raise CardkitError(Issue("F001", f"icon file '{rel}' does not exist", file=rel))
     if path.stat().st_size > MAX_SVG_BYTES:
         raise CardkitError(Issue("K008", f"icon '{name}' is larger than {MAX_SVG_BYTES >> 10} KiB", file=rel))
-    from lxml import etree
+    from lxml import etree  # type: ignore[import-untyped]
     from svglib.svglib import svg2rlg
 
     logging.getLogger("svglib").setLevel(logging.ERROR)

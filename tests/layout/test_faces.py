@@ -186,3 +186,14 @@ def test_length_expressions():
     with pytest.raises(CardkitError) as err:
         length("5mm +", {})
     assert err.value.issues[0].code == "U001"
+
+
+def test_an_uninstalled_plugin_element_is_a_located_error(project: Path):
+    path = project / "cards" / "deep-strike" / "faces.yaml"
+    text = path.read_text(encoding="utf-8")
+    line = text[:text.index("name: table-map")].count("\n") + 1
+    path.write_text(text.replace("name: table-map", "name: table-mop"), encoding="utf-8")
+    with pytest.raises(CardkitError) as err:
+        load_faces(project, load_project(project).card_set("deep-strike"))
+    assert [(i.code, i.line) for i in err.value.issues] == [("K007", line)]
+    assert "table-mop" in err.value.issues[0].message
