@@ -180,7 +180,7 @@ def _walk_elements(elements: list[Any], path: JsonPath, groups: Mapping[str, Any
 def _reads(el: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """(key, path) of every card path an element reads."""
     for key in ("repeat", "list", "field"):
-        if isinstance(el.get(key), str) and not (key == "field" and el.get("type") == "text" and False):
+        if isinstance(el.get(key), str):
             yield key, el[key]
     for key in ("if", "unless", "where"):
         c = el.get(key)
