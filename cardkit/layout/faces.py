@@ -214,6 +214,11 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
         for key in ("front", "back"):
             if key in entry and entry[key] not in book.faces:
                 issues.append(doc.issue("K002", f"print entry names unknown face '{entry[key]}'", ("print", i, key)))
+        fields = kind_field_names(card_set.cards.values(), entry["kinds"])
+        for key in ("sort", "back_variant"):  # (`copies` may name a list no card uses yet: each card is then its own copy)
+            if key in entry and entry[key] not in fields:
+                issues.append(doc.issue("K001", f"print entry's {key} names field '{entry[key]}', which no "
+                                        f"{'/'.join(entry['kinds'])} card has", ("print", i, key)))
     for i, entry in enumerate(book.extras):
         for key in ("front", "back"):
             if key in entry and entry[key] not in book.faces:

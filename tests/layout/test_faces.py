@@ -197,3 +197,10 @@ def test_an_uninstalled_plugin_element_is_a_located_error(project: Path):
         load_faces(project, load_project(project).card_set("deep-strike"))
     assert [(i.code, i.line) for i in err.value.issues] == [("K007", line)]
     assert "table-mop" in err.value.issues[0].message
+
+
+def test_a_print_entry_sorting_by_a_missing_field_is_located(project: Path):
+    line = _edit(project, "sort: order", "sort: ordre")
+    with pytest.raises(CardkitError) as err:
+        load_faces(project, load_project(project).card_set("death-angel"))
+    assert [(i.code, i.line) for i in err.value.issues] == [("K001", line)]
