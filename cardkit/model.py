@@ -74,6 +74,8 @@ class Card:
     quantity: int
     origin: Origin
     art: str | None = None  # project-relative path of the user's artwork, checked at load
+    # the card's validated YAML mapping, plain data: what faces bind to by key name
+    fields: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False, compare=False, repr=False)
 
 
 C = TypeVar("C", bound=Card)

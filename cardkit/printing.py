@@ -13,6 +13,7 @@ from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import atomic_write_bytes
 from cardkit.i18n.localize import Localizer
 from cardkit.layout.compose import INK, Composer, Face, FieldFit, PrintItem, bad_fits
+from cardkit.layout.faces import load_faces
 from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Rect, Text
 from cardkit.layout.sheet import Sheet, back_slot, crop_marks, plan_sheet
 from cardkit.layout.textfit import Style, block_height
@@ -33,19 +34,18 @@ class BuildResult:
     fits: list[FieldFit] = field(default_factory=list)
 
 
-def compose_set(root: Path, card_set: CardSet, locale: str, units: str = "inch") -> tuple[list[PrintItem], list[PrintItem]]:
-    """Every physical card of the set (and the extras) composed in ``locale``;
-    ``units`` (inch or cm) is how table distances are labelled on scenario maps."""
-    loc = Localizer(root, locale, card_set)
-    if card_set.game == "deep-strike":
-        from cardkit.layout.scenario import UNITS, ScenarioComposer
+UNITS = ("inch", "cm")
 
-        if units not in UNITS:
-            raise CardkitError(f"unknown --units '{units}' (inch or cm)", code="B006")
-        sc = ScenarioComposer(card_set, loc)
-        sc.units = units
-        return sc.items(), []
-    comp = Composer(card_set, loc, art=lambda rel: load_art(root / rel, rel))
+
+def compose_set(root: Path, card_set: CardSet, locale: str, units: str = "inch") -> tuple[list[PrintItem], list[PrintItem]]:
+    """Every physical card of the set (and the extras) composed in ``locale``
+    from the set's face file; ``units`` (inch or cm) is passed to plugin
+    elements that label distances (a table map)."""
+    if units not in UNITS:
+        raise CardkitError(f"unknown --units '{units}' (inch or cm)", code="B006")
+    loc = Localizer(root, locale, card_set)
+    comp = Composer(card_set, loc, load_faces(root, card_set), art=lambda rel: load_art(root / rel, rel),
+                    options={"units": units})
     return comp.items(), comp.extras()
 
 

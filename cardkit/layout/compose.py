@@ -1,40 +1,35 @@
-"""Card faces as draw operations: a localized card + a template -> ops.
+"""Card faces as draw operations: a localized card + the set's face data -> ops.
 
-Every text placed on a card goes through :meth:`Composer.text`, which fits it
-with :mod:`cardkit.layout.textfit` and records a :class:`FieldFit`.  The PDF
-builder draws the ops; the translation fit check reads the fits.  Both come
-from this one code path.
+The faces of a set are data (``cards/<set>/faces.yaml``, read by
+:mod:`cardkit.layout.faces`, documented in ``docs/authoring.md``); this module
+is the one engine that draws them.  Every text placed on a card goes through
+:meth:`Composer.text`, which fits it with :mod:`cardkit.layout.textfit` and
+records a :class:`FieldFit`.  The PDF builder draws the ops; the translation
+fit check reads the fits.  Both come from this one code path.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from cardkit.errors import CardkitError
 from cardkit.i18n.localize import Localizer
+from cardkit.layout.binding import MISSING, card_scope, lookup, render, set_scope, truthy
 from cardkit.layout.fonts import FontBook
-from cardkit.layout.ops import Circle, Icon, Line, Op, Picture, Rect, Text
+from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rect, Text
 from cardkit.layout.textfit import Block, ColumnResult, FitResult, Style, block_height, fit, fit_column
-from cardkit.layout.units import MM, to_pt
-from cardkit.load.yamlsafe import read_yaml_file
-from cardkit.model import (Action, Card, CardSet, Event, Genestealer, Location, Marine, Placement,
-                           SetupCard, Terrain)
+from cardkit.layout.units import length
+from cardkit.model import Card, CardSet
 
-TEMPLATE_FILE = Path(__file__).resolve().parents[1] / "templates" / "cards.yaml"
-
-TERRAIN_COLOURS = {"red": "#c2352b", "orange": "#e07b1f", "yellow": "#e8c21c", "green": "#3a9a4a"}
 PAPER = "#f6f1e4"
 INK = "#1d1b18"
-DECK_COLOURS = {"event": "#4d1f1c", "location": "#26343d", "setup": "#1f2b33", "genestealer": "#33203d",
-                "brood_lord": "#3d1830", "terrain": "#3a352c", "action": "#2b2b2b", "reference": "#2a3a2a",
-                "scenario": "#2f3b2a"}
 
 
 @dataclass(frozen=True)
 class Field:
+    """A text box: position, size and the style its text is fitted with."""
+
     x: float
     y: float
     w: float
@@ -53,38 +48,13 @@ class Field:
 
 @dataclass(frozen=True)
 class Template:
+    """A face's size and its named text boxes (the first box of each name; then
+    the file's text styles by name, for texts a plugin element places)."""
+
     name: str
     width: float
     height: float
     fields: dict[str, Field]
-
-
-@functools.lru_cache(maxsize=4)
-def load_templates(path: str = str(TEMPLATE_FILE)) -> dict[str, Template]:
-    doc = read_yaml_file(Path(path), "cardkit/templates/cards.yaml")
-    raw: dict[str, Any] = doc.data["templates"]
-
-    def resolve(name: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
-        if name in seen:
-            raise CardkitError(f"template '{name}' extends itself", code="T003")
-        t = raw[name]
-        if "extends" in t:
-            base = resolve(t["extends"], seen + (name,))
-            merged = {**base, **{k: v for k, v in t.items() if k != "fields"}}
-            merged["fields"] = {**base.get("fields", {}), **t.get("fields", {})}
-            return merged
-        return t
-
-    out = {}
-    for name in raw:
-        t = resolve(name)
-        fields = {}
-        for fname, f in t["fields"].items():
-            x, y, w, h = (to_pt(v) for v in f["box"])
-            fields[fname] = Field(x, y, w, h, f["role"], to_pt(f["size"]), to_pt(f["min"]), f.get("align", "left"),
-                                  int(f.get("max_lines", 0)), float(f.get("leading", 1.18)))
-        out[name] = Template(name, to_pt(t["size"][0]), to_pt(t["size"][1]), fields)
-    return out
 
 
 @dataclass
@@ -107,7 +77,7 @@ class FieldFit:
 
 @dataclass
 class Face:
-    id: str  # physical face id: "gun_jam#2", "sergeant_gideon:left", "back:location:1A"
+    id: str  # physical face id: "<card>#2" (a copy), "<card>:left" (a named side), "back:<deck>:<variant>"
     card: str
     template: Template
     ops: list[Op] = field(default_factory=list)
@@ -124,30 +94,60 @@ class PrintItem:
     deck: str
 
 
-def _lighten(hex_colour: str, amount: float) -> str:
+def lighten(hex_colour: str, amount: float) -> str:
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
     mix = [round(c + (255 - c) * amount) for c in (r, g, b)]
     return "#{:02x}{:02x}{:02x}".format(*mix)
 
 
-def _darken(hex_colour: str, amount: float) -> str:
+def darken(hex_colour: str, amount: float) -> str:
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
     return "#{:02x}{:02x}{:02x}".format(*[round(c * (1 - amount)) for c in (r, g, b)])
 
 
-class Composer:
-    """Lays out every face of a card set in one locale."""
+class ElementContext:
+    """What a plugin element gets: the face being drawn, the card's scope and
+    the composer's text code (see ``docs/authoring.md``, "Plugin elements")."""
 
-    def __init__(self, card_set: CardSet, localizer: Localizer, book: FontBook | None = None,
-                 templates: dict[str, Template] | None = None, art: Callable[[str], Any] | None = None) -> None:
+    def __init__(self, composer: "Composer", face: Face, scope: dict[str, Any]) -> None:
+        self.composer, self.face, self.scope = composer, face, scope
+        self.ops = face.ops
+        self.locale = composer.locale
+        self.book = composer.book
+        self.options = composer.options
+        self.fields: Mapping[str, Any] = scope
+
+    def style(self, name: str) -> Field:
+        """A named text style of the face file, as a box at (0, 0)."""
+        return self.composer._field(self.composer.faces.styles[name], {}, (0.0, 0.0))
+
+    def text(self, name: str, text: str, key: str, box: Field, colour: str = INK, valign: str = "top") -> FitResult:
+        return self.composer.text(self.face, name, text, key, box=box, colour=colour, valign=valign)
+
+    def ui(self, key: str, **values: object) -> tuple[str, str]:
+        return self.composer.ui(key, **values)
+
+    def card_string(self, path: str) -> tuple[str, str]:
+        """The localized string of this card at ``path`` (msgctxt ``<card id>.<path>``)."""
+        key = f"{self.face.card}.{path}"
+        return self.composer.loc.card(key), key
+
+
+class Composer:
+    """Lays out every face of a card set in one locale from the set's face data."""
+
+    def __init__(self, card_set: CardSet, localizer: Localizer, faces: Any, book: FontBook | None = None,
+                 art: Callable[[str], Any] | None = None, options: Mapping[str, Any] | None = None) -> None:
         self.art_loader = art
         self.set = card_set
         self.loc = localizer
         self.locale = localizer.locale
         self.book = book or FontBook()
-        self.templates = templates or load_templates()
-        self.team_colour = {t.id: t.colour for t in card_set.teams}
+        self.faces = faces
+        self.options = dict(options or {})
+        self.set_data = set_scope(card_set)
         self._backs: dict[str, Face] = {}
+        self._templates: dict[str, Template] = {}
 
     # ------------------------------------------------------------------ text
     def text(self, face: Face, fieldname: str, text: str, key: str, box: Field | None = None,
@@ -199,314 +199,433 @@ class Composer:
                                   (box.x, box.y, box.w, box.h), tuple(face.ops[start:])))
         return result
 
-    def card_text(self, card_id: str, fieldname: str) -> tuple[str, str]:
-        key = f"{card_id}.{fieldname}"
-        return self.loc.card(key), key
-
     def ui(self, key: str, **values: object) -> tuple[str, str]:
         return self.loc.ui(key, **values), f"ui:{key}"
 
-    # ------------------------------------------------------------- furniture
-    def _frame(self, face: Face, colour: str, panel: tuple[float, float, float, float] | None) -> None:
-        t = face.template
-        face.bleed_colour = colour
-        face.ops.append(Rect(-20, -20, t.width + 40, t.height + 40, fill=colour))
-        face.ops.append(Rect(2.2 * MM, 2.2 * MM, t.width - 4.4 * MM, t.height - 4.4 * MM, stroke=_lighten(colour, 0.35), lw=0.8, r=2.5 * MM))
-        if panel:
-            x, y, w, h = panel
-            face.ops.append(Rect(x, y, w, h, fill=PAPER, stroke=_darken(colour, 0.2), lw=0.6, r=1.6 * MM))
+    # -------------------------------------------------------------- binding
+    def _len(self, value: Any, scope: dict[str, Any]) -> float:
+        return length(value, scope)
 
-    def picture(self, face: Face, card: Card, x: float, y: float, w: float, h: float) -> bool:
-        """The card's own artwork in a box, if it has any (and a loader was given)."""
-        if not card.art or self.art_loader is None:
+    def colour(self, spec: Any, scope: dict[str, Any], face_colours: dict[str, str]) -> str | None:
+        """A colour: ``#rrggbb``, a palette or face colour name, or a mapping
+        (``map``/``by``, ``from``, ``colour``) with ``lighten``/``darken``."""
+        if spec is None:
+            return None
+        if isinstance(spec, str):
+            if spec.startswith("#"):
+                return spec
+            if spec in face_colours:
+                return face_colours[spec]
+            return self.faces.palette[spec]
+        base: str | None
+        if "map" in spec:
+            value = lookup(scope, render(spec["by"], scope, self.set.cards), self.set.cards)
+            table = self.faces.maps[spec["map"]]
+            found = table.get(str(value)) if value is not MISSING else None
+            base = self.colour(found if found is not None else spec.get("default", "#888888"), scope, face_colours)
+        elif "from" in spec:
+            value = lookup(scope, render(spec["from"], scope, self.set.cards), self.set.cards)
+            base = str(value) if value is not MISSING and value is not None else self.colour(spec.get("default", "#888888"), scope, face_colours)
+        else:
+            base = self.colour(spec["colour"], scope, face_colours)
+        assert base is not None
+        if "lighten" in spec:
+            base = lighten(base, float(spec["lighten"]))
+        if "darken" in spec:
+            base = darken(base, float(spec["darken"]))
+        return base
+
+    def condition(self, el: Mapping[str, Any], scope: dict[str, Any]) -> bool:
+        if "if" in el and not self._test(el["if"], scope):
             return False
-        art = self.art_loader(card.art)
-        face.ops.append(Rect(x, y, w, h, fill="#000000"))
-        face.ops.append(Picture(x, y, w, h, art.png, art.width, art.height))
+        if "unless" in el and self._test(el["unless"], scope):
+            return False
         return True
 
-    def _new(self, face_id: str, card: str, template: str) -> Face:
-        return Face(face_id, card, self.templates[template])
+    def _test(self, cond: Any, scope: dict[str, Any]) -> bool:
+        if isinstance(cond, str):
+            return truthy(lookup(scope, cond, self.set.cards))
+        value = lookup(scope, cond["field"], self.set.cards)
+        if "equals" in cond:
+            return value is not MISSING and value == cond["equals"]
+        if "in" in cond:
+            return value is not MISSING and value in cond["in"]
+        return truthy(value)
 
-    def _start(self, face_id: str, card: str, template: str, colour: str,
-               panel: tuple[float, float, float, float] | None) -> Face:
-        """A new face: background, frame, optional text panel, and the card's name."""
-        face = self._new(face_id, card, template)
-        self._frame(face, colour, panel)
-        name, key = self.card_text(card, "name")
-        self.text(face, "name", name, key, colour="#ffffff", valign="middle")
-        return face
+    def repeats(self, el: Mapping[str, Any], scope: dict[str, Any]) -> list[dict[str, Any]]:
+        """The scopes an element is drawn in: once, or once per item of ``repeat``
+        (a list field, or an integer count) that passes ``where``."""
+        if "repeat" not in el:
+            return [scope] if self.condition(el, scope) else []
+        value = lookup(scope, el["repeat"], self.set.cards)
+        items = [] if value is MISSING or value is None else list(range(value)) if isinstance(value, int) else list(value)
+        out: list[PrintItem] = []
+        for item in items:
+            sub = dict(scope)
+            sub["item"] = item
+            if "where" in el and not self._test(el["where"], sub):
+                continue
+            sub["i"] = len(out)
+            if self.condition(el, sub):
+                out.append(sub)
+        for sub in out:
+            sub["n"] = len(out)
+        return out
 
-    def _badge(self, face: Face, cx: float, cy: float, w: float, h: float, text: str, size: float) -> None:
-        """A gold label centred on (cx, cy) with a number-role text."""
-        face.ops.append(Rect(cx - w / 2, cy - h / 2, w, h, fill="#c9a227", r=1.2 * MM))
-        tw = self.book.width(text, self.book.chain(self.locale, "number"), size)
-        face.ops.append(Text(cx - tw / 2, cy - size * 0.36, text, self.locale, "number", size, INK))
-
-    # ----------------------------------------------------------------- cards
-    def marine(self, m: Marine, facing: str) -> Face:
-        colour = self.team_colour.get(m.team, "#555555")
-        face = self._start(f"{m.id}:{facing}", m.id, "marine", colour, None)
-        t = face.template
-        # big facing arrow (a badge over the artwork when the card has some)
-        if self.picture(face, m, 8 * MM, 27 * MM, t.width - 16 * MM, 44 * MM):
-            face.ops.append(Circle(t.width - 15 * MM, 32 * MM, 6 * MM, fill=colour, stroke="#ffffff", lw=1))
-            face.ops.append(Icon(f"arrow-{facing}", t.width - 20 * MM, 27 * MM, 10 * MM, "#ffffff"))
+    def string(self, spec: Mapping[str, Any], scope: dict[str, Any]) -> tuple[str, str]:
+        """A text source: ``field`` (this card's string), ``string`` (any catalog
+        string), ``ui`` (an interface string, with ``args``), ``value`` (data,
+        not translated) or ``join`` (several, ``sep`` between); ``format``
+        wraps the text (``"<b>{}</b>"``)."""
+        cards = self.set.cards
+        if "field" in spec:
+            key = f"{scope['id']}.{render(spec['field'], scope, cards)}"
+            text = self.loc.card(key)
+        elif "string" in spec:
+            key = render(spec["string"], scope, cards)
+            text = self.loc.card_n(key, _count(render(spec["count"], scope, cards))) if "count" in spec else self.loc.card(key)
+        elif "ui" in spec:
+            k = render(spec["ui"], scope, cards)
+            args = {a: render(v, scope, cards) for a, v in (spec.get("args") or {}).items()}
+            if "count" in spec:  # a plural message: the form the number takes
+                text = self.loc.ui_n(k, _count(render(spec["count"], scope, cards)), **args)
+            else:
+                text = self.loc.ui(k, **args)
+            key = f"ui:{k}"
+        elif "value" in spec:
+            text, key = render(spec["value"], scope, cards), ""
         else:
-            face.ops.append(Circle(t.width / 2, t.height * 0.5, 17 * MM, fill=_lighten(colour, 0.2), stroke="#ffffff", lw=1.2))
-            face.ops.append(Icon(f"arrow-{facing}", t.width / 2 - 13 * MM, t.height * 0.5 - 13 * MM, 26 * MM, "#ffffff"))
-        # small arrows that steer adjacent Genestealer movement (left side down, right side up)
-        rules = self.set.rules
-        moves = dict(rules.adjacent_move) if rules else {"left": "down", "right": "up"}
-        face.ops.append(Icon(f"arrow-{moves['left']}", 0.9 * MM, t.height / 2 - 3 * MM, 6 * MM, "#ffffff"))
-        face.ops.append(Icon(f"arrow-{moves['right']}", t.width - 6.9 * MM, t.height / 2 - 3 * MM, 6 * MM, "#ffffff"))
-        # range badge
-        face.ops.append(Rect(5 * MM, 5 * MM, 20 * MM, 18 * MM, fill=PAPER, r=1.5 * MM))
-        label, lkey = self.ui("range")
-        self.text(face, "range_label", label, lkey)
-        face.ops.append(Text(15 * MM - self.book.width(str(m.range), self.book.chain(self.locale, "number"), 28) / 2,
-                             7.2 * MM, str(m.range), self.locale, "number", 28, INK))
-        team_name, tkey = self.card_text("set.teams", f"{m.team}.name")
-        self.text(face, "team", team_name, tkey, colour="#ffffff", valign="middle")
-        return face
+            parts: list[tuple[str, str]] = []
+            for part in spec["join"]:
+                for sub in self.repeats(part, scope):
+                    t, k = self.string(part, sub)
+                    parts.append((t, k if part.get("keyed", True) else ""))
+            text = spec.get("sep", "").join(t for t, _ in parts)
+            key = ",".join(k for _, k in parts if k)
+        if "format" in spec:
+            text = spec["format"].replace("{}", text)
+        return text, key
 
-    def action(self, a: Action) -> Face:
-        face = self._new(a.id, a.id, "action")
-        colour = self.team_colour.get(a.team, "#555555")
-        t = face.template
-        self._frame(face, colour, (4.5 * MM, 4.5 * MM, t.width - 9 * MM, 59 * MM))
-        face.ops.append(Circle(10 * MM, 79 * MM, 6.2 * MM, fill=PAPER, stroke=_darken(colour, 0.3), lw=1))
-        num = str(a.order)
-        size = 17.0 if len(num) < 2 else 15.0
-        w = self.book.width(num, self.book.chain(self.locale, "number"), size)
-        face.ops.append(Text(10 * MM - w / 2, 79 * MM - size * 0.36, num, self.locale, "number", size, INK))
-        name, key = self.card_text(a.id, "name")
-        self.text(face, "name", name, key, colour="#ffffff", valign="middle")
-        f = t.fields["type"]
-        face.ops.append(Rect(f.x, f.y, f.w, f.h, fill=_darken(colour, 0.35), r=1 * MM))
-        label, lkey = self.ui(f"type.{a.type}")
-        self.text(face, "type", label, lkey, colour="#ffffff", valign="middle")
-        text, tkey = self.card_text(a.id, "text")
-        self.text(face, "text", text, tkey)
-        return face
+    def _field(self, el: Mapping[str, Any], scope: dict[str, Any], origin: tuple[float, float]) -> Field:
+        st = dict(self.faces.styles[el["style"]]) if "style" in el else {}
+        st.update(el)
+        box = st.get("box", [0, 0, 0, 0])
+        L = self._len
+        return Field(origin[0] + L(box[0], scope), origin[1] + L(box[1], scope), L(box[2], scope), L(box[3], scope),
+                     st.get("role", "body"), L(st.get("size", 9), scope), L(st.get("min", st.get("size", 9)), scope),
+                     st.get("align", "left"), int(st.get("max_lines", 0)), float(st.get("leading", 1.18)))
 
-    def event(self, e: Event, copy: int) -> Face:
-        face_id = e.copy_ids()[copy]
-        face = self._start(face_id, e.id, "event", DECK_COLOURS["event"], (4.5 * MM, 19 * MM, 54 * MM, 50 * MM))
-        t = face.template
-        if e.instinct:
-            f = t.fields["instinct"]
-            face.ops.append(Rect(f.x, f.y, f.w, f.h, fill="#c9a227", r=f.h / 2))
-            label, lkey = self.ui("instinct")
-            self.text(face, "instinct", label, lkey, colour=INK, valign="middle")
-            body = t.fields["text"].at(t.fields["text"].x, t.fields["text"].y, h=t.fields["text"].h - 3 * MM)
+    # -------------------------------------------------------------- elements
+    def draw(self, face: Face, elements: list[Mapping[str, Any]], scope: dict[str, Any], colours: dict[str, str],
+             origin: tuple[float, float] = (0.0, 0.0)) -> None:
+        for el in elements:
+            for sub in self.repeats(el, scope):
+                self.element(face, el, sub, colours, origin)
+
+    def element(self, face: Face, el: Mapping[str, Any], s: dict[str, Any], colours: dict[str, str],
+                origin: tuple[float, float]) -> None:
+        kind = el["type"]
+        L = self._len
+        C = self.colour
+        ox, oy = origin
+        ops = face.ops
+        if kind == "rect":
+            x, y, w, h = el["box"]
+            ops.append(Rect(ox + L(x, s), oy + L(y, s), L(w, s), L(h, s), fill=C(el.get("fill"), s, colours),
+                            stroke=C(el.get("stroke"), s, colours), lw=float(el.get("lw", 0.5)), r=L(el.get("r", 0), s)))
+        elif kind == "frame":
+            inset = L(el["inset"], s)
+            W, H = s["W"], s["H"]
+            ops.append(Rect(ox + inset, oy + inset, W - 2 * inset, H - 2 * inset, fill=C(el.get("fill"), s, colours),
+                            stroke=C(el.get("stroke"), s, colours), lw=float(el.get("lw", 0.5)), r=L(el.get("r", 0), s)))
+        elif kind == "line":
+            x1, y1, x2, y2 = el["points"]
+            ops.append(Line(ox + L(x1, s), oy + L(y1, s), ox + L(x2, s), oy + L(y2, s), C(el.get("stroke", INK), s, colours) or INK,
+                            float(el.get("lw", 0.5)), tuple(float(d) for d in el.get("dash", ()))))
+        elif kind == "circle":
+            cx, cy = el["centre"]
+            ops.append(Circle(ox + L(cx, s), oy + L(cy, s), L(el["r"], s), fill=C(el.get("fill"), s, colours),
+                              stroke=C(el.get("stroke"), s, colours), lw=float(el.get("lw", 0.5))))
+        elif kind == "icon":
+            x, y = el["at"]
+            self._icon(face, self.icon_name(el["name"], s), ox + L(x, s), oy + L(y, s), L(el["size"], s),
+                       C(el.get("colour", INK), s, colours) or INK)
+        elif kind == "icons":
+            value = lookup(s, el["list"], self.set.cards)
+            x, y = el["at"]
+            x0, y0, size, step = ox + L(x, s), oy + L(y, s), L(el["size"], s), L(el["step"], s)
+            col = C(el.get("colour", INK), s, colours) or INK
+            for i, name in enumerate(value if isinstance(value, (list, tuple)) else []):
+                self._icon(face, str(name), x0 + i * step, y0, size, col)
+        elif kind in ("value", "badge"):
+            text = render(el["text"], s, self.set.cards)
+            sizes = el.get("sizes")
+            size = L(sizes[min(len(text), len(sizes)) - 1] if sizes else el.get("size", 9), s)
+            role = el.get("role", "number")
+            colour = C(el.get("colour", INK), s, colours) or INK
+            if kind == "badge":
+                cx, cy = L(el["centre"][0], s) + ox, L(el["centre"][1], s) + oy
+                fill, stroke = C(el.get("fill"), s, colours), C(el.get("stroke"), s, colours)
+                if "radius" in el:
+                    ops.append(Circle(cx, cy, L(el["radius"], s), fill=fill, stroke=stroke, lw=float(el.get("lw", 0.5))))
+                else:
+                    w, h = L(el["w"], s), L(el["h"], s)
+                    ops.append(Rect(cx - w / 2, cy - h / 2, w, h, fill=fill, stroke=stroke, lw=float(el.get("lw", 0.5)),
+                                    r=L(el.get("r", 0), s)))
+                tw = self.book.width(text, self.book.chain(self.locale, role), size)
+                baseline = cy + L(el["baseline"], s) if "baseline" in el else cy - size * 0.36
+                ops.append(Text(cx - tw / 2, baseline, text, self.locale, role, size, colour))
+            else:
+                x, y = el["at"]
+                x0 = ox + L(x, s)
+                if el.get("align") == "center":
+                    x0 -= self.book.width(text, self.book.chain(self.locale, role), size) / 2
+                ops.append(Text(x0, oy + L(y, s), text, self.locale, role, size, colour))
+        elif kind == "text":
+            text, key = self.string(el, s)
+            box = self._field(el, s, origin)
+            self.text(face, el["name"], text, key, box=box, colour=C(el.get("colour", INK), s, colours) or INK,
+                      valign=el.get("valign", "top"))
+        elif kind == "column":
+            blocks: list[tuple[Block, str]] = []
+            self._blocks(el["blocks"], s, blocks)
+            if blocks:
+                box = self._field(el, s, origin)
+                self.column(face, el["name"], blocks, box, colour=C(el.get("colour", INK), s, colours) or INK)
+        elif kind == "image":
+            self._image(face, el, s, origin, colours)
+        elif kind == "diagram":
+            self._diagram(face, el, s, origin, colours)
+        elif kind == "group":
+            at = el.get("at", [0, 0])
+            self.draw(face, el["elements"], s, colours, (ox + L(at[0], s), oy + L(at[1], s)))
+        elif kind == "use":
+            at = el.get("at", [0, 0])
+            self.draw(face, self.faces.groups[el["group"]], s, colours, (ox + L(at[0], s), oy + L(at[1], s)))
+        elif kind == "plugin":
+            from cardkit.layout.elements import plugin
+
+            x, y, w, h = el["box"]
+            plugin(el["name"])(ElementContext(self, face, s), (ox + L(x, s), oy + L(y, s), L(w, s), L(h, s)),
+                               el.get("params") or {})
+        else:  # pragma: no cover - closed by the schema
+            raise CardkitError(f"unknown element type {kind!r}", code="K002")
+
+    def icon_name(self, spec: Any, scope: dict[str, Any]) -> str:
+        """An icon name: a template (``"arrow-{facing}"``) or a map lookup (``{map, by, default}``)."""
+        if isinstance(spec, str):
+            return render(spec, scope, self.set.cards)
+        value = lookup(scope, render(spec["by"], scope, self.set.cards), self.set.cards)
+        found = self.faces.maps[spec["map"]].get(str(value)) if value is not MISSING else None
+        return str(found if found is not None else spec.get("default", ""))
+
+    def _blocks(self, specs: list[Mapping[str, Any]], scope: dict[str, Any], out: list[tuple[Block, str]]) -> None:
+        for spec in specs:
+            for s in self.repeats(spec, scope):
+                if "blocks" in spec:
+                    self._blocks(spec["blocks"], s, out)
+                    continue
+                text, key = self.string(spec, s)
+                st = Style(self.locale, spec.get("role", "body"), float(spec.get("leading", 1.18)))
+                out.append((Block(text, st, ratio=self._len(spec.get("ratio", 1), s),
+                                  gap_after=float(spec.get("gap_after", 0))), key))
+
+    def _icon(self, face: Face, name: str, x: float, y: float, size: float, colour: str) -> None:
+        svg = self.faces.svg_icons.get(name)
+        if svg is not None:
+            face.ops.append(Group((svg.op(size, colour),), dx=x, dy=y))
         else:
-            body = t.fields["text"]
-        text, tkey = self.card_text(e.id, "text")
-        self.text(face, "text", text, tkey, box=body)
-        # bottom row: spawn boxes left to right, then the move box
-        bw, bh, y = 16 * MM, 12 * MM, 4.5 * MM
-        xs = [5 * MM, 23.5 * MM, 42 * MM]
-        for i, box in enumerate(e.spawn):
-            c = TERRAIN_COLOURS[box.colour]
-            face.ops.append(Rect(xs[i], y, bw, bh, fill=c, stroke="#ffffff", lw=0.8, r=1 * MM))
-            icon = f"spawn-{box.severity}"
-            s = 10 * MM if box.severity == "major" else 7.5 * MM
-            face.ops.append(Icon(icon, xs[i] + (bw - s) / 2, y + (bh - s) / 2, s, "#ffffff"))
-        move = e.moves[copy]
-        if move is not None:
-            face.ops.append(Rect(xs[2], y, bw, bh, fill="#d9d4c7", stroke="#ffffff", lw=0.8, r=1 * MM))
-            face.ops.append(Icon(move.icon, xs[2] + 1 * MM, y + 2 * MM, 8 * MM, INK))
-            face.ops.append(Icon(f"move-{move.type}", xs[2] + 9 * MM, y + 3 * MM, 6 * MM, INK))
-        return face
+            face.ops.append(Icon(name, x, y, size, colour))
 
-    def _terrain_marker(self, face: Face, p: Placement, x: float, y: float, side: str) -> None:
-        terrain = self.set.cards.get(p.terrain)
-        colour = TERRAIN_COLOURS.get(terrain.colour, "#888888") if isinstance(terrain, Terrain) else "#888888"
-        w, h = 26.5 * MM, 9.5 * MM
-        face.ops.append(Rect(x, y, w, h, fill=PAPER, stroke=colour, lw=1.4, r=1.2 * MM))
-        sw = 6 * MM
-        sx = x if side == "left" else x + w - sw
-        face.ops.append(Rect(sx, y, sw, h, fill=colour, r=1.2 * MM))
-        num = str(p.position)
-        face.ops.append(Text(sx + 1.0 * MM, y + h - 4.2 * MM, num, self.locale, "number", 9, "#ffffff"))
-        face.ops.append(Icon("arrow-down" if p.count_from == "top" else "arrow-up", sx + 0.9 * MM, y + 0.6 * MM, 4 * MM, "#ffffff"))
-        name, key = self.card_text(p.terrain, "name")
-        fname = "terrain_left" if side == "left" else "terrain_right"
-        f = face.template.fields[fname]
-        tx = x + sw + 0.8 * MM if side == "left" else x + 0.8 * MM
-        self.text(face, fname, name, key, box=f.at(tx, y + 1.2 * MM, w - sw - 1.6 * MM, h - 2.4 * MM), valign="middle")
-
-    def _markers(self, face: Face, placements: tuple[Placement, ...]) -> None:
-        t = face.template
-        rows = {"left": 0, "right": 0}
-        for p in placements:
-            i = rows[p.side]
-            rows[p.side] += 1
-            y = 62.5 * MM - i * 11 * MM
-            x = 4 * MM if p.side == "left" else t.width - 4 * MM - 26.5 * MM
-            self._terrain_marker(face, p, x, y, p.side)
-
-    def _blips(self, face: Face, blips: tuple[int, int]) -> None:
-        t = face.template
-        for i, n in enumerate(blips):
-            x = 5 * MM if i == 0 else t.width - 17 * MM
-            face.ops.append(Rect(x, 4 * MM, 12 * MM, 7 * MM, fill="#0f1a20", stroke="#9fb4c0", lw=0.6, r=1 * MM))
-            face.ops.append(Icon("blip", x + 0.8 * MM, 4.8 * MM, 5.4 * MM, "#9fe0a8"))
-            face.ops.append(Text(x + 7 * MM, 5.6 * MM, str(n), self.locale, "number", 11, "#ffffff"))
-
-    def location(self, loc: Location) -> Face:
-        face = self._start(loc.id, loc.id, "location", DECK_COLOURS["location"], (4.5 * MM, 11.5 * MM, 54 * MM, 39.5 * MM))
-        t = face.template
-        self._badge(face, t.width - 10 * MM, 80.5 * MM, 10 * MM, 8 * MM, loc.tier, 12)
-        self._markers(face, loc.terrain)
-        label, lkey = self.ui(f"trigger.{loc.trigger}")
-        self.text(face, "trigger", label, lkey, colour="#7a1e16")
-        text, tkey = self.card_text(loc.id, "text")
-        if loc.win is not None:
-            self.text(face, "text", text, tkey)
-            f = t.fields["win_label"]
-            face.ops.append(Line(f.x, f.y + f.h + 0.8 * MM, f.x + f.w, f.y + f.h + 0.8 * MM, "#7a1e16", 0.6))
-            wl, wkey = self.ui("win")
-            self.text(face, "win_label", wl, wkey, colour="#7a1e16")
-            wt, wtkey = self.card_text(loc.id, "win_text")
-            self.text(face, "win_text", wt, wtkey)
+    def _image(self, face: Face, el: Mapping[str, Any], s: dict[str, Any], origin: tuple[float, float],
+               colours: dict[str, str]) -> None:
+        """Artwork named by a field, fitted (``contain``) or filling and clipped (``cover``)."""
+        rel = self.card_art(s, el.get("field", "art"))
+        if rel is None or self.art_loader is None:
+            return
+        art = self.art_loader(rel)
+        bx, by, bw, bh = (self._len(v, s) for v in el["box"])
+        x, y = origin[0] + bx, origin[1] + by
+        if el.get("backdrop", "#000000") is not None:
+            face.ops.append(Rect(x, y, bw, bh, fill=self.colour(el.get("backdrop", "#000000"), s, colours)))
+        if el.get("fit", "contain") == "cover":
+            scale = max(bw / art.width, bh / art.height)
+            w, h = art.width * scale, art.height * scale
+            pic = Picture((bw - w) / 2, (bh - h) / 2, w, h, art.png, art.width, art.height)
+            face.ops.append(Group((pic,), dx=x, dy=y, clip=(0.0, 0.0, bw, bh)))
         else:
-            full = t.fields["text"]
-            self.text(face, "text", text, tkey, box=full.at(full.x, 12.5 * MM, h=32.5 * MM))
-        self._blips(face, loc.blips)
+            face.ops.append(Picture(x, y, bw, bh, art.png, art.width, art.height))
+
+    def card_art(self, scope: dict[str, Any], fieldname: str) -> str | None:
+        card = self.set.cards.get(str(scope.get("id")))
+        if card is not None and fieldname == "art":
+            return card.art
+        value = lookup(scope, fieldname, self.set.cards)
+        return None if value is MISSING or not value else str(value)
+
+    def _diagram(self, face: Face, el: Mapping[str, Any], s: dict[str, Any], origin: tuple[float, float],
+                 colours: dict[str, str]) -> None:
+        """Shapes listed in a field (``rect: [x, y, w, h]``, ``circle: [cx, cy, r]``,
+        ``line: [x1, y1, x2, y2]``, ``poly: [[x, y], ...]`` in the field's own
+        units) scaled uniformly into the box and centred."""
+        shapes = lookup(s, el["field"], self.set.cards)
+        if not isinstance(shapes, list) or not shapes:
+            return
+        xs: list[float] = []
+        ys: list[float] = []
+        for sh in shapes:
+            if "rect" in sh:
+                x, y, w, h = sh["rect"]
+                xs += [x, x + w]
+                ys += [y, y + h]
+            elif "circle" in sh:
+                cx, cy, r = sh["circle"]
+                xs += [cx - r, cx + r]
+                ys += [cy - r, cy + r]
+            elif "line" in sh:
+                xs += sh["line"][0::2]
+                ys += sh["line"][1::2]
+            elif "poly" in sh:
+                xs += [p[0] for p in sh["poly"]]
+                ys += [p[1] for p in sh["poly"]]
+        bx, by, bw, bh = (self._len(v, s) for v in el["box"])
+        ext_w, ext_h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+        k = min(bw / ext_w, bh / ext_h)
+        ox = origin[0] + bx + (bw - ext_w * k) / 2 - min(xs) * k
+        oy = origin[1] + by + (bh - ext_h * k) / 2 - min(ys) * k
+        lw = float(el.get("lw", 0.5))
+        for sh in shapes:
+            fill = self.colour(sh.get("fill", el.get("fill")), s, colours)
+            stroke = self.colour(sh.get("stroke", el.get("stroke", INK)), s, colours)
+            if "rect" in sh:
+                x, y, w, h = sh["rect"]
+                face.ops.append(Rect(ox + x * k, oy + y * k, w * k, h * k, fill=fill, stroke=stroke, lw=lw))
+            elif "circle" in sh:
+                cx, cy, r = sh["circle"]
+                face.ops.append(Circle(ox + cx * k, oy + cy * k, r * k, fill=fill, stroke=stroke, lw=lw))
+            elif "line" in sh:
+                x1, y1, x2, y2 = sh["line"]
+                face.ops.append(Line(ox + x1 * k, oy + y1 * k, ox + x2 * k, oy + y2 * k, stroke or INK, lw))
+            elif "poly" in sh:
+                face.ops.append(Poly(tuple((ox + p[0] * k, oy + p[1] * k) for p in sh["poly"]), fill=fill, stroke=stroke, lw=lw))
+
+    # ----------------------------------------------------------------- faces
+    def template(self, name: str) -> Template:
+        """The face's size and named text boxes: its own text elements, then
+        those of the other side of the same card (front and back of a print
+        entry share their boxes), then the file's text styles by name (for the
+        texts a plugin element places).  Columns have no nominal box."""
+        t = self._templates.get(name)
+        if t is None:
+            spec = self.faces.faces[name]
+            W, H = length(spec["size"][0], {}), length(spec["size"][1], {})
+            fields: dict[str, Field] = {}
+            scope = {"W": W, "H": H, "i": 0, "n": 1}
+
+            def collect(els: list[Mapping[str, Any]]) -> None:
+                for el in els:
+                    if el["type"] == "text" and el["name"] not in fields:
+                        try:
+                            fields[el["name"]] = self._field(el, scope, (0.0, 0.0))
+                        except CardkitError:
+                            pass  # a box that depends on repeat data: no nominal box
+                    elif el["type"] == "group":
+                        collect(el["elements"])
+                    elif el["type"] == "use":
+                        collect(self.faces.groups[el["group"]])
+
+            collect(spec.get("elements", []))
+            for entry in self.faces.print:
+                sides = [entry.get("front"), entry.get("back")]
+                if name in sides:
+                    for other in sides:
+                        if other and other != name and not self.faces.faces[other].get("back"):
+                            collect(self.faces.faces[other].get("elements", []))
+            for sname in self.faces.styles:
+                if sname not in fields:
+                    fields[sname] = self._field({"style": sname}, scope, (0.0, 0.0))
+            t = self._templates[name] = Template(name, W, H, fields)
+        return t
+
+    def face(self, name: str, face_id: str, card_id: str, scope: dict[str, Any]) -> Face:
+        """Draw face ``name`` for the card (or deck) whose names are ``scope``."""
+        spec = self.faces.faces[name]
+        t = self.template(name)
+        scope = dict(scope)
+        scope.update(spec.get("vars") or {})
+        scope["W"], scope["H"], scope["set"] = t.width, t.height, self.set_data
+        face = Face(face_id, card_id, t)
+        colours: dict[str, str] = {}
+        for cname, cspec in (spec.get("colours") or {}).items():
+            colours[cname] = self.colour(cspec, scope, colours) or INK
+        if "background" in spec:
+            bg = self.colour(spec["background"], scope, colours) or PAPER
+            bleed = length(spec.get("bleed", 20), {})
+            face.bleed_colour = bg
+            face.ops.append(Rect(-bleed, -bleed, t.width + 2 * bleed, t.height + 2 * bleed, fill=bg))
+        self.draw(face, spec.get("elements", []), scope, colours)
         return face
 
-    def setup(self, st: SetupCard) -> Face:
-        face = self._start(st.id, st.id, "setup", DECK_COLOURS["setup"], (4.5 * MM, 11.5 * MM, 54 * MM, 39.5 * MM))
-        t = face.template
-        players = " · ".join(str(p) for p in st.players)
-        self._badge(face, t.width - 12 * MM, 80.5 * MM, 14 * MM, 8 * MM, players, 11)
-        self._markers(face, st.terrain)
-        f = t.fields["label"]
-        rows = [("players", players), ("formation", str(st.formation_size)),
-                ("spawn.major", str(st.major)), ("spawn.minor", str(st.minor)),
-                ("deck", "  ".join(st.deck))]
-        for i, (ui_key, value) in enumerate(rows):
-            y = 44 * MM - i * 6.2 * MM
-            label, lkey = self.ui(ui_key)
-            self.text(face, "label", label, lkey, box=f.at(7 * MM, y, w=27 * MM, h=5 * MM), valign="middle")
-            if ui_key.startswith("spawn."):
-                face.ops.append(Icon(ui_key.replace(".", "-"), 35 * MM, y + 0.3 * MM, 4.4 * MM, INK))
-            face.ops.append(Text(41 * MM, y + 1.3 * MM, value, self.locale, "number", 10, INK))
-        self._blips(face, st.blips)
-        return face
-
-    def terrain(self, tr: Terrain) -> Face:
-        face = self._start(tr.id, tr.id, "terrain", DECK_COLOURS["terrain"], (4.5 * MM, 6.5 * MM, 54 * MM, 52 * MM) if tr.effects else None)
-        t = face.template
-        colour = TERRAIN_COLOURS[tr.colour]
-        # colour bars: how many boxes of this colour the event deck spawns at
-        for i in range(tr.bars):
-            face.ops.append(Rect(6 * MM + i * 13 * MM, 62 * MM, 11 * MM, 8 * MM, fill=colour, stroke="#ffffff", lw=0.8, r=1 * MM))
-        if tr.effects:
-            label, lkey = self.ui("activate")
-            self.text(face, "activate", label, lkey, colour="#7a1e16")
-            text, tkey = self.card_text(tr.id, "text")
-            self.text(face, "text", text, tkey)
-        elif not self.picture(face, tr, 8 * MM, 12 * MM, t.width - 16 * MM, 42 * MM):
-            face.ops.append(Rect(8 * MM, 12 * MM, t.width - 16 * MM, 42 * MM, fill=colour, r=3 * MM))
-        return face
-
-    def genestealer(self, g: Genestealer) -> Face:
-        colour = DECK_COLOURS["brood_lord" if g.brood_lord else "genestealer"]
-        face = self._start(g.id, g.id, "genestealer", colour, (4.5 * MM, 5 * MM, 54 * MM, 28 * MM) if g.brood_lord else None)
-        t = face.template
-        if g.brood_lord:
-            for i, icon in enumerate(g.icons):
-                face.ops.append(Circle(18 * MM + i * 27 * MM, 53 * MM, 11 * MM, fill=_lighten(colour, 0.15), stroke="#d8c8e8", lw=1))
-                face.ops.append(Icon(icon, 10.5 * MM + i * 27 * MM, 45.5 * MM, 15 * MM, "#f0e6f8"))
-            if self.loc.has(f"{g.id}.text"):
-                text, tkey = self.card_text(g.id, "text")
-                self.text(face, "text", text, tkey)
-        else:
-            if not self.picture(face, g, 8 * MM, 22 * MM, t.width - 16 * MM, 48 * MM):
-                face.ops.append(Circle(t.width / 2, 46 * MM, 20 * MM, fill=_lighten(colour, 0.12), stroke="#d8c8e8", lw=1))
-                face.ops.append(Icon(g.icons[0], t.width / 2 - 14 * MM, 32 * MM, 28 * MM, "#f0e6f8"))
-            face.ops.append(Rect(4.5 * MM, 4.5 * MM, 11 * MM, 11 * MM, fill=PAPER, r=1.2 * MM))
-            face.ops.append(Icon(g.icons[0], 5.5 * MM, 5.5 * MM, 9 * MM, INK))
-        return face
-
-    def reference(self) -> Face:
-        face = self._new("quick_reference", "quick_reference", "reference")
-        t = face.template
-        self._frame(face, DECK_COLOURS["reference"], (3.5 * MM, 3.5 * MM, t.width - 7 * MM, 72.5 * MM))
-        title, key = self.ui("ref.title")
-        self.text(face, "name", title, key, colour="#ffffff", valign="middle")
-        head = t.fields["heading"]
-        step = t.fields["step"]
-        blocks: list[tuple[Block, str]] = []
-        for section, steps in (("ref.round", 4), ("ref.travel", 2)):
-            text, k = self.ui(section)
-            blocks.append((Block(text, Style(self.locale, "bold", 1.1), ratio=head.size / step.size, gap_after=0.15), f"ui:{section}"))
-            for i in range(1, steps + 1):
-                text, k = self.ui(f"{section}.{i}")
-                blocks.append((Block(text, Style(self.locale, "body", step.leading), gap_after=0.35), f"ui:{section}.{i}"))
-        box = step.at(5 * MM, 5 * MM, t.width - 10 * MM, 69.5 * MM)
-        self.column(face, "steps", blocks, box)
-        return face
-
-    # ------------------------------------------------------------------ backs
-    def back(self, deck: str, tier: str | None = None) -> Face:
-        key = f"{deck}:{tier or ''}"
-        if key in self._backs:
-            return self._backs[key]
-        face = self._new(f"back:{key}", f"back:{deck}", "back")
-        t = face.template
-        colour = DECK_COLOURS.get(deck, "#333333")
-        self._frame(face, colour, None)
-        for inset, shade in ((5, 0.18), (8, 0.1)):
-            face.ops.append(Rect(inset * MM, inset * MM, t.width - 2 * inset * MM, t.height - 2 * inset * MM,
-                                 stroke=_lighten(colour, 0.4 + shade), lw=0.8, r=2 * MM))
-        face.ops.append(Circle(t.width / 2, t.height * 0.68, 10 * MM, stroke=_lighten(colour, 0.5), lw=1.2))
-        icon = {"event": "skull", "genestealer": "blip", "brood_lord": "head", "location": "arrow-up",
-                "setup": "arrow-up", "terrain": "support", "action": "support", "scenario": "skull"}.get(deck, "skull")
-        face.ops.append(Icon(icon, t.width / 2 - 7 * MM, t.height * 0.68 - 7 * MM, 14 * MM, _lighten(colour, 0.6)))
-        title, tkey = self.ui(f"back.{deck}")
-        self.text(face, "title", title, tkey, colour="#ffffff", valign="middle")
-        if tier:
-            sub = f"{self.loc.ui('tier')} {tier}"
-            self.text(face, "sub", sub, "ui:tier", colour="#c9a227", valign="middle")
-        self._backs[key] = face
+    def back(self, name: str, deck: str, variant: str | None) -> Face:
+        key = f"{deck}:{variant or ''}"
+        face = self._backs.get(key)
+        if face is None:
+            scope = {"deck": deck, "variant": variant or "", "id": f"back:{deck}"}
+            face = self._backs[key] = self.face(name, f"back:{key}", f"back:{deck}", scope)
         return face
 
     # ------------------------------------------------------------------ order
     def items(self) -> list[PrintItem]:
-        """Every physical card in print order, each with the face behind it."""
-        s = self.set
+        """Every physical card in print order, each with the face behind it, as
+        the face file's ``print`` list says."""
         out: list[PrintItem] = []
-        for m in s.of_kind(Marine):
-            out.append(PrintItem(self.marine(m, "left"), self.marine(m, "right"), "marine"))
-        for a in sorted(s.of_kind(Action), key=lambda a: a.order):
-            out.append(PrintItem(self.action(a), self.back("action"), "action"))
-        for e in s.of_kind(Event):
-            for i in range(e.quantity):
-                out.append(PrintItem(self.event(e, i), self.back("event"), "event"))
-        for g in s.of_kind(Genestealer):
-            deck = "brood_lord" if g.brood_lord else "genestealer"
-            face = self.genestealer(g)
-            for _ in range(g.quantity):
-                out.append(PrintItem(face, self.back(deck), deck))
-        for tr in s.of_kind(Terrain):
-            out.append(PrintItem(self.terrain(tr), self.back("terrain"), "terrain"))
-        for loc in s.of_kind(Location):
-            face = self.location(loc)
-            for _ in range(loc.quantity):
-                out.append(PrintItem(face, self.back("location", loc.tier), "location"))
-        for st in s.of_kind(SetupCard):
-            out.append(PrintItem(self.setup(st), self.back("setup"), "setup"))
+        for entry in self.faces.print:
+            kinds = set(entry["kinds"])
+            cards = [c for c in self.set.cards.values() if c.kind in kinds]
+            if "sort" in entry:
+                cards.sort(key=lambda c: c.fields.get(entry["sort"], 0))
+            for card in cards:
+                out.extend(self._card_items(card, entry))
+        return out
+
+    def _card_items(self, card: Card, entry: Mapping[str, Any]) -> list[PrintItem]:
+        scope = card_scope(card)
+        back_name = entry.get("back")
+        back_is_deck = back_name is not None and self.faces.faces[back_name].get("back", False)
+        out = []
+
+        def back_face(sc: dict[str, Any]) -> Face | None:
+            if back_name is None:
+                return None
+            if back_is_deck:
+                variant = render(f"{{{entry['back_variant']}}}", sc, self.set.cards) if "back_variant" in entry else None
+                return self.back(back_name, card.kind, variant)
+            return self.face(back_name, render(self.faces.faces[back_name].get("id", "{id}"), sc), card.id, sc)
+
+        if entry.get("copies"):
+            copies = card.fields.get(entry["copies"]) if isinstance(entry["copies"], str) else None
+            for i in range(card.quantity):
+                sc = dict(scope)
+                sc["copy"] = copies[i] if isinstance(copies, list) else card.fields
+                sc["copy_id"] = card.id if card.quantity == 1 else f"{card.id}#{i + 1}"
+                front = self.face(entry["front"], render(self.faces.faces[entry["front"]].get("id", "{copy_id}"), sc), card.id, sc)
+                out.append(PrintItem(front, back_face(sc), card.kind))
+            return out
+        front = self.face(entry["front"], render(self.faces.faces[entry["front"]].get("id", "{id}"), scope), card.id, scope)
+        back = back_face(scope)
+        for _ in range(card.quantity):
+            out.append(PrintItem(front, back, card.kind))
         return out
 
     def extras(self) -> list[PrintItem]:
-        """Cards that are not part of the counted set (the quick reference)."""
-        if self.set.game != "death-angel":
-            return []
-        return [PrintItem(self.reference(), self.reference(), "reference")]
+        """Cards that are not part of the counted set (a quick reference, say)."""
+        out = []
+        for entry in self.faces.extras:
+            scope = {"id": entry["id"], "deck": entry["deck"]}
+            front = self.face(entry["front"], entry["id"], entry["id"], scope)
+            back = self.face(entry["back"], entry["id"], entry["id"], scope) if "back" in entry else None
+            out.append(PrintItem(front, back, entry["deck"]))
+        return out
 
 
 def bad_fits(faces: list[Face]) -> list[FieldFit]:
@@ -520,3 +639,10 @@ def bad_fits(faces: list[Face]) -> list[FieldFit]:
                 out.append(f)
     return out
 
+
+def _count(text: str) -> int:
+    """The number a plural form is chosen by ("+3" and "3" are 3; anything else 0)."""
+    try:
+        return abs(int(text.strip().lstrip("+")))
+    except ValueError:
+        return 0

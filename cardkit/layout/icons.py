@@ -4,7 +4,7 @@ Each icon is a tuple of shapes; a shape is a polygon or a circle filled with
 ``ink`` (the text colour) or ``paper`` (white, for eyes and cut-outs).  The
 renderers scale them with the surrounding text.
 
->>> sorted(ICONS) == sorted(__import__("cardkit.text", fromlist=["x"]).TOKEN_NAMES | {"door-token", "blip"})
+>>> sorted(ICONS) == sorted(__import__("cardkit.text", fromlist=["x"]).TOKEN_NAMES | {"door-token", "radar"})
 True
 """
 
@@ -96,7 +96,7 @@ ICONS: dict[str, tuple[Shape, ...]] = {
               (0.44, 0.80), (0.44, 0.58), (0.26, 0.58), (0.26, 0.46), (0.44, 0.46), paint="paper"),
     ),
     "door-token": (_circle(0.5, 0.5, 0.45),),
-    "blip": (
+    "radar": (
         _circle(0.5, 0.5, 0.44),
         _circle(0.5, 0.5, 0.34, paint="paper"),
         _circle(0.5, 0.5, 0.22),

@@ -44,7 +44,7 @@ def insert_items(items: list[PrintItem]) -> list[PrintItem]:
             if ins is None:
                 continue
             texts = tuple(op.text for op in ins.ops if isinstance(op, Text))
-            if texts in texts_seen:  # the two sides of a marine carry the same words
+            if texts in texts_seen:  # the two sides of a double-faced card carry the same words
                 continue
             texts_seen.add(texts)
             out.append(PrintItem(ins, None, it.deck))

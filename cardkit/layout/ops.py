@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+from cardkit.layout.svgicons import SvgOp
+
 
 @dataclass(frozen=True)
 class Rect:
@@ -99,4 +101,4 @@ class Group:
     clip: tuple[float, float, float, float] | None = None  # x, y, w, h in the group's own coordinates
 
 
-Op = Union[Rect, Poly, Circle, Line, Text, Icon, Picture, Group]
+Op = Union[Rect, Poly, Circle, Line, Text, Icon, Picture, Group, SvgOp]

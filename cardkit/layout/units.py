@@ -30,3 +30,136 @@ def to_pt(value: str | float | int) -> float:
 
 def pt_to_mm(value: float) -> float:
     return value / MM
+
+
+# ------------------------------------------------------------- expressions
+# Face data may write a length as arithmetic over lengths and names:
+# ``"W - 4.4mm"``, ``"62.5mm - i*11mm"``, ``"H*0.5"``.  ``W``/``H`` are the
+# card's width and height, ``i`` the index in a repeat; other names are looked
+# up in the caller's scope (numbers only).  Bare numbers are points (or plain
+# factors next to ``*`` and ``/``).
+_TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)(mm|cm|in|pt)?|([A-Za-z_][A-Za-z0-9_.]*)|(\S))")
+
+
+class _Expr:
+    __slots__ = ("source", "const", "code")
+
+    def __init__(self, source: str, const: float | None, code: object) -> None:
+        self.source, self.const, self.code = source, const, code
+
+
+def _parse(source: str) -> _Expr:
+    toks: list[tuple[str, object]] = []
+    pos = 0
+    text = source.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise CardkitError(f"bad length {source!r}", code="U001")
+        pos = m.end()
+        if m.group(1) is not None:
+            toks.append(("num", float(m.group(1)) * _UNITS[m.group(2)] if m.group(2) else float(m.group(1))))
+        elif m.group(3) is not None:
+            toks.append(("name", m.group(3)))
+        elif m.group(4) in "+-*/()":
+            toks.append(("op", m.group(4)))
+        else:
+            raise CardkitError(f"bad length {source!r}: unexpected {m.group(4)!r}", code="U001")
+    i = 0
+
+    def peek() -> tuple[str, object] | None:
+        return toks[i] if i < len(toks) else None
+
+    def atom() -> object:
+        nonlocal i
+        t = peek()
+        if t is None:
+            raise CardkitError(f"bad length {source!r}: ends too early", code="U001")
+        i += 1
+        if t == ("op", "("):
+            e = add()
+            if peek() != ("op", ")"):
+                raise CardkitError(f"bad length {source!r}: missing ')'", code="U001")
+            i += 1
+            return e
+        if t == ("op", "-"):
+            return ("neg", atom())
+        if t[0] in ("num", "name"):
+            return t
+        raise CardkitError(f"bad length {source!r}: unexpected {t[1]!r}", code="U001")
+
+    def mul() -> object:
+        nonlocal i
+        e = atom()
+        while peek() in (("op", "*"), ("op", "/")):
+            op = toks[i][1]
+            i += 1
+            e = (op, e, atom())
+        return e
+
+    def add() -> object:
+        nonlocal i
+        e = mul()
+        while peek() in (("op", "+"), ("op", "-")):
+            op = toks[i][1]
+            i += 1
+            e = (op, e, mul())
+        return e
+
+    code = add()
+    if i != len(toks):
+        raise CardkitError(f"bad length {source!r}: unexpected {toks[i][1]!r}", code="U001")
+    const = None if any(t[0] == "name" for t in toks) else _eval(code, {})
+    return _Expr(source, const, code)
+
+
+def _eval(code: object, names: dict[str, float]) -> float:
+    tag = code[0]  # type: ignore[index]
+    if tag == "num":
+        return code[1]  # type: ignore[index,return-value]
+    if tag == "name":
+        try:
+            return float(names[code[1]])  # type: ignore[index]
+        except KeyError:
+            raise CardkitError(f"unknown name {code[1]!r} in a length", code="U001") from None  # type: ignore[index]
+    if tag == "neg":
+        return -_eval(code[1], names)  # type: ignore[index]
+    a, b = _eval(code[1], names), _eval(code[2], names)  # type: ignore[index]
+    return a + b if tag == "+" else a - b if tag == "-" else a * b if tag == "*" else a / b
+
+
+_CACHE: dict[str, _Expr] = {}
+
+
+def compile_length(value: str | float | int) -> _Expr:
+    """Parse a length expression once (raises U001 when malformed)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return _Expr(str(value), float(value), None)
+    key = str(value)
+    e = _CACHE.get(key)
+    if e is None:
+        e = _CACHE[key] = _parse(key)
+    return e
+
+
+def names_in(value: str | float | int) -> set[str]:
+    """The names a length expression reads (for validation)."""
+    e = compile_length(value)
+    out: set[str] = set()
+
+    def walk(c: object) -> None:
+        if isinstance(c, tuple):
+            if c[0] == "name":
+                out.add(c[1])  # type: ignore[arg-type]
+            else:
+                for x in c[1:]:
+                    walk(x)
+
+    walk(e.code)
+    return out
+
+
+def length(value: str | float | int, names: dict[str, float]) -> float:
+    """Evaluate a length (``"63mm"``, ``12``, ``"W/2 - 13mm"``) in points."""
+    e = compile_length(value)
+    return e.const if e.const is not None else _eval(e.code, names)

@@ -131,7 +131,7 @@ def _placements(data: list[dict[str, Any]]) -> tuple[Placement, ...]:
 
 
 def _build_card(kind: str, c: dict[str, Any], origin: Origin) -> Card:
-    base = dict(id=c["id"], origin=origin)
+    base = dict(id=c["id"], origin=origin, fields=MappingProxyType(c))
     if kind == "marines":
         return Marine(kind="marine", quantity=1, team=c["team"], range=c["range"], **base)
     if kind == "actions":

@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.icons import ICONS, Shape
-from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rect, Text
+from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rect, SvgOp, Text
 
 PAPER_WHITE = "#ffffff"
 
@@ -107,6 +107,10 @@ class PdfDocument:
                     c.clipPath(p, stroke=0, fill=0)
                 self.draw(op.ops)
                 c.restoreState()
+            elif isinstance(op, SvgOp):
+                from reportlab.graphics import renderPDF
+
+                renderPDF.draw(op.drawing, c, 0, 0)
             else:  # pragma: no cover - closed union
                 raise TypeError(op)
 
