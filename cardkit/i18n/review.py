@@ -194,14 +194,11 @@ class _Entries:
 
 
 # ------------------------------------------------------------------ findings
-def _marks(face: RenderedFace, findings: dict[tuple[str, str], list[Finding]]) -> list[Mark]:
-    """The findings of a face: the report's findings on its entries (fit
-    findings only where this face's box does not fit), and a note for every
-    box that had to shrink."""
+def _marks(face: RenderedFace, keys: list[tuple[str, str]], findings: dict[tuple[str, str], list[Finding]]) -> list[Mark]:
+    """The findings of a face: the report's findings on its entries ``keys``
+    (fit findings only where this face's box does not fit), and a note for
+    every box that had to shrink."""
     marks: list[Mark] = []
-    keys: list[tuple[str, str]] = []
-    for b in face.boxes:
-        keys.extend(k for k in b.keys if k not in keys)
     for key in keys:
         for f in findings.get(key, []):
             boxes = tuple(i + 1 for i, b in enumerate(face.boxes) if key in b.keys
@@ -425,12 +422,17 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
         else:
             loose.append(f)
     rows: list[_Row] = []
+    shown: set[tuple[str, str, str]] = set()
     for cs in sets:
         entries = _Entries(root, cs, locale)
         english = {f.id: f for f in faces[(cs.id, SOURCE_LOCALE)]}
         for face in faces[(cs.id, locale)]:
-            rows.append(_Row(cs.id, face, english[face.id], tuple(entries.row(k) for k in entries.keys_of(face, cs.id)),
-                             tuple(_marks(face, findings))))
+            keys = entries.keys_of(face, cs.id)
+            marks = tuple(_marks(face, keys, findings))
+            shown.update((m.check, m.msgctxt, m.message) for m in marks)
+            rows.append(_Row(cs.id, face, english[face.id], tuple(entries.row(k) for k in keys), marks))
+    # findings on strings no face shows (sheet labels, token page, unprinted set strings)
+    loose += [f for fs in findings.values() for f in fs if (f.check, f.msgctxt, f.message) not in shown]
     kinds = sorted({(r.set_id, r.face.kind) for r in rows}, key=lambda k: ([s.id for s in sets].index(k[0]), k[1]))
     summary = []
     for set_id, kind in kinds:
@@ -439,7 +441,9 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
         sev = Counter(m.severity for m in {(m.severity, m.check, m.msgctxt, m.message): m for r in rs for m in r.marks}.values())
         summary.append((set_id, kind, len(rs), sum(1 for r in rs if r.marks), len(keys),
                         sum(e.state == "translated" for e in keys.values()), sev))
-    total = {"faces": len(rows), "with_findings": sum(1 for r in rows if r.marks)}
+    every = {(e.domain, e.msgctxt): e for r in rows for e in r.entries}
+    total = {"faces": len(rows), "with_findings": sum(1 for r in rows if r.marks), "entries": len(every),
+             "translated": sum(e.state == "translated" for e in every.values())}
     total.update({s: sum(row[6].get(s, 0) for row in summary) for s in SEVERITIES})
     name = {"fi": "Finnish", "ko": "Korean"}.get(locale, locale)
     out = ['<!DOCTYPE html>', f'<html lang="{_e(locale)}"><head><meta charset="utf-8">',
@@ -457,13 +461,15 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
                    f'<td class="n">{nf}</td><td class="n">{ne}</td><td class="n">{nt}</td>' +
                    "".join(f'<td class="n">{sev.get(s, 0)}</td>' for s in SEVERITIES) + '</tr>')
     out.append(f'<tr><th colspan="2">total</th><th class="n">{total["faces"]}</th><th class="n">{total["with_findings"]}</th>'
-               '<th></th><th></th>' + "".join(f'<th class="n">{total[s]}</th>' for s in SEVERITIES) + '</tr></tbody></table>')
+               f'<th class="n">{total["entries"]}</th><th class="n">{total["translated"]}</th>' + "".join(f'<th class="n">{total[s]}</th>' for s in SEVERITIES) + '</tr></tbody></table>')
     if loose:
-        out.append('<h2>Catalog findings</h2><ul class="findings" id="catalog-findings">')
+        out.append('<h2>Findings on no card face</h2><p>Catalog-wide problems, and strings printed elsewhere '
+                   '(sheet notes, token page) or not printed.</p><ul class="findings" id="catalog-findings">')
         for f in loose:
             where = f"{f.file}:{f.line}" if f.line else f.file
             out.append(f'<li><span class="sev {_e(f.severity.value)}">{_e(f.severity.value)}</span> '
-                       f'<b>{_e(f.check)}</b> <span class="where">{_e(where)}</span> {_e(f.message)}</li>')
+                       f'<b>{_e(f.check)}</b> <span class="ctx">{_e(f.msgctxt)}</span> {_e(f.message)} '
+                       f'<span class="where">{_e(where)}</span></li>')
         out.append('</ul>')
     out.append('<div class="filters"><label><input type="checkbox" id="only-findings"> only cards with findings</label>'
                '<label>kind <select id="kind"><option value="">all kinds</option>' +

@@ -23,6 +23,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 # planted in the Finnish catalogs: a changed number, and a briefing that cannot fit its box
 NUMBER = ("death-angel", "secret_route.text", "2 tukipelimerkkiä", "5 tukipelimerkkiä")
 OVERFLOW = ("deep-strike", "ds2_probing_advance.briefing")
+OFF_CARD = ("ui", "tokens.cut", ".", ".  ")  # printed on the token page, on no card face: a T801 double space
 
 
 @dataclass
@@ -96,13 +97,13 @@ def parse(path: Path) -> _Page:
 
 
 def _plant(project: Path) -> None:
-    for domain, ctx, *change in (NUMBER, OVERFLOW):
+    for domain, ctx, *change in (NUMBER, OVERFLOW, OFF_CARD):
         path = project / "locales" / "fi" / "LC_MESSAGES" / f"{domain}.po"
         cat = read_po(io.BytesIO(path.read_bytes()), locale="fi")
         msg = next(m for m in cat if m.context == ctx)
         if change:
             assert change[0] in msg.string
-            msg.string = msg.string.replace(change[0], change[1])
+            msg.string = msg.string.replace(change[0], change[1], 1)
         else:
             msg.string = " ".join([msg.string] * 8)
         buf = io.BytesIO()
@@ -164,6 +165,15 @@ def test_planted_faults_are_marked_on_the_faces_that_show_them(review: tuple[Pat
     # the briefing that does not fit: its outlined box says why
     a = by_id[f"deep-strike--{next(iter(_faces_showing(root, *OVERFLOW)))}"]
     assert any("T950" in b["title"] and "briefing" in b["title"] for b in a.boxes if "error" in b["class"])
+
+
+def test_findings_on_no_face_are_listed_at_the_top(review: tuple[Path, Path]) -> None:
+    root, out = review
+    assert not any(_faces_showing(root, set_id, "ui:tokens.cut") for set_id in ("death-angel", "deep-strike"))
+    text = (out / "fi.html").read_text(encoding="utf-8")
+    top = text.split('id="catalog-findings"', 1)[1].split("</ul>", 1)[0]
+    assert "T801" in top and "tokens.cut" in top and "locales/fi/LC_MESSAGES/ui.po:" in top
+    assert all("tokens.cut" not in t for a in parse(out / "fi.html").articles for t in a.findings)
 
 
 def test_faces_without_findings_carry_none(review: tuple[Path, Path]) -> None:
