@@ -30,7 +30,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 from cardkit.errors import CardkitError, Issue
 from cardkit.i18n.catalogs import po_path, read_catalog, project_locales, rel
@@ -209,16 +209,16 @@ def _marks(face: RenderedFace, keys: list[tuple[str, str]], findings: dict[tuple
             marks.append(Mark(f.severity.value, f.check, f.msgctxt, where, f.message, boxes))
     for i, b in enumerate(face.boxes):
         if b.status == "shrunk":
-            marks.append(Mark("info", "shrink", ",".join(m for _, m in b.keys), "", f"field '{b.field}': {b.detail}", (i + 1,)))
+            marks.append(Mark("info", "shrink", ", ".join(m for _, m in b.keys), "", f"field '{b.field}': {b.detail}", (i + 1,)))
         elif b.status in ("overflow", "below_min") and not any(i + 1 in m.boxes and m.check == "T950" for m in marks):
-            marks.append(Mark("error", "fit", ",".join(m for _, m in b.keys), "", f"field '{b.field}': {b.detail}", (i + 1,)))
+            marks.append(Mark("error", "fit", ", ".join(m for _, m in b.keys), "", f"field '{b.field}': {b.detail}", (i + 1,)))
     order = {s: n for n, s in enumerate(SEVERITIES)}
     return sorted(marks, key=lambda m: (order.get(m.severity, 9), m.boxes[:1] or (99,), m.check, m.msgctxt))
 
 
 # ------------------------------------------------------------------ output
 @contextlib.contextmanager
-def staged_folder(out: Path) -> Iterable[Path]:
+def staged_folder(out: Path) -> Iterator[Path]:
     """A fresh folder beside ``out`` that replaces ``out`` when the block ends
     without error, and is removed otherwise.  An existing ``out`` is replaced only
     when it is empty or was written by this command."""
@@ -377,7 +377,7 @@ td.n,th.n{text-align:right}.filters{position:sticky;top:0;background:#f4f2ec;pad
 border-radius:50%;width:1.1rem;height:1.1rem;display:flex;align-items:center;justify-content:center;color:#fff}
 .box.error{border-color:#d7191c}.box.error span{background:#d7191c}.box.warning{border-color:#f28e00;border-style:dashed}.box.warning span{background:#f28e00}
 .box.info{border-color:#2c7bb6;border-style:dotted}.box.info span{background:#2c7bb6}
-.side{flex:1 1 420px;min-width:0}.findings{margin:0 0 .6rem;padding-left:1.2rem;font-size:.85rem}.findings li{margin:.15rem 0}
+.side{flex:1 1 420px;min-width:0}.findings{margin:0 0 .6rem;padding-left:1.2rem;font-size:.85rem}.findings li{margin:.15rem 0;overflow-wrap:anywhere}
 .sev{font-weight:bold;text-transform:uppercase;font-size:.7rem;padding:0 .25rem;border-radius:3px;color:#fff}
 .sev.error{background:#d7191c}.sev.warning{background:#f28e00}.sev.info{background:#2c7bb6}
 .where,.ctx{font-family:monospace;font-size:.78rem;color:#444}.entries{width:100%;table-layout:fixed}.entries td{overflow-wrap:anywhere}.entries th:first-child{width:26%}.state-fuzzy,.state-untranslated,.state-missing{background:#fde7e7}
@@ -437,10 +437,10 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
     summary = []
     for set_id, kind in kinds:
         rs = [r for r in rows if r.set_id == set_id and r.face.kind == kind]
-        keys = {(e.domain, e.msgctxt): e for r in rs for e in r.entries}
+        distinct = {(e.domain, e.msgctxt): e for r in rs for e in r.entries}
         sev = Counter(m.severity for m in {(m.severity, m.check, m.msgctxt, m.message): m for r in rs for m in r.marks}.values())
-        summary.append((set_id, kind, len(rs), sum(1 for r in rs if r.marks), len(keys),
-                        sum(e.state == "translated" for e in keys.values()), sev))
+        summary.append((set_id, kind, len(rs), sum(1 for r in rs if r.marks), len(distinct),
+                        sum(e.state == "translated" for e in distinct.values()), sev))
     every = {(e.domain, e.msgctxt): e for r in rows for e in r.entries}
     total = {"faces": len(rows), "with_findings": sum(1 for r in rows if r.marks), "entries": len(every),
              "translated": sum(e.state == "translated" for e in every.values())}
@@ -483,7 +483,8 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
 
 def _face_html(face: RenderedFace, src: str, alt: str, marks: tuple[Mark, ...] | None) -> str:
     wide = " wide" if face.width > 200 else ""
-    parts = [f'<div class="face{wide}"><img src="{_e(src)}" alt="{_e(alt)}" width="{round(face.width)}" height="{round(face.height)}">']
+    parts = [f'<div class="face{wide}"><a href="{_e(src)}" title="open the image at full size"><img src="{_e(src)}" alt="{_e(alt)}" '
+             f'width="{round(face.width)}" height="{round(face.height)}"></a>']
     if marks is not None:
         order = {s: n for n, s in enumerate(SEVERITIES)}
         for i, b in enumerate(face.boxes, 1):
