@@ -280,13 +280,13 @@ def test_out_that_is_not_a_review_folder_is_left_alone(project: Path, cli) -> No
 
 
 def test_a_failed_run_leaves_the_previous_review_untouched(project: Path, cli) -> None:
-    out = project / "review"
-    r = cli("l10n", "review", "--root", str(project), "--out", str(out), "--set", "deep-strike", "--locale", "ko", "--dpi", "72")
+    out = project / "output" / "review"  # the default --out
+    r = cli("l10n", "review", "--root", str(project), "--set", "deep-strike", "--locale", "ko", "--dpi", "72")
     assert r.code == 0, r.err
-    assert "wrote" in r.out
+    assert f"wrote {out / 'index.html'}" in r.out
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     (project / "locales" / "ko" / "LC_MESSAGES" / "deep-strike.po").write_text('msgid "broken\n', encoding="utf-8")
     r = cli("l10n", "review", "--root", str(project), "--out", str(out), "--set", "deep-strike", "--locale", "ko", "--dpi", "72")
     assert r.code == 1 and "error[L001]" in r.err and "Traceback" not in r.err, r.err
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
-    assert sorted(p.name for p in project.iterdir()) == ["cards", "locales", "review"]
+    assert [p.name for p in out.parent.iterdir()] == ["review"]  # no staging folder left behind
