@@ -175,12 +175,13 @@ class _Entries:
             self.by_card.setdefault(s.msgctxt.split(".")[0], []).append(s.msgctxt)
         self.catalogs = {d: _catalog_rows(root, locale, d) for d in (card_set.id, UI_DOMAIN)}
 
-    def keys_of(self, face: RenderedFace, set_id: str) -> list[tuple[str, str]]:
-        """Entries shown on a face (in layout order), then the card's other strings."""
+    def keys_of(self, face: RenderedFace, set_id: str, on_card: set[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Entries shown on a face (in layout order), then the card's strings
+        that none of its faces shows (``on_card``: those shown on any face)."""
         keys: list[tuple[str, str]] = []
         for b in face.boxes:
             keys.extend(k for k in b.keys if k not in keys)
-        keys.extend((set_id, m) for m in self.by_card.get(face.card, []) if (set_id, m) not in keys)
+        keys.extend((set_id, m) for m in self.by_card.get(face.card, []) if (set_id, m) not in on_card)
         return keys
 
     def row(self, key: tuple[str, str]) -> EntryRow:
@@ -426,8 +427,11 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
     for cs in sets:
         entries = _Entries(root, cs, locale)
         english = {f.id: f for f in faces[(cs.id, SOURCE_LOCALE)]}
+        on_card: dict[str, set[tuple[str, str]]] = {}
         for face in faces[(cs.id, locale)]:
-            keys = entries.keys_of(face, cs.id)
+            on_card.setdefault(face.card, set()).update(k for b in face.boxes for k in b.keys)
+        for face in faces[(cs.id, locale)]:
+            keys = entries.keys_of(face, cs.id, on_card[face.card])
             marks = tuple(_marks(face, keys, findings))
             shown.update((m.check, m.msgctxt, m.message) for m in marks)
             rows.append(_Row(cs.id, face, english[face.id], tuple(entries.row(k) for k in keys), marks))
