@@ -447,7 +447,7 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
                         sum(e.state == "translated" for e in distinct.values()), sev))
     every = {(e.domain, e.msgctxt): e for r in rows for e in r.entries}
     total = {"faces": len(rows), "with_findings": sum(1 for r in rows if r.marks), "entries": len(every),
-             "translated": sum(e.state == "translated" for e in every.values())}
+             "translated": sum(e.state == "translated" for e in every.values()), "no_face": len(loose)}
     total.update({s: sum(row[6].get(s, 0) for row in summary) for s in SEVERITIES})
     name = {"fi": "Finnish", "ko": "Korean"}.get(locale, locale)
     out = ['<!DOCTYPE html>', f'<html lang="{_e(locale)}"><head><meta charset="utf-8">',
@@ -539,10 +539,12 @@ def _index(sets: list[CardSet], locales: list[str], totals: dict[str, dict[str, 
            f'<style>{CSS}</style></head><body><h1>Translation review</h1>',
            '<p>Sets: ' + ", ".join(_e(s.id) for s in sets) + '. One page per locale:</p>',
            '<table><thead><tr><th>locale</th><th class="n">faces</th><th class="n">with findings</th>'
-           '<th class="n">errors</th><th class="n">warnings</th><th class="n">info</th></tr></thead><tbody>']
+           '<th class="n">errors</th><th class="n">warnings</th><th class="n">info</th>'
+           '<th class="n">findings on no face</th></tr></thead><tbody>']
     for loc in locales:
         t = totals[loc]
         out.append(f'<tr><td><a href="{_e(loc)}.html">{_e(loc)}</a></td><td class="n">{t["faces"]}</td>'
-                   f'<td class="n">{t["with_findings"]}</td>' + "".join(f'<td class="n">{t[s]}</td>' for s in SEVERITIES) + '</tr>')
+                   f'<td class="n">{t["with_findings"]}</td>' + "".join(f'<td class="n">{t[s]}</td>' for s in SEVERITIES) +
+                   f'<td class="n">{t["no_face"]}</td></tr>')
     out.append('</tbody></table></body></html>')
     return "\n".join(out) + "\n"

@@ -174,6 +174,9 @@ def test_findings_on_no_face_are_listed_at_the_top(review: tuple[Path, Path]) ->
     top = text.split('id="catalog-findings"', 1)[1].split("</ul>", 1)[0]
     assert "T801" in top and "tokens.cut" in top and "locales/fi/LC_MESSAGES/ui.po:" in top
     assert all("tokens.cut" not in t for a in parse(out / "fi.html").articles for t in a.findings)
+    index = (out / "index.html").read_text(encoding="utf-8")
+    row = index.split('<a href="fi.html">fi</a>', 1)[1].split("</tr>", 1)[0]
+    assert row.endswith(f'<td class="n">{top.count("<li>")}</td>')  # the index counts them too
 
 
 def test_faces_without_findings_carry_none(review: tuple[Path, Path]) -> None:
