@@ -153,6 +153,20 @@ def render_faces(root: Path, card_set: CardSet, locale: str, folder: Path, dpi: 
 
 
 # ------------------------------------------------------------------ catalogs
+def _translation(string: object) -> str:
+    """A catalog entry's translation as shown: plural forms one after the
+    other, and empty when any form is missing.
+
+    >>> _translation("Yksi"), _translation(("{n} pelaaja", "{n} pelaajaa")), _translation(("x", ""))
+    ('Yksi', '{n} pelaaja / {n} pelaajaa', '')
+    """
+    if isinstance(string, str):
+        return string
+    if isinstance(string, (tuple, list)) and string and all(isinstance(f, str) and f for f in string):
+        return " / ".join(string)
+    return ""
+
+
 def _catalog_rows(root: Path, locale: str, domain: str) -> tuple[str, dict[str, tuple[str, int, bool]]]:
     """A locale's catalog of one domain: msgctxt -> (translation, line, fuzzy)."""
     path = po_path(root, locale, domain)
@@ -160,8 +174,7 @@ def _catalog_rows(root: Path, locale: str, domain: str) -> tuple[str, dict[str, 
     if not path.is_file():
         return file, {}
     cat = read_catalog(path, file, locale).catalog
-    return file, {str(m.context): (m.string if isinstance(m.string, str) else "", m.lineno or 0, bool(m.fuzzy))
-                  for m in cat if m.id and m.context}
+    return file, {str(m.context): (_translation(m.string), m.lineno or 0, bool(m.fuzzy)) for m in cat if m.id and m.context}
 
 
 class _Entries:
@@ -277,9 +290,9 @@ def _locale_issues(root: Path, locales: list[str] | None) -> tuple[list[str], li
             problems.append(Issue("L003", f"unknown locale '{loc}'"))
             continue
         if loc == SOURCE_LOCALE:
-            problems.append(Issue("V003", f"--locale {loc}: English is the source; review a translation (have: {', '.join(have) or 'none'})"))
+            problems.append(Issue("L005", f"--locale {loc}: English is the source; review a translation (locales: {', '.join(have) or 'none'})"))
         elif loc not in have:
-            problems.append(Issue("V003", f"--locale {loc}: no catalogs under locales/{loc}/LC_MESSAGES (have: {', '.join(have) or 'none'})"))
+            problems.append(Issue("L005", f"--locale {loc}: no catalogs under locales/{loc}/LC_MESSAGES (locales: {', '.join(have) or 'none'})"))
     if not wanted:
         problems.append(Issue("L002", "no locales to review (locales/<lang>/LC_MESSAGES is empty)"))
     return wanted, problems

@@ -266,7 +266,7 @@ def test_bad_arguments_are_all_reported_and_nothing_written(project: Path, cli) 
             "--locale", "en", "--set", "nope", "--dpi", "5")
     assert r.code == 1
     lines = r.err.strip().splitlines()
-    assert sorted(line.split("error[")[1][:4] for line in lines) == ["B005", "L003", "P002", "V003", "V003"]
+    assert sorted(line.split("error[")[1][:4] for line in lines) == ["B005", "L003", "L005", "L005", "P002"]
     assert "Traceback" not in r.err and not out.exists()
 
 
