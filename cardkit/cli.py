@@ -205,6 +205,25 @@ def l10n_check(root: RootOpt = Path("."),
         raise typer.Exit(1)
 
 
+@l10n_app.command("review")
+def l10n_review(root: RootOpt = Path("."),
+                out: Annotated[Optional[Path], typer.Option("--out", help="folder to write, replaced as a whole (default: output/review under --root)")] = None,
+                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to review (default: all with catalogs)")] = None,
+                set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to review (default: all)")] = None,
+                dpi: Annotated[int, typer.Option("--dpi", help="resolution of the card images")] = 120,
+                jobs: Annotated[int, typer.Option("--jobs", help="worker processes rendering faces (0: one per core)", min=0, max=64)] = 0) -> None:
+    """Write a static HTML review page per locale: every card face in English and
+    the translation side by side, its catalog entries and its findings marked on
+    the card (open OUT/index.html from disk in a browser)."""
+    from cardkit.i18n.review import write_review
+
+    project = _clean_project(root)
+    result = write_review(root, project, out or root / "output" / "review", list(locale or []), list(set_id or []),
+                          dpi=dpi, jobs=jobs)
+    typer.echo(f"wrote {result.out / 'index.html'} ({len(result.pages)} locale page(s), {result.faces} faces, "
+               f"{result.images} images)")
+
+
 def _parse_bleed(bleed: str | None) -> float | None:
     from cardkit.layout.units import to_pt
 

@@ -1,0 +1,563 @@
+"""``cardkit l10n review``: a static HTML page per locale showing every card face
+in English and in the translation side by side, with the face's catalog entries
+and its translation findings marked on the card.
+
+Faces come from :func:`cardkit.printing.compose_set` and are rasterized by the
+chain ``cardkit build png`` uses (:func:`cardkit.printing.face_pdf`, then
+:func:`cardkit.render.images.rasterize` and :func:`png_bytes`), so a reviewer sees
+the printed layout.  Unlike ``build png`` the review renders faces whose text
+does not fit: those are what a translator most needs to see.  The text boxes
+come from the fit records of the same layout (``Face.fits``, as in the fit matrix
+of :mod:`cardkit.i18n.report`); findings come from
+:func:`cardkit.i18n.report.check_translations`.
+
+The folder is written to a temporary sibling and renamed into place, so a
+failed run leaves the previous review (or nothing) behind.  Pages use relative
+image paths, no server and a few lines of plain JavaScript for the filters;
+the same inputs give the same bytes (English images are rendered once per set
+and shared by every locale's page).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import multiprocessing
+import os
+import shutil
+import tempfile
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator, TypeVar
+
+from cardkit.errors import CardkitError, Issue
+from cardkit.i18n.catalogs import po_path, read_catalog, project_locales, rel
+from cardkit.i18n.checks import Finding
+from cardkit.i18n.localize import SOURCE_LOCALE, UI_DOMAIN, ui_strings
+from cardkit.load.project import Project
+from cardkit.model import CardSet
+
+MARKER = ".cardkit-review"  # names a folder this command wrote, so it may replace it
+DEFAULT_DPI = 120
+SEVERITIES = ("error", "warning", "info")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Box:
+    """One laid-out text box of a face: where it is (fractions of the face,
+    from the top left), which catalog entries it shows, and how they fit."""
+
+    field: str
+    keys: tuple[tuple[str, str], ...]  # (domain, msgctxt)
+    left: float
+    top: float
+    width: float
+    height: float
+    status: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class RenderedFace:
+    id: str
+    card: str
+    kind: str
+    image: str  # file name inside the set/locale image folder
+    width: float  # points
+    height: float
+    boxes: tuple[Box, ...]
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    domain: str
+    msgctxt: str
+    english: str
+    source: str  # file:line of the English
+    translation: str
+    where: str  # file:line of the catalog entry
+    state: str  # translated, fuzzy, untranslated, missing
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A finding shown on one face, with the numbers of the boxes it concerns."""
+
+    severity: str
+    check: str
+    msgctxt: str
+    where: str
+    message: str
+    boxes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    out: Path
+    pages: tuple[Path, ...]
+    faces: int
+    images: int
+
+
+def image_name(face_id: str) -> str:
+    """The PNG file name of a face, as ``cardkit build png`` names it.
+
+    >>> image_name("back:location:1A"), image_name("gun_jam#2")
+    ('back_location_1A.png', 'gun_jam-2.png')
+    """
+    return f"{face_id.replace(':', '_').replace('#', '-')}.png"
+
+
+def _split_keys(key: str, set_id: str) -> tuple[tuple[str, str], ...]:
+    out = []
+    for part in key.split(","):
+        out.append((UI_DOMAIN, part[3:]) if part.startswith("ui:") else (set_id, part))
+    return tuple(out)
+
+
+def _kind(card_set: CardSet, card: str) -> str:
+    if card.startswith("back:"):
+        return "back"
+    c = card_set.cards.get(card)
+    return c.kind if c is not None else ("reference" if card == "quick_reference" else "other")
+
+
+def render_faces(root: Path, card_set: CardSet, locale: str, folder: Path, dpi: int) -> list[RenderedFace]:
+    """Compose every distinct face of ``card_set`` in ``locale`` (print order,
+    fronts then backs of each card) and write one PNG per face into ``folder``."""
+    from cardkit.printing import compose_set, face_pdf
+    from cardkit.render.images import png_bytes, rasterize
+
+    items, extras = compose_set(root, card_set, locale)
+    seen: set[str] = set()
+    out = []
+    folder.mkdir(parents=True, exist_ok=True)
+    for item in items + extras:
+        for face in (item.front, item.back):
+            if face is None or face.id in seen:
+                continue
+            seen.add(face.id)
+            w, h = face.template.width, face.template.height
+            name = image_name(face.id)
+            (folder / name).write_bytes(png_bytes(rasterize(face_pdf(face, 0), dpi / 72)))
+            boxes = []
+            for f in face.fits:
+                x, y, bw, bh = f.box
+                boxes.append(Box(f.field, _split_keys(f.key, card_set.id), x / w, (h - y - bh) / h, bw / w, bh / h,
+                                 f.result.status, f.result.describe()))
+            out.append(RenderedFace(face.id, face.card, _kind(card_set, face.card), name, w, h, tuple(boxes)))
+    return out
+
+
+# ------------------------------------------------------------------ catalogs
+def _translation(string: object) -> str:
+    """A catalog entry's translation as shown: plural forms one after the
+    other, and empty when any form is missing.
+
+    >>> _translation("Yksi"), _translation(("{n} pelaaja", "{n} pelaajaa")), _translation(("x", ""))
+    ('Yksi', '{n} pelaaja / {n} pelaajaa', '')
+    """
+    if isinstance(string, str):
+        return string
+    if isinstance(string, (tuple, list)) and string and all(isinstance(f, str) and f for f in string):
+        return " / ".join(string)
+    return ""
+
+
+def _catalog_rows(root: Path, locale: str, domain: str) -> tuple[str, dict[str, tuple[str, int, bool]]]:
+    """A locale's catalog of one domain: msgctxt -> (translation, line, fuzzy)."""
+    path = po_path(root, locale, domain)
+    file = rel(root, path)
+    if not path.is_file():
+        return file, {}
+    cat = read_catalog(path, file, locale).catalog
+    return file, {str(m.context): (_translation(m.string), m.lineno or 0, bool(m.fuzzy)) for m in cat if m.id and m.context}
+
+
+class _Entries:
+    """English sources and one locale's translations of a set and the interface."""
+
+    def __init__(self, root: Path, card_set: CardSet, locale: str) -> None:
+        self.english = {(card_set.id, s.msgctxt): s for s in card_set.strings}
+        self.english.update({(UI_DOMAIN, s.msgctxt): s for s in ui_strings()})
+        self.by_card: dict[str, list[str]] = {}
+        for s in card_set.strings:
+            self.by_card.setdefault(s.msgctxt.split(".")[0], []).append(s.msgctxt)
+        self.catalogs = {d: _catalog_rows(root, locale, d) for d in (card_set.id, UI_DOMAIN)}
+
+    def keys_of(self, face: RenderedFace, set_id: str, on_card: set[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Entries shown on a face (in layout order), then the card's strings
+        that none of its faces shows (``on_card``: those shown on any face)."""
+        keys: list[tuple[str, str]] = []
+        for b in face.boxes:
+            keys.extend(k for k in b.keys if k not in keys)
+        keys.extend((set_id, m) for m in self.by_card.get(face.card, []) if (set_id, m) not in on_card)
+        return keys
+
+    def row(self, key: tuple[str, str]) -> EntryRow:
+        domain, msgctxt = key
+        src = self.english.get(key)
+        file, table = self.catalogs[domain]
+        text, line, fuzzy = table.get(msgctxt, ("", 0, False))
+        state = "missing" if msgctxt not in table else "fuzzy" if fuzzy and text else "translated" if text else "untranslated"
+        return EntryRow(domain, msgctxt, src.text if src else "", f"{src.file}:{src.line}" if src else "",
+                        text, f"{file}:{line}" if line else file, state)
+
+
+# ------------------------------------------------------------------ findings
+def _marks(face: RenderedFace, keys: list[tuple[str, str]], findings: dict[tuple[str, str], list[Finding]]) -> list[Mark]:
+    """The findings of a face: the report's findings on its entries ``keys``
+    (fit findings only where this face's box does not fit), and a note for
+    every box that had to shrink."""
+    marks: list[Mark] = []
+    for key in keys:
+        for f in findings.get(key, []):
+            boxes = tuple(i + 1 for i, b in enumerate(face.boxes) if key in b.keys
+                          and (f.check != "T950" or b.status in ("overflow", "below_min")))
+            if f.check == "T950" and not boxes:
+                continue  # the string overflows on another card, not on this one
+            where = f"{f.file}:{f.line}" if f.line else f.file
+            marks.append(Mark(f.severity.value, f.check, f.msgctxt, where, f.message, boxes))
+    for i, b in enumerate(face.boxes):
+        if b.status == "shrunk":
+            marks.append(Mark("info", "shrink", ", ".join(m for _, m in b.keys), "", f"field '{b.field}': {b.detail}", (i + 1,)))
+        elif b.status in ("overflow", "below_min") and not any(i + 1 in m.boxes and m.check == "T950" for m in marks):
+            marks.append(Mark("error", "fit", ", ".join(m for _, m in b.keys), "", f"field '{b.field}': {b.detail}", (i + 1,)))
+    order = {s: n for n, s in enumerate(SEVERITIES)}
+    return sorted(marks, key=lambda m: (order.get(m.severity, 9), m.boxes[:1] or (99,), m.check, m.msgctxt))
+
+
+# ------------------------------------------------------------------ output
+@contextlib.contextmanager
+def staged_folder(out: Path) -> Iterator[Path]:
+    """A fresh folder beside ``out`` that replaces ``out`` when the block ends
+    without error, and is removed otherwise.  An existing ``out`` is replaced only
+    when it is empty or was written by this command."""
+    out = Path(out)
+    problems = _out_issues(out)
+    if problems:
+        raise CardkitError(problems)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    except OSError as exc:
+        raise CardkitError(Issue("V001", f"cannot write the review folder: {exc.strerror or exc}", file=str(out))) from None
+    try:
+        os.chmod(stage, 0o777 & ~_umask())
+        yield stage
+        (stage / MARKER).write_bytes(b"written by cardkit l10n review; the next review replaces this folder\n")
+        old = None
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
+            os.replace(out, old / "x")
+        try:
+            os.replace(stage, out)
+        except OSError:
+            if old is not None:
+                os.replace(old / "x", out)
+            raise
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise CardkitError(Issue("V001", f"cannot write the review folder: {exc.strerror or exc}", file=str(out))) from None
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _locale_issues(root: Path, locales: list[str] | None) -> tuple[list[str], list[Issue]]:
+    """The target locales (those asked for, else every one with catalogs) and
+    the problems with them: each must be a locale name with catalogs here."""
+    from babel import Locale, UnknownLocaleError
+
+    have = [loc for loc in project_locales(root) if loc != SOURCE_LOCALE]
+    wanted = list(dict.fromkeys(locales or have))
+    problems = []
+    for loc in wanted:
+        try:
+            Locale.parse(loc)
+        except (UnknownLocaleError, ValueError):
+            problems.append(Issue("L003", f"unknown locale '{loc}'"))
+            continue
+        if loc == SOURCE_LOCALE:
+            problems.append(Issue("L005", f"--locale {loc}: English is the source; review a translation (locales: {', '.join(have) or 'none'})"))
+        elif loc not in have:
+            problems.append(Issue("L005", f"--locale {loc}: no catalogs under locales/{loc}/LC_MESSAGES (locales: {', '.join(have) or 'none'})"))
+    if not wanted:
+        problems.append(Issue("L002", "no locales to review (locales/<lang>/LC_MESSAGES is empty)"))
+    return wanted, problems
+
+
+def _out_issues(out: Path) -> list[Issue]:
+    """An existing ``--out`` is replaced as a whole, so it must be a folder this
+    command wrote (it holds the marker file) or an empty one."""
+    if out.exists() and not out.is_dir():
+        return [Issue("V002", "--out exists and is not a folder", file=str(out))]
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+        return [Issue("V002", f"--out is a folder this command did not write (no {MARKER}); refusing to replace it: "
+                              "choose a new or empty folder", file=str(out))]
+    return []
+
+
+def write_review(root: Path, project: Project, out: Path, locales: list[str] | None = None,
+                 set_ids: list[str] | None = None, dpi: int = DEFAULT_DPI, jobs: int = 0) -> ReviewResult:
+    """Write ``out/index.html``, one page per locale (``out/<locale>.html``) and
+    the face images (``out/img/<set>/<locale>/``); ``jobs`` worker processes
+    render the faces (0: one per core), which changes no byte of the output.
+    Every problem with the arguments is reported at once, before anything is written."""
+    from cardkit.i18n.report import check_translations
+
+    root, out = Path(root), Path(out)
+    targets, problems = _locale_issues(root, locales)
+    if not 72 <= dpi <= 1200:
+        problems.append(Issue("B005", f"--dpi {dpi} is outside 72-1200"))
+    known = sorted(sid for sid, ls in project.sets.items() if ls.set is not None)
+    problems += [Issue("P002", f"no card set '{s}' (sets: {', '.join(known) or 'none'})") for s in set_ids or [] if s not in known]
+    problems += _out_issues(out)
+    if problems:
+        raise CardkitError(problems)
+    sets = [project.card_set(s) for s in (sorted(set(set_ids)) if set_ids else known)]
+    with staged_folder(out) as stage:
+        tasks = [(cs.id, loc) for cs in sorted(sets, key=lambda c: -len(c.strings)) for loc in [SOURCE_LOCALE] + targets]
+        faces, report = _render_all(root, project, stage, tasks, dpi, jobs,
+                                    lambda: check_translations(root, project, targets, [s.id for s in sets]))
+        pages = []
+        totals = {}
+        for loc in targets:
+            page, total = _page(root, sets, loc, faces, report.findings)
+            (stage / f"{loc}.html").write_text(page, encoding="utf-8")
+            pages.append(out / f"{loc}.html")
+            totals[loc] = total
+        (stage / "index.html").write_text(_index(sets, targets, totals), encoding="utf-8")
+        n_faces = sum(len(v) for k, v in faces.items() if k[1] != SOURCE_LOCALE)
+        n_images = sum(len(v) for v in faces.values())
+    return ReviewResult(out, tuple(pages), n_faces, n_images)
+
+
+_JOB: tuple[Path, Project, Path, int] | None = None  # inherited by forked workers
+
+
+def _render_task(task: tuple[str, str]) -> list[RenderedFace]:
+    assert _JOB is not None
+    root, project, stage, dpi = _JOB
+    set_id, locale = task
+    return render_faces(root, project.card_set(set_id), locale, stage / "img" / set_id / locale, dpi)
+
+
+def _render_all(root: Path, project: Project, stage: Path, tasks: list[tuple[str, str]], dpi: int, jobs: int,
+                meanwhile: Callable[[], T]) -> tuple[dict[tuple[str, str], list[RenderedFace]], T]:
+    """Render every (set, locale) task, in forked worker processes when more
+    than one core is wanted (the project is inherited, not pickled), while
+    ``meanwhile`` runs here; results are keyed by task, so order never matters."""
+    global _JOB
+    workers = min(len(tasks), jobs or os.cpu_count() or 1)
+    _JOB = (root, project, stage, dpi)
+    try:
+        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            other = meanwhile()
+            return {t: _render_task(t) for t in tasks}, other
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {t: pool.submit(_render_task, t) for t in tasks}
+            other = meanwhile()
+            return {t: f.result() for t, f in futures.items()}, other
+    finally:
+        _JOB = None
+
+
+# ------------------------------------------------------------------ HTML
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+CSS = """
+body{font-family:system-ui,"Noto Sans","Noto Sans CJK KR","NanumGothic",sans-serif;margin:1.2rem;color:#1d1b18;background:#f4f2ec}
+h1{font-size:1.4rem;margin:.2rem 0}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}h3{font-size:1rem;margin:0 0 .4rem}
+table{border-collapse:collapse;font-size:.85rem;background:#fff}th,td{border:1px solid #ccc;padding:.2rem .4rem;text-align:left;vertical-align:top}
+td.n,th.n{text-align:right}.filters{position:sticky;top:0;background:#f4f2ec;padding:.5rem 0;z-index:5;border-bottom:1px solid #ccc}
+.filters label{margin-right:1.2rem}.card{background:#fff;border:1px solid #ccc;border-radius:6px;padding:.7rem;margin:.8rem 0;display:flex;gap:1rem;flex-wrap:wrap}
+.card[hidden]{display:none}.faces{display:flex;gap:.6rem}.faces figure{margin:0}.faces figcaption{font-size:.75rem;color:#555}
+.face{position:relative;width:240px;line-height:0}.face.wide{width:300px}.face img{width:100%;height:auto;display:block;border-radius:3px}
+.box{position:absolute;box-sizing:border-box;border:2px solid;line-height:1}.box span{position:absolute;top:-.7rem;left:-.7rem;font:bold 11px sans-serif;
+border-radius:50%;width:1.1rem;height:1.1rem;display:flex;align-items:center;justify-content:center;color:#fff}
+.box.error{border-color:#d7191c}.box.error span{background:#d7191c}.box.warning{border-color:#f28e00;border-style:dashed}.box.warning span{background:#f28e00}
+.box.info{border-color:#2c7bb6;border-style:dotted}.box.info span{background:#2c7bb6}
+.side{flex:1 1 420px;min-width:0}.findings{margin:0 0 .6rem;padding-left:1.2rem;font-size:.85rem}.findings li{margin:.15rem 0;overflow-wrap:anywhere}
+.sev{font-weight:bold;text-transform:uppercase;font-size:.7rem;padding:0 .25rem;border-radius:3px;color:#fff}
+.sev.error{background:#d7191c}.sev.warning{background:#f28e00}.sev.info{background:#2c7bb6}
+.where,.ctx{font-family:monospace;font-size:.78rem;color:#444}.entries{width:100%;table-layout:fixed}.entries td{overflow-wrap:anywhere}.entries th:first-child{width:26%}.state-fuzzy,.state-untranslated,.state-missing{background:#fde7e7}
+.ok{color:#2a7a2a;font-size:.85rem}
+"""
+
+SCRIPT = """
+(function(){
+  var only=document.getElementById('only-findings'),kind=document.getElementById('kind'),count=document.getElementById('shown');
+  function apply(){
+    var cards=document.querySelectorAll('article.card'),n=0;
+    for(var i=0;i<cards.length;i++){
+      var c=cards[i],hide=(only.checked&&c.getAttribute('data-findings')==='0')||(kind.value!==''&&c.getAttribute('data-kind')!==kind.value);
+      c.hidden=hide;if(!hide)n++;
+    }
+    count.textContent=n;
+  }
+  only.addEventListener('change',apply);kind.addEventListener('change',apply);apply();
+})();
+"""
+
+
+@dataclass(frozen=True)
+class _Row:
+    set_id: str
+    face: RenderedFace
+    english: RenderedFace
+    entries: tuple[EntryRow, ...]
+    marks: tuple[Mark, ...]
+
+
+def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, str], list[RenderedFace]],
+          all_findings: list[Finding]) -> tuple[str, dict[str, int]]:
+    findings: dict[tuple[str, str], list[Finding]] = {}
+    loose: list[Finding] = []
+    domains = {s.id for s in sets} | {UI_DOMAIN}
+    for f in all_findings:
+        if f.locale != locale:
+            continue
+        if f.msgctxt and f.set in domains:
+            findings.setdefault((f.set, f.msgctxt), []).append(f)
+        else:
+            loose.append(f)
+    rows: list[_Row] = []
+    shown: set[tuple[str, str, str]] = set()
+    for cs in sets:
+        entries = _Entries(root, cs, locale)
+        english = {f.id: f for f in faces[(cs.id, SOURCE_LOCALE)]}
+        on_card: dict[str, set[tuple[str, str]]] = {}
+        for face in faces[(cs.id, locale)]:
+            on_card.setdefault(face.card, set()).update(k for b in face.boxes for k in b.keys)
+        for face in faces[(cs.id, locale)]:
+            keys = entries.keys_of(face, cs.id, on_card[face.card])
+            marks = tuple(_marks(face, keys, findings))
+            shown.update((m.check, m.msgctxt, m.message) for m in marks)
+            rows.append(_Row(cs.id, face, english[face.id], tuple(entries.row(k) for k in keys), marks))
+    # findings on strings no face shows (sheet labels, token page, unprinted set strings)
+    loose += [f for fs in findings.values() for f in fs if (f.check, f.msgctxt, f.message) not in shown]
+    kinds = sorted({(r.set_id, r.face.kind) for r in rows}, key=lambda k: ([s.id for s in sets].index(k[0]), k[1]))
+    summary = []
+    for set_id, kind in kinds:
+        rs = [r for r in rows if r.set_id == set_id and r.face.kind == kind]
+        distinct = {(e.domain, e.msgctxt): e for r in rs for e in r.entries}
+        sev = Counter(m.severity for m in {(m.severity, m.check, m.msgctxt, m.message): m for r in rs for m in r.marks}.values())
+        summary.append((set_id, kind, len(rs), sum(1 for r in rs if r.marks), len(distinct),
+                        sum(e.state == "translated" for e in distinct.values()), sev))
+    every = {(e.domain, e.msgctxt): e for r in rows for e in r.entries}
+    total = {"faces": len(rows), "with_findings": sum(1 for r in rows if r.marks), "entries": len(every),
+             "translated": sum(e.state == "translated" for e in every.values()), "no_face": len(loose)}
+    total.update({s: sum(row[6].get(s, 0) for row in summary) for s in SEVERITIES})
+    name = {"fi": "Finnish", "ko": "Korean"}.get(locale, locale)
+    out = ['<!DOCTYPE html>', f'<html lang="{_e(locale)}"><head><meta charset="utf-8">',
+           f'<title>cardkit review: English and {_e(name)} ({_e(locale)})</title>',
+           f'<style>{CSS}</style></head><body>',
+           f'<h1>Translation review: English and {_e(name)} (<code>{_e(locale)}</code>)</h1>',
+           '<p><a href="index.html">all locales</a> · sets: ' + ", ".join(_e(s.id) for s in sets) +
+           '. Each card face as printed, English on the left; boxes on the translated face mark findings '
+           '(red: error, orange dashed: warning, blue dotted: shrunk to fit).</p>',
+           '<h2>Summary</h2><table id="summary"><thead><tr><th>set</th><th>kind</th><th class="n">faces</th>'
+           '<th class="n">with findings</th><th class="n">entries</th><th class="n">translated</th>'
+           '<th class="n">errors</th><th class="n">warnings</th><th class="n">info</th></tr></thead><tbody>']
+    for set_id, kind, n, nf, ne, nt, sev in summary:
+        out.append(f'<tr data-kind="{_e(kind)}"><td>{_e(set_id)}</td><td>{_e(kind)}</td><td class="n">{n}</td>'
+                   f'<td class="n">{nf}</td><td class="n">{ne}</td><td class="n">{nt}</td>' +
+                   "".join(f'<td class="n">{sev.get(s, 0)}</td>' for s in SEVERITIES) + '</tr>')
+    out.append(f'<tr><th colspan="2">total</th><th class="n">{total["faces"]}</th><th class="n">{total["with_findings"]}</th>'
+               f'<th class="n">{total["entries"]}</th><th class="n">{total["translated"]}</th>' + "".join(f'<th class="n">{total[s]}</th>' for s in SEVERITIES) + '</tr></tbody></table>')
+    if loose:
+        out.append('<h2>Findings on no card face</h2><p>Catalog-wide problems, and strings printed elsewhere '
+                   '(sheet notes, token page) or not printed.</p><ul class="findings" id="catalog-findings">')
+        for f in loose:
+            where = f"{f.file}:{f.line}" if f.line else f.file
+            out.append(f'<li><span class="sev {_e(f.severity.value)}">{_e(f.severity.value)}</span> '
+                       f'<b>{_e(f.check)}</b> <span class="ctx">{_e(f.msgctxt)}</span> {_e(f.message)} '
+                       f'<span class="where">{_e(where)}</span></li>')
+        out.append('</ul>')
+    out.append('<div class="filters"><label><input type="checkbox" id="only-findings"> only cards with findings</label>'
+               '<label>kind <select id="kind"><option value="">all kinds</option>' +
+               "".join(f'<option value="{_e(k)}">{_e(k)}</option>' for k in sorted({k for _, k in kinds})) +
+               f'</select></label><span><span id="shown">{len(rows)}</span> of {len(rows)} faces shown</span></div>')
+    for r in rows:
+        out.append(_card_html(r, locale))
+    out.append(f'<script>{SCRIPT}</script></body></html>')
+    return "\n".join(out) + "\n", total
+
+
+def _face_html(face: RenderedFace, src: str, alt: str, marks: tuple[Mark, ...] | None) -> str:
+    wide = " wide" if face.width > 200 else ""
+    parts = [f'<div class="face{wide}"><a href="{_e(src)}" title="open the image at full size"><img src="{_e(src)}" alt="{_e(alt)}" '
+             f'width="{round(face.width)}" height="{round(face.height)}"></a>']
+    if marks is not None:
+        order = {s: n for n, s in enumerate(SEVERITIES)}
+        for i, b in enumerate(face.boxes, 1):
+            sev = sorted((m.severity for m in marks if i in m.boxes), key=lambda s: order.get(s, 9))
+            if not sev:
+                continue
+            tip = "; ".join(f"{m.check}: {m.message}" for m in marks if i in m.boxes)
+            parts.append(f'<div class="box {sev[0]}" data-box="{i}" title="{_e(tip)}" style="left:{b.left:.2%};top:{b.top:.2%};'
+                         f'width:{b.width:.2%};height:{b.height:.2%}"><span>{i}</span></div>')
+    parts.append('</div>')
+    return "".join(parts)
+
+
+def _card_html(r: _Row, locale: str) -> str:
+    f = r.face
+    img = f"img/{r.set_id}/{locale}/{f.image}"
+    en = f"img/{r.set_id}/{SOURCE_LOCALE}/{r.english.image}"
+    out = [f'<article class="card" id="{_e(r.set_id)}--{_e(f.id)}" data-set="{_e(r.set_id)}" data-kind="{_e(f.kind)}" '
+           f'data-findings="{len(r.marks)}">',
+           f'<div class="faces"><figure>{_face_html(r.english, en, f"{f.id} (en)", None)}<figcaption>English</figcaption></figure>'
+           f'<figure>{_face_html(f, img, f"{f.id} ({locale})", r.marks)}<figcaption>{_e(locale)}</figcaption></figure></div>',
+           f'<div class="side"><h3>{_e(f.id)} <span class="ctx">{_e(r.set_id)} · {_e(f.kind)}</span></h3>']
+    if r.marks:
+        out.append('<ol class="findings">')
+        for m in r.marks:
+            boxes = " ".join(f"[{b}]" for b in m.boxes)
+            out.append(f'<li data-severity="{_e(m.severity)}"><span class="sev {_e(m.severity)}">{_e(m.severity)}</span> '
+                       f'<b>{_e(m.check)}</b> {_e(boxes)} <span class="ctx">{_e(m.msgctxt)}</span> {_e(m.message)}'
+                       + (f' <span class="where">{_e(m.where)}</span>' if m.where else "") + '</li>')
+        out.append('</ol>')
+    else:
+        out.append('<p class="ok">no findings</p>')
+    if r.entries:
+        out.append('<table class="entries"><thead><tr><th>msgctxt</th><th>English</th><th>translation</th></tr></thead><tbody>')
+        for e in r.entries:
+            ctx = e.msgctxt if e.domain != UI_DOMAIN else f"ui: {e.msgctxt}"
+            out.append(f'<tr class="state-{_e(e.state)}"><td class="ctx">{_e(ctx)}</td>'
+                       f'<td>{_e(e.english)}<br><span class="where">{_e(e.source)}</span></td>'
+                       f'<td>{_e(e.translation) if e.translation else "<i>(" + _e(e.state) + ")</i>"}'
+                       f'{" <i>(fuzzy)</i>" if e.state == "fuzzy" else ""}<br><span class="where">{_e(e.where)}</span></td></tr>')
+        out.append('</tbody></table>')
+    out.append('</div></article>')
+    return "\n".join(out)
+
+
+def _index(sets: list[CardSet], locales: list[str], totals: dict[str, dict[str, int]]) -> str:
+    out = ['<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8"><title>cardkit translation review</title>',
+           f'<style>{CSS}</style></head><body><h1>Translation review</h1>',
+           '<p>Sets: ' + ", ".join(_e(s.id) for s in sets) + '. One page per locale:</p>',
+           '<table><thead><tr><th>locale</th><th class="n">faces</th><th class="n">with findings</th>'
+           '<th class="n">errors</th><th class="n">warnings</th><th class="n">info</th>'
+           '<th class="n">findings on no face</th></tr></thead><tbody>']
+    for loc in locales:
+        t = totals[loc]
+        out.append(f'<tr><td><a href="{_e(loc)}.html">{_e(loc)}</a></td><td class="n">{t["faces"]}</td>'
+                   f'<td class="n">{t["with_findings"]}</td>' + "".join(f'<td class="n">{t[s]}</td>' for s in SEVERITIES) +
+                   f'<td class="n">{t["no_face"]}</td></tr>')
+    out.append('</tbody></table></body></html>')
+    return "\n".join(out) + "\n"
