@@ -409,7 +409,7 @@ class Composer:
             plugin(el["name"])(ElementContext(self, face, s), (ox + L(x, s), oy + L(y, s), L(w, s), L(h, s)),
                                el.get("params") or {})
         else:  # pragma: no cover - closed by the schema
-            raise CardkitError(f"unknown element type {kind!r}", code="K002")
+            raise CardkitError(f"unknown element type {kind!r}", code="M002")
 
     def icon_name(self, spec: Any, scope: dict[str, Any]) -> str:
         """An icon name: a template (``"arrow-{facing}"``) or a map lookup (``{map, by, default}``)."""

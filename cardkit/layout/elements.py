@@ -35,6 +35,6 @@ def plugin(name: str) -> Callable[..., None]:
 
     ep = available().get(name)
     if ep is None:
-        raise CardkitError(f"no plugin element '{name}' is installed (entry point group {GROUP})", code="K007")
+        raise CardkitError(f"no plugin element '{name}' is installed (entry point group {GROUP})", code="M007")
     fn: Callable[..., None] = ep.load()
     return fn

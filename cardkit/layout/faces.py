@@ -57,7 +57,7 @@ def _resolve(table: Mapping[str, Any], name: str, doc: YamlDoc, section: str, is
                                 (section, name, "extends")))
         return spec
     if base_name not in table:
-        issues.append(doc.issue("K002", f"{section[:-1]} '{name}' extends unknown '{base_name}'", (section, name, "extends")))
+        issues.append(doc.issue("M002", f"{section[:-1]} '{name}' extends unknown '{base_name}'", (section, name, "extends")))
         return spec
     base = _resolve(table, base_name, doc, section, issues, seen + (name,))
     merged = {**base, **spec}
@@ -213,16 +213,16 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
     for i, entry in enumerate(book.print):
         for key in ("front", "back"):
             if key in entry and entry[key] not in book.faces:
-                issues.append(doc.issue("K002", f"print entry names unknown face '{entry[key]}'", ("print", i, key)))
+                issues.append(doc.issue("M002", f"print entry names unknown face '{entry[key]}'", ("print", i, key)))
         fields = kind_field_names(card_set.cards.values(), entry["kinds"])
         for key in ("sort", "back_variant"):  # (`copies` may name a list no card uses yet: each card is then its own copy)
             if key in entry and entry[key] not in fields:
-                issues.append(doc.issue("K001", f"print entry's {key} names field '{entry[key]}', which no "
+                issues.append(doc.issue("M001", f"print entry's {key} names field '{entry[key]}', which no "
                                         f"{'/'.join(entry['kinds'])} card has", ("print", i, key)))
     for i, entry in enumerate(book.extras):
         for key in ("front", "back"):
             if key in entry and entry[key] not in book.faces:
-                issues.append(doc.issue("K002", f"extra card names unknown face '{entry[key]}'", ("extras", i, key)))
+                issues.append(doc.issue("M002", f"extra card names unknown face '{entry[key]}'", ("extras", i, key)))
     kinds_of = _faces_for_kinds(book)
     cards = list(card_set.cards.values())
     from cardkit.layout.elements import available
@@ -230,7 +230,7 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
     plugins = available()
     for fname, spec in book.faces.items():
         if spec.get("size") is None:
-            issues.append(doc.issue("K002", f"face '{fname}' has no size (set `size` in the face or at the top of the file)",
+            issues.append(doc.issue("M002", f"face '{fname}' has no size (set `size` in the face or at the top of the file)",
                                     ("faces", fname)))
         origins = spec.get("_origins", [(fname, i) for i in range(len(spec.get("elements", [])))])
         kinds = kinds_of.get(fname)
@@ -248,7 +248,7 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
                 for key, p in _reads(el):
                     head = _head(p)
                     if head not in known and head not in guarded and key not in ("if", "unless"):
-                        issues.append(doc.issue("K001", f"face '{fname}' reads field '{head}', which no "
+                        issues.append(doc.issue("M001", f"face '{fname}' reads field '{head}', which no "
                                                 f"{'/'.join(sorted(kinds))} card has", path + (key,)))
     for name in raw.get("styles", {}):
         for key in ("size", "min"):
@@ -265,7 +265,7 @@ def _check_length(value: Any, path: JsonPath, doc: YamlDoc) -> list[Issue]:
     except CardkitError as exc:
         return [doc.issue("U001", exc.issues[0].message, path)]
     if unknown:
-        return [doc.issue("K004", f"unknown name(s) {', '.join(sorted(unknown))} in length {value!r} "
+        return [doc.issue("M004", f"unknown name(s) {', '.join(sorted(unknown))} in length {value!r} "
                                   f"(use W, H, i, n and lengths such as 4mm)", path)]
     return []
 
@@ -282,16 +282,16 @@ def _check_element(el: Mapping[str, Any], path: JsonPath, doc: YamlDoc, book: Fa
         spec = el.get(key)
         for name in _colour_names(spec):
             if name not in book.palette and name not in face_colours:
-                out.append(doc.issue("K003", f"unknown colour '{name}' (not in the palette nor the face's colours)", path + (key,)))
+                out.append(doc.issue("M003", f"unknown colour '{name}' (not in the palette nor the face's colours)", path + (key,)))
         if isinstance(spec, Mapping) and "map" in spec and spec["map"] not in book.maps:
-            out.append(doc.issue("K003", f"unknown colour map '{spec['map']}'", path + (key, "map")))
+            out.append(doc.issue("M003", f"unknown colour map '{spec['map']}'", path + (key, "map")))
     if el.get("type") == "use" and el["group"] not in book.groups:
-        out.append(doc.issue("K002", f"unknown element group '{el['group']}'", path + ("group",)))
+        out.append(doc.issue("M002", f"unknown element group '{el['group']}'", path + ("group",)))
     if "style" in el and el["style"] not in book.styles:
-        out.append(doc.issue("K002", f"unknown text style '{el['style']}'", path + ("style",)))
+        out.append(doc.issue("M002", f"unknown text style '{el['style']}'", path + ("style",)))
     if el.get("type") == "icon" and isinstance(el["name"], str) and "{" not in el["name"] and el["name"] not in ICONS and el["name"] not in book.svg_icons:
-        out.append(doc.issue("K005", f"unknown icon '{el['name']}' (built-in: {', '.join(sorted(ICONS))}; or declare an SVG under `icons`)",
+        out.append(doc.issue("M005", f"unknown icon '{el['name']}' (built-in: {', '.join(sorted(ICONS))}; or declare an SVG under `icons`)",
                              path + ("name",)))
     if el.get("type") == "plugin" and el["name"] not in plugins:
-        out.append(doc.issue("K007", f"no plugin element '{el['name']}' is installed", path + ("name",)))
+        out.append(doc.issue("M007", f"no plugin element '{el['name']}' is installed", path + ("name",)))
     return out

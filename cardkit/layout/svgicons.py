@@ -69,7 +69,7 @@ def read_svg(path: Path, rel: str, name: str) -> SvgIcon:
     if not path.is_file():
         raise CardkitError(Issue("F001", f"icon file '{rel}' does not exist", file=rel))
     if path.stat().st_size > MAX_SVG_BYTES:
-        raise CardkitError(Issue("K008", f"icon '{name}' is larger than {MAX_SVG_BYTES >> 10} KiB", file=rel))
+        raise CardkitError(Issue("M008", f"icon '{name}' is larger than {MAX_SVG_BYTES >> 10} KiB", file=rel))
     from lxml import etree  # type: ignore[import-untyped]
     from svglib.svglib import svg2rlg
 
@@ -80,7 +80,7 @@ def read_svg(path: Path, rel: str, name: str) -> SvgIcon:
             raise ValueError(f"the root element is <{etree.QName(root).localname}>, not <svg>")
         drawing = svg2rlg(str(path))
     except Exception as exc:  # svglib raises whatever its XML parser raises
-        raise CardkitError(Issue("K008", f"icon '{name}' is not a readable SVG: {exc}", file=rel)) from None
+        raise CardkitError(Issue("M008", f"icon '{name}' is not a readable SVG: {exc}", file=rel)) from None
     if drawing is None:
-        raise CardkitError(Issue("K008", f"icon '{name}' is not a readable SVG", file=rel))
+        raise CardkitError(Issue("M008", f"icon '{name}' is not a readable SVG", file=rel))
     return SvgIcon(name, drawing)

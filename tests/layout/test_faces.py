@@ -53,7 +53,7 @@ def test_face_file_errors_are_all_reported_and_located(project: Path, cli):
     assert all(re.match(r"^cards/death-angel/faces\.yaml:\d+:\d+: error\[[A-Z]\d{3}\]: ", ln) for ln in lines), result.err
     assert "Traceback" not in result.err
     found = {(int(ln.split(":")[1]), re.search(r"error\[(\w+)\]", ln).group(1)) for ln in lines}
-    assert {(l_field, "K001"), (l_colour, "K003"), (l_length, "U001"), (l_icon, "K005"), (l_face, "K002")} <= found
+    assert {(l_field, "M001"), (l_colour, "M003"), (l_length, "U001"), (l_icon, "M005"), (l_face, "M002")} <= found
     assert "reads field 'rnage', which no marine card has" in result.err
     assert not (project / "output").exists() or not list((project / "output").glob("*.pdf"))
 
@@ -74,7 +74,7 @@ def test_a_field_tested_by_if_may_be_missing_from_every_card(project: Path):
     _edit(project, "{type: value, if: bonus,", "{type: value,")
     with pytest.raises(CardkitError) as err:
         load_faces(project, card_set)
-    assert [i.code for i in err.value.issues] == ["K001"]
+    assert [i.code for i in err.value.issues] == ["M001"]
 
 
 def _composer(project: Path, locale: str = "en") -> tuple[Composer, object]:
@@ -114,7 +114,7 @@ def test_unreadable_svg_is_a_located_error(project: Path):
     line = _edit(project, "\nstyles:", "\nicons:\n  bad: icons/bad.svg\n\nstyles:") + 2
     with pytest.raises(CardkitError) as err:
         load_faces(project, load_project(project).card_set("death-angel"))
-    assert [(i.code, i.line) for i in err.value.issues] == [("K008", line)]
+    assert [(i.code, i.line) for i in err.value.issues] == [("M008", line)]
 
 
 def test_artwork_contain_and_cover(project: Path):
@@ -195,7 +195,7 @@ def test_an_uninstalled_plugin_element_is_a_located_error(project: Path):
     path.write_text(text.replace("name: table-map", "name: table-mop"), encoding="utf-8")
     with pytest.raises(CardkitError) as err:
         load_faces(project, load_project(project).card_set("deep-strike"))
-    assert [(i.code, i.line) for i in err.value.issues] == [("K007", line)]
+    assert [(i.code, i.line) for i in err.value.issues] == [("M007", line)]
     assert "table-mop" in err.value.issues[0].message
 
 
@@ -203,4 +203,4 @@ def test_a_print_entry_sorting_by_a_missing_field_is_located(project: Path):
     line = _edit(project, "sort: order", "sort: ordre")
     with pytest.raises(CardkitError) as err:
         load_faces(project, load_project(project).card_set("death-angel"))
-    assert [(i.code, i.line) for i in err.value.issues] == [("K001", line)]
+    assert [(i.code, i.line) for i in err.value.issues] == [("M001", line)]
