@@ -420,6 +420,7 @@ def playtest(root: RootOpt = Path("."),
              compare: Annotated[Optional[Path], typer.Option("--compare", help="another project folder: same seeds, win-rate difference")] = None,
              band: Annotated[str, typer.Option("--band", help="win rates outside (lo, hi) fail the verdict")] = "0,1",
              certify_every: Annotated[int, typer.Option("--certify-every", help="check invariants after every step in one batch of N")] = 4,
+             impact: Annotated[bool, typer.Option("--impact", help="also play every seed once per ability card with its ability switched off: what each card is worth")] = False,
              report: Annotated[Optional[Path], typer.Option("--report", help="also write a PDF report (charts) here")] = None,
              locale: Annotated[str, typer.Option("--locale", help="language of the PDF report")] = "en",
              format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
@@ -430,7 +431,9 @@ def playtest(root: RootOpt = Path("."),
     from cardkit.games.death_angel.agents import AGENTS
     from cardkit.playtest.audit import audit
     from cardkit.playtest.report import compare as compare_runs, table
-    from cardkit.playtest.sweep import ability_cards, plan, run_sweep, summarize
+    from dataclasses import replace
+
+    from cardkit.playtest.sweep import Variant, ability_cards, plan, run_sweep, summarize
 
     started = time.perf_counter()
     project = _clean_project(root)
@@ -456,7 +459,15 @@ def playtest(root: RootOpt = Path("."),
             typer.echo(f"{card_set.directory}: error[{p.code}]: {p.card}: {p.message}"
                        + (f" ({p.players} players)" if p.players else ""), err=True)
         raise typer.Exit(1)
-    batches = plan(root.resolve(), set_id, counts, agents, games, seed, certify_every)
+    variants = (Variant("compare", str(compare.resolve())),) if compare is not None else ()
+    if impact:
+        from cardkit.playtest.impact import impact_cards, impact_rows, impact_table, plan_impact, team_tables
+
+        ablatable, unablatable = impact_cards(card_set, counts)
+        batches = plan_impact(root.resolve(), set_id, counts, agents, games, seed, ablatable, certify_every)
+        batches = [replace(b, variants=variants + b.variants) if b.count_base else b for b in batches]
+    else:
+        batches = plan(root.resolve(), set_id, counts, agents, games, seed, certify_every, variants)
     interactive = sys.stderr.isatty() and format is Format.text
 
     def progress(done: int, total: int) -> None:
@@ -464,12 +475,14 @@ def playtest(root: RootOpt = Path("."),
             bar = "#" * int(30 * done / total)
             typer.echo(f"\r[{bar:<30}] {done}/{total} batches", err=True, nl=done == total)
 
-    records = run_sweep(batches, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
-    summary = summarize(records, (lo, hi), ability_cards(card_set, counts))
+    sweep = run_sweep(batches, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
+    summary = summarize(sweep, (lo, hi), ability_cards(card_set, counts))
     result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary}
     if compare is not None:
-        obatches = plan(compare.resolve(), set_id, counts, agents, games, seed, 0)
-        result["compare"] = compare_runs(records, run_sweep(obatches, jobs=jobs, backend=backend, scheduler=scheduler))
+        result["compare"] = compare_runs(sweep)
+    if impact:
+        summary["impact"] = result["impact"] = impact_rows(sweep, card_set, ablatable, unablatable)
+        summary["teams"] = result["teams"] = team_tables(sweep)
     if report is not None:
         from cardkit.i18n.localize import Localizer
         from cardkit.playtest.pdfreport import write_report
@@ -482,6 +495,8 @@ def playtest(root: RootOpt = Path("."),
         typer.echo(json.dumps(result, indent=2))
     else:
         typer.echo(table(summary))
+        if impact:
+            typer.echo(impact_table(summary["impact"]))
         for c in result.get("compare", []):  # type: ignore[union-attr]
             lo_, hi_ = c["difference_ci95"]
             typer.echo(f"compare {c['players']}p {c['agent']}: {c['win_rate_a']:.1%} -> {c['win_rate_b']:.1%} "
