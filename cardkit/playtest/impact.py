@@ -65,8 +65,9 @@ def plan_impact(root: Path, set_id: str, players: Iterable[int], agents: Iterabl
 def paired_ci(n: int, wins_base: int, wins_variant: int, only_base: int, only_variant: int,
               z: float = Z95) -> tuple[float, float]:
     """95 % interval for (variant win rate - base win rate) on ``n`` paired games: Newcombe's
-    hybrid score interval (method 10 of Newcombe 1998, Stat. Med. 17:2635), Wilson intervals of
-    both rates combined with the correlation of the pairs.
+    hybrid score interval for paired data (method 10 of Newcombe 1998, Stat. Med. 17:2635, with
+    the plain correlation coefficient of the pairs): the Wilson intervals of both rates, combined
+    with how strongly the two games of a seed agree.
 
     >>> [round(x, 4) for x in paired_ci(100, 20, 20, 0, 0)]  # no game changed
     [-0.0222, 0.0222]

@@ -478,23 +478,15 @@ def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str]) -> d
             "violations": t.violations,
             "failures": [{"seed": seed, "result": result, "reason": reason, "violations": list(bad)}
                          for seed, result, reason, bad in t.failures],
-            "verdict": _verdict(n, completed, t.violations, win_rate, band),
+            "casualty_share": round(t.casualties / (t.casualties + t.survivors), 4) if t.casualties + t.survivors else None,
+            "verdict": "",
         })
     fired = sorted({c for t in sweep.tallies.values() for c in t.fired} & all_cards)
     never = sorted(all_cards - set(fired))
-    for s in setups:
-        if never and s["verdict"] == "playable":
-            s["verdict"] = "dead cards"
-    return {"setups": setups, "coverage": {"fired": fired, "never_fired": never}}
+    from cardkit.playtest.ladder import ladder
 
-
-def _verdict(n: int, completed: int, violations: int, win_rate: float, band: tuple[float, float]) -> str:
-    if completed < n:
-        return "incomplete games"
-    if violations:
-        return "rule violations"
-    if win_rate <= band[0]:
-        return "too hard"
-    if win_rate >= band[1]:
-        return "too easy"
-    return "playable"
+    steps = ladder(sweep, setups, band, never)
+    verdicts = {e["players"]: e["verdict"] for e in steps}
+    for s in setups:  # every agent's row carries its player count's verdict, read from the strongest agent
+        s["verdict"] = verdicts[s["players"]]
+    return {"setups": setups, "coverage": {"fired": fired, "never_fired": never}, "ladder": steps}
