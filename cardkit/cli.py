@@ -464,7 +464,8 @@ def playtest(root: RootOpt = Path("."),
         raise typer.Exit(1)
     variants = (Variant("compare", str(compare.resolve())),) if compare is not None else ()
     if impact:
-        from cardkit.playtest.impact import impact_cards, impact_rows, impact_table, plan_impact, team_tables
+        from cardkit.playtest.impact import (impact_cards, impact_rows, impact_table, plan_impact, team_table,
+                                             team_tables)
 
         ablatable, unablatable = impact_cards(card_set, counts)
         judged = [a for a in agents if a != "random"] or agents  # random play wins too rarely to weigh a card
@@ -504,6 +505,7 @@ def playtest(root: RootOpt = Path("."),
         typer.echo(ladder_table(summary["ladder"]))
         if impact:
             typer.echo(impact_table(summary["impact"]))
+            typer.echo(team_table(summary["teams"]))
         for c in result.get("compare", []):  # type: ignore[union-attr]
             lo_, hi_ = c["difference_ci95"]
             typer.echo(f"compare {c['players']}p {c['agent']}: {c['win_rate_a']:.1%} -> {c['win_rate_b']:.1%} "

@@ -7,6 +7,7 @@ which batches finish, so a Dask run gives the same report.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Iterator
 
 from cardkit.errors import CardkitError
@@ -15,7 +16,7 @@ from cardkit.playtest.sweep import Batch, BatchResult, run_batch
 WINDOW = 64  # batches submitted ahead: the scheduler and the parent hold a bounded number of results
 
 
-def run_on_dask(batches: list[Batch], scheduler: str | None = None, workers: int = 2) -> Iterator[tuple[int, BatchResult]]:
+def run_on_dask(batches: Sequence[Batch], scheduler: str | None = None, workers: int = 2) -> Iterator[tuple[int, BatchResult]]:
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:

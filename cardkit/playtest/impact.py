@@ -176,3 +176,14 @@ def impact_table(rows: list[dict[str, Any]], names: dict[str, str] | None = None
                      f"{r['win_rate_base']:>8.1%} {r['win_rate_ablated']:>6.1%} {r['win_rate_delta']:>+7.1%} "
                      f"{f'[{lo:+.1%}, {hi:+.1%}]':>17} {rd:>6} {r['casualties_delta']:>+6.2f}  {r['effect']}")
     return "\n".join(lines)
+
+
+def team_table(tables: list[dict[str, Any]]) -> str:
+    """Win rate per team and per pairing of teams in play, per setup, best first."""
+    lines = ["win rate by team and by pairing of teams in play (95 % interval)"]
+    for t in tables:
+        for kind in ("teams", "pairings"):
+            cells = [f"{'+'.join(r['teams'])} {r['win_rate']:.1%} [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}] of {r['games']}"
+                     for r in t[kind]]
+            lines.append(f"  {t['players']}p {t['agent']} {kind}: " + "; ".join(cells))
+    return "\n".join(lines)

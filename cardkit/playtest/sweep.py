@@ -19,7 +19,8 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Sequence
+from typing import Any, Callable, Iterable, Iterator, overload
 
 BATCH = 250
 MAX_FAILURES = 20  # failed games kept per setup (the ones with the smallest seeds), for their reproduce command
@@ -68,17 +69,51 @@ class Batch:
     count_base: bool = True  # False: the base games are only the other half of the variants' pairs
 
 
+@dataclass(frozen=True)
+class Plan(Sequence[Batch]):
+    """The batches of a sweep in a fixed order, made on demand: a plan of millions of games
+    takes no memory.  Game ``k`` of a setup uses seed ``seed + k``."""
+
+    root: str
+    set_id: str
+    players: tuple[int, ...]
+    agents: tuple[str, ...]
+    games: int
+    seed: int
+    certify_every: int = 0
+    variants: tuple[Variant, ...] = ()
+
+    def _per_setup(self) -> int:
+        return -(-self.games // BATCH)
+
+    def __len__(self) -> int:
+        return len(self.players) * len(self.agents) * self._per_setup()
+
+    @overload
+    def __getitem__(self, i: int) -> Batch: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Batch]: ...
+
+    def __getitem__(self, i: int | slice) -> Batch | list[Batch]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        setup, k = divmod(i, self._per_setup())
+        p, a = divmod(setup, len(self.agents))
+        start, stop = k * BATCH, min(self.games, (k + 1) * BATCH)
+        certify = bool(self.certify_every) and k % self.certify_every == 0
+        return Batch(self.root, self.set_id, self.players[p], self.agents[a], (self.seed + start, self.seed + stop),
+                     certify, self.variants)
+
+
 def plan(root: Path, set_id: str, players: Iterable[int], agents: Iterable[str], games: int, seed: int,
-         certify_every: int = 0, variants: tuple[Variant, ...] = ()) -> list[Batch]:
-    """Batches in a fixed order; game ``k`` of a setup uses seed ``seed + k``."""
-    out = []
-    for p in players:
-        for a in agents:
-            for start in range(0, games, BATCH):
-                stop = min(games, start + BATCH)
-                certify = bool(certify_every) and (start // BATCH) % certify_every == 0
-                out.append(Batch(str(root), set_id, p, a, (seed + start, seed + stop), certify, variants))
-    return out
+         certify_every: int = 0, variants: tuple[Variant, ...] = ()) -> Plan:
+    """Batches in a fixed order (by player count, agent and seed range); see :class:`Plan`."""
+    return Plan(str(root), set_id, tuple(players), tuple(agents), games, seed, certify_every, variants)
 
 
 # ------------------------------------------------------------------ mergeable tallies
@@ -320,7 +355,7 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _results(batches: list[Batch], jobs: int, backend: str, scheduler: str | None) -> Iterator[BatchResult]:
+def _results(batches: Sequence[Batch], jobs: int, backend: str, scheduler: str | None) -> Iterator[BatchResult]:
     if backend == "dask":
         from cardkit.playtest.dask_backend import run_on_dask
 
@@ -356,7 +391,7 @@ def _take(it: Iterator[Batch], n: int) -> list[Batch]:
     return out
 
 
-def run_sweep(batches: list[Batch], jobs: int = 1, backend: str = "local", scheduler: str | None = None,
+def run_sweep(batches: Sequence[Batch], jobs: int = 1, backend: str = "local", scheduler: str | None = None,
               progress: Callable[[int, int], None] | None = None) -> Sweep:
     """Run every batch and merge the results as they arrive; the same :class:`Sweep`
     whatever ``jobs`` (0: one worker per usable core) or backend."""

@@ -136,3 +136,15 @@ def test_paired_interval():
     half = 1.959963984540054 * (var / n) ** 0.5
     lo, hi = paired_ci(n, 3000, 3000 - ob + ov, ob, ov)
     assert abs(lo - (mean - half)) < 5e-4 and abs(hi - (mean + half)) < 5e-4
+
+
+def test_a_plan_makes_its_batches_on_demand_in_the_fixed_order():
+    from cardkit.playtest.sweep import BATCH, Batch
+
+    p = plan(REPO, "death-angel", [2, 5], ["random", "heuristic"], 2 * BATCH + 7, 3, 2)
+    want = [Batch(str(REPO), "death-angel", n, a, (3 + start, 3 + min(2 * BATCH + 7, start + BATCH)),
+                  (start // BATCH) % 2 == 0)
+            for n in (2, 5) for a in ("random", "heuristic") for start in range(0, 2 * BATCH + 7, BATCH)]
+    assert list(p) == want and len(p) == 12 and p[-1] == want[-1] and p[4:6] == want[4:6]
+    with pytest.raises(IndexError):
+        p[12]
