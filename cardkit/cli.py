@@ -427,13 +427,12 @@ def playtest(root: RootOpt = Path("."),
     """Audit every setup, play seeded games per player count and agent, and
     judge whether the card set yields playable, complete games."""
     import time
+    from dataclasses import replace
 
     from cardkit.games.death_angel.agents import AGENTS
     from cardkit.playtest.audit import audit
-    from cardkit.playtest.ladder import ladder_table
+    from cardkit.playtest.ladder import REFERENCE, ladder_table
     from cardkit.playtest.report import compare as compare_runs, table
-    from dataclasses import replace
-
     from cardkit.playtest.sweep import Variant, ability_cards, plan, run_sweep, summarize
 
     started = time.perf_counter()
@@ -484,7 +483,8 @@ def playtest(root: RootOpt = Path("."),
 
     sweep = run_sweep(batches, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
     summary = summarize(sweep, (lo, hi), ability_cards(card_set, counts))
-    result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary}
+    result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary, "reference": REFERENCE,
+                                 "band": [lo, hi]}
     if compare is not None:
         result["compare"] = compare_runs(sweep)
     if impact:
