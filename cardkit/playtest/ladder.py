@@ -4,7 +4,7 @@ verdict read from the strongest agent that does not see hidden cards.
 A player count is **playable** when every game of every agent completed, no invariant
 was violated, every ability took effect somewhere in the sweep, the strongest agent's
 win rate lies inside the band (exclusive), and the random agent is clearly below it
-(its Wilson 95 % interval ends below the strongest agent's).  The gap between the
+(the 95 % interval of the gap between them lies above 0).  The gap between the
 strongest agent and random is "skill matters"; agents that see hidden information
 (a clairvoyant ceiling) are shown but never judged.
 """
@@ -74,14 +74,14 @@ def ladder(sweep: Sweep, setups: list[dict[str, Any]], band: tuple[float, float]
             lo, hi = diff_ci(strongest["wins"], strongest["games"], random["wins"], random["games"])
             gap = {"agent": strongest["agent"], "value": round(strongest["win_rate"] - random["win_rate"], 4),
                    "ci95": [round(lo, 4), round(hi, 4)]}
-        verdict, why = _verdict(rows, strongest, random, band, never_fired)
+        verdict, why = _verdict(rows, strongest, random, gap, band, never_fired)
         out.append({"players": players, "agents": rows, "strongest": strongest["agent"] if strongest else None,
                     "skill_gap": gap, "verdict": verdict, "why": why})
     return out
 
 
 def _verdict(rows: list[dict[str, Any]], strongest: dict[str, Any] | None, random: dict[str, Any] | None,
-             band: tuple[float, float], never_fired: list[str]) -> tuple[str, str]:
+             gap: dict[str, Any] | None, band: tuple[float, float], never_fired: list[str]) -> tuple[str, str]:
     if any(r["completed"] < r["games"] for r in rows):
         bad = ", ".join(r["agent"] for r in rows if r["completed"] < r["games"])
         return "incomplete games", f"games that did not end in a win or a loss ({bad})"
@@ -96,9 +96,9 @@ def _verdict(rows: list[dict[str, Any]], strongest: dict[str, Any] | None, rando
         return "too easy", f"the strongest agent ({strongest['agent']}) wins {rate:.1%}, at or above {band[1]:.1%}"
     if random is None or random is strongest:
         return "skill untested", "play the random agent too (--agent random) to see whether skill matters"
-    if random["ci95"][1] >= strongest["ci95"][0]:
+    if gap is None or gap["ci95"][0] <= 0:
         return "skill does not matter", (f"random play ({random['win_rate']:.1%}) is not clearly below "
-                                         f"{strongest['agent']} ({rate:.1%}): the 95 % intervals overlap")
+                                         f"{strongest['agent']} ({rate:.1%}): the interval of the gap holds 0")
     if never_fired:
         return "dead cards", f"abilities that never took effect: {', '.join(never_fired)}"
     return "playable", (f"{strongest['agent']} wins {rate:.1%} (inside {band[0]:.0%}-{band[1]:.0%}), "

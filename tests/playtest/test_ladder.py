@@ -34,6 +34,10 @@ def test_the_verdict_reads_the_strongest_agent_and_needs_random_clearly_below():
     assert e["skill_gap"]["value"] == 0.089 and e["skill_gap"]["ci95"][0] > 0
     # random within reach of the strongest: skill is not shown to matter
     assert _verdicts(_tally(1, "heuristic", 100, 6), _tally(1, "random", 100, 3))[1]["verdict"] == "skill does not matter"
+    # 5 of 40 against 0 of 40: the two Wilson intervals overlap, but the gap's interval excludes 0
+    e = _verdicts(_tally(1, "heuristic", 40, 5), _tally(1, "random", 40, 0))[1]
+    assert e["agents"][1]["ci95"][1] > e["agents"][0]["ci95"][0] and e["skill_gap"]["ci95"][0] > 0
+    assert e["verdict"] == "playable"
     # no random agent: untested, whatever the strongest agent does
     assert _verdicts(_tally(1, "heuristic", 1000, 90))[1]["verdict"] == "skill untested"
     # the band reads the strongest agent, not the random one
