@@ -109,7 +109,7 @@ def ladder_table(entries: list[dict[str, Any]]) -> str:
     """The ladder for the terminal: one line per player count, every agent side by side."""
     agents = sorted({r["agent"] for e in entries for r in e["agents"]})
     cols = " ".join(f"{a[:20]:>21}" for a in agents)
-    head = f"{'players':>7} {cols} {'skill gap':>20}  verdict"
+    head = f"{'players':>7} {cols} {'skill matters (gap)':>23}  verdict"
     lines = ["skill ladder: win rate [95 % interval] per agent", head, "-" * len(head)]
     for e in entries:
         by = {r["agent"]: r for r in e["agents"]}
@@ -120,14 +120,15 @@ def ladder_table(entries: list[dict[str, Any]]) -> str:
             cells.append(f"{cell:>21}")
         g = e["skill_gap"]
         gap = f"{g['value']:+.1%} [{g['ci95'][0]:+.1%},{g['ci95'][1]:+.1%}]" if g else "-"
-        lines.append(f"{e['players']:>7} {' '.join(cells)} {gap:>20}  {e['verdict']}: {e['why']}")
+        lines.append(f"{e['players']:>7} {' '.join(cells)} {gap:>23}  {e['verdict']}: {e['why']}")
     ref = REFERENCE
     lines.append(f"game length and losses against the game's own figures (solo game refereed by hand: won in round "
                  f"{ref['solo_game_rounds']}; rulebook: {ref['mission_success']:.0%} success, {ref['casualties']:.0%} casualties):")
     for e in entries:
         for r in e["agents"]:
-            rw = r["rounds_win_median"] if r["rounds_win_median"] is not None else "-"
+            rw = f"{r['rounds_win_median']:g}" if r["rounds_win_median"] is not None else "-"
+            rm = f"{r['rounds_median']:g}" if r["rounds_median"] is not None else "-"
             cs = f"{r['casualty_share']:.0%}" if r["casualty_share"] is not None else "-"
-            lines.append(f"  {e['players']}p {r['agent']:<12} median rounds {r['rounds_median']} (wins {rw}), "
+            lines.append(f"  {e['players']}p {r['agent']:<12} median rounds {rm} (wins {rw}), "
                          f"win rate {r['win_rate']:.1%}, casualties {cs}" + ("  [sees hidden cards]" if r["ceiling"] else ""))
     return "\n".join(lines)
