@@ -37,10 +37,11 @@ def main() -> None:
                                                        args.certify_every)):
         batches = plan(ROOT, "death-angel", range(1, 7), ["heuristic"], args.games, 1, certify)
         t = time.perf_counter()
-        records = run_sweep(batches, jobs=jobs)
+        sweep = run_sweep(batches, jobs=jobs)
         dt = time.perf_counter() - t
-        assert len(records) == 6 * args.games
-        print(f"{label:<34} {len(records):>7} {jobs:>5} {dt:>8.1f} {len(records) / dt:>8.0f} {TARGET_S:>7.0f}s")
+        played = sum(tally.games for tally in sweep.tallies.values())
+        assert played == 6 * args.games
+        print(f"{label:<34} {played:>7} {jobs:>5} {dt:>8.1f} {played / dt:>8.0f} {TARGET_S:>7.0f}s")
 
 
 if __name__ == "__main__":

@@ -484,30 +484,33 @@ def playtest(root: RootOpt = Path("."),
              players: Annotated[str, typer.Option("--players", help="e.g. 1-6 or 1,3,6")] = "1-6",
              games: Annotated[int, typer.Option("--games", min=1, max=1_000_000)] = 200,
              seed: Annotated[int, typer.Option("--seed")] = 1,
-             agent: Annotated[Optional[list[str]], typer.Option("--agent", help="random, passive or heuristic (repeatable)")] = None,
+             agent: Annotated[Optional[list[str]], typer.Option("--agent", help="an agent name (repeatable; default: random and heuristic); see the list in docs/playtest.md")] = None,
              jobs: Annotated[int, typer.Option("--jobs", min=0, max=64, help="worker processes (0: one per usable core)")] = 0,
              backend: Annotated[str, typer.Option("--backend", help="local or dask")] = "local",
              scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="dask scheduler address (default: a local cluster)")] = None,
              compare: Annotated[Optional[Path], typer.Option("--compare", help="another project folder: same seeds, win-rate difference")] = None,
-             band: Annotated[str, typer.Option("--band", help="win rates outside (lo, hi) fail the verdict")] = "0,1",
+             band: Annotated[str, typer.Option("--band", help="the strongest agent's win rate must lie inside (lo, hi); see docs/playtest.md")] = "0.03,0.80",
              certify_every: Annotated[int, typer.Option("--certify-every", help="check invariants after every step in one batch of N")] = 4,
+             impact: Annotated[bool, typer.Option("--impact", help="also play every seed once per ability card with its ability switched off: what each card is worth")] = False,
              report: Annotated[Optional[Path], typer.Option("--report", help="also write a PDF report (charts) here")] = None,
              locale: Annotated[str, typer.Option("--locale", help="language of the PDF report")] = "en",
              format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
     """Audit every setup, play seeded games per player count and agent, and
     judge whether the card set yields playable, complete games."""
     import time
+    from dataclasses import replace
 
     from cardkit.games.death_angel.agents import AGENTS
     from cardkit.playtest.audit import audit
+    from cardkit.playtest.ladder import REFERENCE, ladder_table
     from cardkit.playtest.report import compare as compare_runs, table
-    from cardkit.playtest.sweep import ability_cards, plan, run_sweep, summarize
+    from cardkit.playtest.sweep import Variant, ability_cards, plan, run_sweep, summarize
 
     started = time.perf_counter()
     project = _clean_project(root)
     card_set = project.card_set(set_id)
     counts = _players(players)
-    agents = list(agent or ["heuristic"])
+    agents = list(dict.fromkeys(agent or ["random", "heuristic"]))
     unknown = [a for a in agents if a not in AGENTS]
     if unknown:
         raise CardkitError(f"unknown agent(s) {', '.join(unknown)} (agents: {', '.join(AGENTS)})", code="G002")
@@ -517,6 +520,8 @@ def playtest(root: RootOpt = Path("."),
         lo, hi = (float(x) for x in band.split(","))
     except ValueError:
         raise CardkitError(f"--band {band!r}: use two rates such as 0,1 or 0.2,0.8", code="G004") from None
+    if not 0 <= lo < hi <= 1:
+        raise CardkitError(f"--band {band!r}: use two rates with 0 <= low < high <= 1", code="G004")
     if compare is not None:  # checked before the first sweep, not minutes later
         if not compare.is_dir():
             raise CardkitError(f"--compare {compare} is not a folder", code="G005")
@@ -532,19 +537,34 @@ def playtest(root: RootOpt = Path("."),
             typer.echo(f"{card_set.directory}: error[{p.code}]: {p.card}: {p.message}"
                        + (f" ({p.players} players)" if p.players else ""), err=True)
         raise typer.Exit(1)
-    batches = plan(root.resolve(), set_id, counts, agents, games, seed, certify_every)
+    variants = (Variant("compare", str(compare.resolve())),) if compare is not None else ()
+    if impact:
+        from cardkit.playtest.impact import (impact_cards, impact_rows, impact_table, plan_impact, team_table,
+                                             team_tables)
+
+        ablatable, unablatable = impact_cards(card_set, counts)
+        judged = [a for a in agents if a != "random"] or agents  # random play wins too rarely to weigh a card
+        batches = plan_impact(root.resolve(), set_id, counts, judged, games, seed, ablatable, certify_every)
+        batches = [replace(b, variants=variants + b.variants) if b.count_base else b for b in batches]
+        batches += plan(root.resolve(), set_id, counts, [a for a in agents if a not in judged], games, seed,
+                        certify_every, variants)
+    else:
+        batches = plan(root.resolve(), set_id, counts, agents, games, seed, certify_every, variants)
     games_total = sum(b.seeds[1] - b.seeds[0] for b in batches)
     if games_total >= LARGE_SWEEP and not _compiled_engine():
         typer.echo(f"note: {games_total:,} games on the pure-Python engine; the compiled engine plays them about "
-                   "6x faster: CARDKIT_COMPILE=1 pip install -e . (see README)", err=True)
+                   "5x faster: CARDKIT_COMPILE=1 pip install -e . (see README)", err=True)
     with _Progress("playtest", games_total, "games", enabled=format is Format.text) as bar:
-        records = run_sweep(batches, jobs=jobs, backend=backend, scheduler=scheduler,
-                            progress=lambda done, total: bar.update(done * games_total // total))
-    summary = summarize(records, (lo, hi), ability_cards(card_set, counts))
-    result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary}
+        sweep = run_sweep(batches, jobs=jobs, backend=backend, scheduler=scheduler,
+                          progress=lambda done, total: bar.update(done * games_total // total))
+    summary = summarize(sweep, (lo, hi), ability_cards(card_set, counts))
+    result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary, "reference": REFERENCE,
+                                 "band": [lo, hi]}
     if compare is not None:
-        obatches = plan(compare.resolve(), set_id, counts, agents, games, seed, 0)
-        result["compare"] = compare_runs(records, run_sweep(obatches, jobs=jobs, backend=backend, scheduler=scheduler))
+        result["compare"] = compare_runs(sweep)
+    if impact:
+        summary["impact"] = result["impact"] = impact_rows(sweep, card_set, ablatable, unablatable)
+        summary["teams"] = result["teams"] = team_tables(sweep)
     if report is not None and report_loc is not None:
         from cardkit.playtest.pdfreport import write_report
 
@@ -555,6 +575,10 @@ def playtest(root: RootOpt = Path("."),
         typer.echo(json.dumps(result, indent=2))
     else:
         typer.echo(table(summary))
+        typer.echo(ladder_table(summary["ladder"]))
+        if impact:
+            typer.echo(impact_table(summary["impact"]))
+            typer.echo(team_table(summary["teams"]))
         for c in result.get("compare", []):  # type: ignore[union-attr]
             lo_, hi_ = c["difference_ci95"]
             typer.echo(f"compare {c['players']}p {c['agent']}: {c['win_rate_a']:.1%} -> {c['win_rate_b']:.1%} "

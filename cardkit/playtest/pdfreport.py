@@ -162,5 +162,102 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
         p.ops.append(Rect(sx + k * 25 * MM, 20 * MM, 3 * MM, 3 * MM, fill=colour))
         p.text(sx + k * 25 * MM + 5 * MM, 20.5 * MM, loc.ui_n("report.legend", s["players"]), 8)
     p.flush()
+    if summary.get("ladder"):
+        _ladder_page(p, summary["ladder"], loc)
+    for players, agent in sorted({(r["players"], r["agent"]) for r in summary.get("impact", []) if "players" in r}):
+        _impact_page(p, [r for r in summary["impact"] if r.get("players") == players and r.get("agent") == agent],
+                     loc, players, agent)
     atomic_write_bytes(path, doc.finish())
     return path
+
+
+def _name(loc: Localizer, cid: str) -> str:
+    try:
+        return loc.card(f"{cid}.name")
+    except KeyError:
+        return cid
+
+
+def _ladder_page(p: _Page, ladder: list[dict[str, Any]], loc: Localizer) -> None:
+    """Every agent side by side per player count, the skill gap, and the verdict read from the strongest."""
+    from cardkit.playtest.ladder import REFERENCE
+
+    locale = p.locale
+    left, y = 18 * MM, A4[1] - 20 * MM
+    p.text(left, y, loc.ui("report.ladder.title"), 13, "title")
+    y -= 7 * MM
+    ref = loc.ui("report.ladder.reference", rounds=REFERENCE["solo_game_rounds"],
+                 success=_pct(REFERENCE["mission_success"], locale), casualties=_pct(REFERENCE["casualties"], locale))
+    lines, _ = break_lines(ref, Style(locale, "body"), 8, A4[0] - 2 * left, p.doc.book)
+    for line in lines[:3]:
+        for piece in line.pieces:
+            if piece.kind == "text" and piece.value.strip():
+                p.text(left + piece.x, y, piece.value, 8, piece.role)
+        y -= 8 * 1.2
+    cols = [("report.agent", 4), ("report.win_rate", 44), ("report.interval", 66), ("report.rounds", 104),
+            ("report.ladder.rounds_win", 132), ("report.ladder.casualties", 156)]
+    y -= 3 * MM
+    for key, dx in cols:
+        p.text(left + dx * MM, y, loc.ui(key), 7.5, "bold")
+    p.ops.append(Line(left, y - 2 * MM, A4[0] - left, y - 2 * MM, INK, 0.5))
+    y -= 3 * MM
+    for e in ladder:
+        y -= 5.5 * MM
+        verdict = loc.ui("report.verdict." + e["verdict"].replace(" ", "_"))
+        p.text(left, y, f"{loc.ui('report.legend', players=e['players'])}: {verdict}", 8.5, "bold")
+        for r in e["agents"]:
+            y -= 4.6 * MM
+            name = loc.ui("report.ladder.ceiling", agent=r["agent"]) if r["ceiling"] else r["agent"]
+            rounds = "-" if r["rounds_median"] is None else f"{r['rounds_median']:g}"
+            wins = "-" if r["rounds_win_median"] is None else f"{r['rounds_win_median']:g}"
+            cas = "-" if r["casualty_share"] is None else _pct(r["casualty_share"], locale)
+            lo, hi = r["ci95"]
+            values = [name, _pct(r["win_rate"], locale), f"{_pct(lo, locale)} - {_pct(hi, locale)}", rounds, wins, cas]
+            for (_, dx), v in zip(cols, values):
+                p.text(left + dx * MM, y, v, 8, "bold" if r["agent"] == e["strongest"] and dx == 4 else "body")
+        if e["skill_gap"]:
+            g = e["skill_gap"]
+            y -= 4.6 * MM
+            p.text(left + 4 * MM, y, f"{loc.ui('report.ladder.gap')}: {_pct(g['value'], locale)} "
+                   f"({_pct(g['ci95'][0], locale)} - {_pct(g['ci95'][1], locale)})", 8)
+        p.ops.append(Line(left, y - 2.2 * MM, A4[0] - left, y - 2.2 * MM, "#dddddd", 0.3))
+    p.flush()
+
+
+def _impact_page(p: _Page, rows: list[dict[str, Any]], loc: Localizer, players: int, agent: str) -> None:
+    """One bar per card: the change in win rate with its ability switched off, with the 95 % interval."""
+    locale = p.locale
+    left, top = 18 * MM, A4[1] - 20 * MM
+    p.text(left, top, loc.ui_n("report.impact.title", players, players=players, agent=agent), 13, "title")
+    games = rows[0]["games"] if rows else 0
+    p.text(left, top - 6 * MM, loc.ui_n("report.impact.subtitle", games, games=games), 8)
+    label_w, value_w = 52 * MM, 30 * MM
+    bx, bw = left + label_w, A4[0] - 2 * left - label_w - value_w
+    span = max([abs(v) for r in rows for v in r["ci95"]] + [0.01])
+    span = math.ceil(span * 100 / 2) * 2 / 100  # whole even percentage points
+    y0, y1 = 22 * MM, top - 16 * MM
+    step = min(5 * MM, (y1 - y0) / max(1, len(rows)))
+    size = min(7.5, step / MM * 1.9)
+    zero = bx + bw / 2
+
+    def at(v: float) -> float:
+        return zero + v / span * (bw / 2)
+
+    for k in range(-2, 3):  # grid at -span, -span/2, 0, span/2, span
+        x = at(span * k / 2)
+        p.ops.append(Line(x, y0, x, y1, INK if k == 0 else "#dddddd", 0.6 if k == 0 else 0.3))
+        p.text(x, y0 - 4 * MM, f"{span * k / 2 * 100:+.0f}".replace("+0", "0"), 7, align="center")
+    for i, r in enumerate(rows):
+        y = y1 - (i + 0.5) * step
+        lo, hi = r["ci95"]
+        none = r["effect"] == "no measurable effect"
+        colour = "#9aa0a6" if none else (PALETTE[0] if r["win_rate_delta"] < 0 else PALETTE[1])
+        x0, x1 = sorted((zero, at(r["win_rate_delta"])))
+        p.ops.append(Rect(x0, y - step * 0.3, max(0.4, x1 - x0), step * 0.6, fill=colour))
+        p.ops.append(Line(at(lo), y, at(hi), y, INK, 0.6))
+        for v in (lo, hi):
+            p.ops.append(Line(at(v), y - step * 0.25, at(v), y + step * 0.25, INK, 0.6))
+        p.text(bx - 2 * MM, y - size * 0.35, _name(loc, r["card"]), size, align="right")
+        value = loc.ui("report.impact.no_effect") if none else _pct(r["win_rate_delta"], locale)
+        p.text(bx + bw + 2 * MM, y - size * 0.35, value, size)
+    p.flush()

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
-from cardkit.playtest.sweep import GameRecord
+from cardkit.playtest.sweep import Sweep
 
 
 def table(summary: dict[str, Any]) -> str:
@@ -23,22 +24,21 @@ def table(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def compare(a: list[GameRecord], b: list[GameRecord]) -> list[dict[str, Any]]:
-    """Win-rate difference (b minus a) per setup on common seeds, with a paired 95 % interval."""
-    index = {(r.players, r.agent, r.seed): r for r in a}
+def compare(sweep: Sweep, label: str = "compare") -> list[dict[str, Any]]:
+    """Win-rate difference (b minus a) per setup on common seeds, with a paired 95 % interval
+    (normal approximation on the per-seed differences)."""
     out = []
-    for key in sorted({(r.players, r.agent) for r in b}):
-        pairs = [(index[(r.players, r.agent, r.seed)], r) for r in b
-                 if (r.players, r.agent) == key and (r.players, r.agent, r.seed) in index]
-        if not pairs:
+    for (lab, players, agent), p in sorted(sweep.paired.items()):
+        if lab != label or not p.games:
             continue
-        d = [(y.result == "win") - (x.result == "win") for x, y in pairs]
-        n = len(d)
-        mean = sum(d) / n
-        var = sum((v - mean) ** 2 for v in d) / (n - 1) if n > 1 else 0.0
-        half = 1.959963984540054 * math.sqrt(var / n) if n > 1 else 1.0
-        out.append({"players": key[0], "agent": key[1], "games": n,
-                    "win_rate_a": round(sum(x.result == "win" for x, _ in pairs) / n, 4),
-                    "win_rate_b": round(sum(y.result == "win" for _, y in pairs) / n, 4),
+        n = p.games
+        diff = Fraction(p.only_variant - p.only_base, n)
+        # sum over seeds of (d - mean)^2, exactly: d is +1, -1 or 0
+        ss = (p.only_variant * (1 - diff) ** 2 + p.only_base * (-1 - diff) ** 2
+              + (n - p.only_variant - p.only_base) * diff ** 2)
+        half = 1.959963984540054 * math.sqrt(float(ss / (n - 1)) / n) if n > 1 else 1.0
+        mean = float(diff)
+        out.append({"players": players, "agent": agent, "games": n,
+                    "win_rate_a": round(p.wins_base / n, 4), "win_rate_b": round(p.wins_variant / n, 4),
                     "difference": round(mean, 4), "difference_ci95": [round(mean - half, 4), round(mean + half, 4)]})
     return out

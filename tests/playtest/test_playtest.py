@@ -48,7 +48,10 @@ def test_report_shape_and_meaning(cli):
     lo, hi = setup["win_rate_ci95"]
     assert lo <= setup["win_rate"] <= hi
     assert set(rep["coverage"]) == {"fired", "never_fired"}
-    assert setup["verdict"] in ("playable", "too hard", "too easy", "dead cards")
+    (step,) = rep["ladder"]
+    assert setup["verdict"] == step["verdict"] and step["strongest"] == "random"
+    # random alone: the band judges it (it wins far below 3 %), and skill cannot be judged without a second agent
+    assert step["verdict"] == ("too hard" if setup["win_rate"] <= 0.03 else "skill untested")
 
 
 def _break(project: Path, path: str, old: str, new: str) -> None:
@@ -109,10 +112,11 @@ def test_pdf_report(cli, tmp_path: Path):
                  "--report", str(out), "--locale", "en")
     assert result.code in (0, 1), result.err
     reader = PdfReader(out)
-    assert len(reader.pages) == 2
+    assert len(reader.pages) == 3
     first = reader.pages[0].extract_text()
     assert "Playtest report" in first and "Win rate by player count" in first
     assert "Games not yet lost after each round" in reader.pages[1].extract_text()
+    assert "Skill ladder" in reader.pages[2].extract_text()
 
 
 def test_a_missing_compare_folder_fails_before_any_game(cli, tmp_path: Path):

@@ -1,0 +1,189 @@
+"""Card impact: what each card's ability is worth, measured by switching it off.
+
+For every card with an ability, the same seeds are played with the set as it is
+and with a copy of the set in which that card's abilities are switched off
+(:func:`ablate`, a data-level change: the engine plays the copy as written).
+The paired difference in win rate gets Newcombe's interval for paired
+proportions (:func:`paired_ci`), which uses the pairing (the same seeds) and,
+unlike the normal approximation, stays sensible when few games differ.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import fields, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Iterable
+
+from cardkit.playtest.sweep import BATCH, Batch, Paired, Sweep, Variant, hist_median, wilson
+
+Z95 = 1.959963984540054
+GROUP = 22  # cards per batch: each batch replays the base games once for its group
+
+
+def ability_of(card: Any) -> tuple[Any, ...]:
+    """The ability steps a card record carries as data (its ``effects``); empty when the card has
+    none, or when what it does is not data the engine reads as effects (a Brood Lord's +1 to the
+    swarm's kill number is a rule of the engine keyed on the ``brood_lord`` flag)."""
+    names = {f.name for f in fields(card)}
+    return tuple(getattr(card, "effects")) if "effects" in names else ()
+
+
+def ablate(card_set: Any, card_id: str) -> Any:
+    """A copy of ``card_set`` in which card ``card_id`` has no ability: its effect steps are
+    removed, everything else (its kind, quantity, icons, spawn boxes, win condition) stays.
+    The one place where an ability is switched off; it works on any card record with an
+    ``effects`` field."""
+    card = card_set.cards.get(card_id)
+    if card is None:
+        raise ValueError(f"cannot switch off card '{card_id}': the set has no such card")
+    if not ability_of(card):
+        raise ValueError(f"cannot switch off card '{card_id}': it has no ability steps in its data")
+    cards = dict(card_set.cards)
+    cards[card_id] = replace(card, effects=())
+    return replace(card_set, cards=MappingProxyType(cards))
+
+
+def plan_impact(root: Path, set_id: str, players: Iterable[int], agents: Iterable[str], games: int, seed: int,
+                cards: list[str], certify_every: int = 0) -> list[Batch]:
+    """The base sweep's batches, each also playing its seeds once per ablated card.  Cards go in
+    groups of :data:`GROUP`; only the first group's batches count the base games in the report."""
+    groups = [tuple(cards[i:i + GROUP]) for i in range(0, len(cards), GROUP)] or [()]
+    out = []
+    for p in players:
+        for a in agents:
+            for start in range(0, games, BATCH):
+                stop = min(games, start + BATCH)
+                certify = bool(certify_every) and (start // BATCH) % certify_every == 0
+                for g, group in enumerate(groups):
+                    out.append(Batch(str(root), set_id, p, a, (seed + start, seed + stop), certify and g == 0,
+                                     tuple(Variant(c, str(root), c) for c in group), count_base=g == 0))
+    return out
+
+
+def paired_ci(n: int, wins_base: int, wins_variant: int, only_base: int, only_variant: int,
+              z: float = Z95) -> tuple[float, float]:
+    """95 % interval for (variant win rate - base win rate) on ``n`` paired games: Newcombe's
+    hybrid score interval for paired data (method 10 of Newcombe 1998, Stat. Med. 17:2635, with
+    the plain correlation coefficient of the pairs): the Wilson intervals of both rates, combined
+    with how strongly the two games of a seed agree.
+
+    >>> [round(x, 4) for x in paired_ci(100, 20, 20, 0, 0)]  # no game changed
+    [-0.0222, 0.0222]
+    >>> lo, hi = paired_ci(2000, 200, 150, 60, 10); lo < -0.02 < hi < 0
+    True
+    """
+    if n == 0:
+        return (-1.0, 1.0)
+    p1, p2 = wins_variant / n, wins_base / n
+    l1, u1 = wilson(wins_variant, n, z)
+    l2, u2 = wilson(wins_base, n, z)
+    both = wins_variant - only_variant
+    neither = n - wins_base - only_variant
+    den = wins_variant * (n - wins_variant) * wins_base * (n - wins_base)
+    phi = (both * neither - only_variant * only_base) / math.sqrt(den) if den else 0.0
+    d = p1 - p2
+    delta = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    eps = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return (max(-1.0, d - delta), min(1.0, d + eps))
+
+
+def _mean_ci(total: int, squares: int, n: int) -> tuple[float, float, float]:
+    """Mean of paired differences with a normal 95 % interval, from their sum and sum of squares."""
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    mean = total / n
+    var = (squares - total * total / n) / (n - 1) if n > 1 else 0.0
+    half = Z95 * math.sqrt(max(0.0, var) / n)
+    return (mean, mean - half, mean + half)
+
+
+def effect_word(lo: float, hi: float) -> str:
+    if lo <= 0 <= hi:
+        return "no measurable effect"
+    return "helps" if hi < 0 else "hurts"  # switching it off lowers the win rate: the ability helps
+
+
+def impact_rows(sweep: Sweep, card_set: Any, cards: list[str], unablatable: list[str]) -> list[dict[str, Any]]:
+    """One row per ablated card and setup, ranked: the cards whose loss costs the most wins first."""
+    rows = []
+    for (label, players, agent), p in sweep.paired.items():
+        if label not in cards:
+            continue
+        rows.append(_row(p, sweep))
+    rows.sort(key=lambda r: (r["players"], r["agent"], r["win_rate_delta"], r["card"]))
+    for cid in unablatable:
+        rows.append({"card": cid, "ablatable": False,
+                     "note": "no ability steps in the card data: the engine applies this card's rule itself"})
+    return rows
+
+
+def _row(p: Paired, sweep: Sweep) -> dict[str, Any]:
+    n = p.games
+    delta = (p.wins_variant - p.wins_base) / n
+    lo, hi = paired_ci(n, p.wins_base, p.wins_variant, p.only_base, p.only_variant)
+    cas_total = p.casualties_variant - p.casualties_base
+    cmean, clo, chi = _mean_ci(cas_total, p.casualty_diff_sq, n)
+    rb = hist_median(p.rounds_base) if p.rounds_base else None
+    rv = hist_median(p.rounds_variant) if p.rounds_variant else None
+    base = sweep.tallies.get((p.players, p.agent))
+    fired = base.fired.get(p.label, 0) if base else 0
+    return {"card": p.label, "players": p.players, "agent": p.agent, "games": n,
+            "win_rate_base": round(p.wins_base / n, 4), "win_rate_ablated": round(p.wins_variant / n, 4),
+            "win_rate_delta": round(delta, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "games_changed": p.only_base + p.only_variant,
+            "rounds_delta": (rv - rb) if rb is not None and rv is not None else None,
+            "casualties_delta": round(cmean, 3), "casualties_ci95": [round(clo, 3), round(chi, 3)],
+            "fired_games": fired, "fired_when_ablated": p.fired_variant,
+            "effect": effect_word(lo, hi)}
+
+
+def team_tables(sweep: Sweep) -> list[dict[str, Any]]:
+    """Win rate per team and per team pairing (games in which both were in play) per setup."""
+    out = []
+    for (players, agent), t in sorted(sweep.tallies.items()):
+        def table(d: dict[str, list[int]]) -> list[dict[str, Any]]:
+            rows = []
+            for k, (g, w) in d.items():
+                lo, hi = wilson(w, g)
+                rows.append({"teams": k.split("+"), "games": g, "wins": w, "win_rate": round(w / g, 4) if g else 0.0,
+                             "ci95": [round(lo, 4), round(hi, 4)]})
+            return sorted(rows, key=lambda r: (-r["win_rate"], r["teams"]))
+        out.append({"players": players, "agent": agent, "teams": table(t.teams), "pairings": table(t.pairs)})
+    return out
+
+
+def impact_cards(card_set: Any, counts: Iterable[int]) -> tuple[list[str], list[str]]:
+    """The ability cards of these player counts that can be switched off, and those that cannot."""
+    from cardkit.playtest.sweep import ability_cards
+
+    cards = sorted(ability_cards(card_set, counts))
+    return [c for c in cards if ability_of(card_set.cards[c])], [c for c in cards if not ability_of(card_set.cards[c])]
+
+
+def impact_table(rows: list[dict[str, Any]], names: dict[str, str] | None = None) -> str:
+    names = names or {}
+    head = f"{'players':>7} {'agent':<10} {'card':<28} {'win rate':>9} {'off':>7} {'delta':>7} {'95% CI':>17} {'rounds':>6} {'deaths':>6}  effect"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        if r.get("ablatable") is False:
+            lines.append(f"{'':>7} {'':<10} {names.get(r['card'], r['card'])[:28]:<28} not switchable: {r['note']}")
+            continue
+        lo, hi = r["ci95"]
+        rd = f"{r['rounds_delta']:+g}" if r["rounds_delta"] is not None else "-"
+        lines.append(f"{r['players']:>7} {r['agent']:<10} {names.get(r['card'], r['card'])[:28]:<28} "
+                     f"{r['win_rate_base']:>8.1%} {r['win_rate_ablated']:>6.1%} {r['win_rate_delta']:>+7.1%} "
+                     f"{f'[{lo:+.1%}, {hi:+.1%}]':>17} {rd:>6} {r['casualties_delta']:>+6.2f}  {r['effect']}")
+    return "\n".join(lines)
+
+
+def team_table(tables: list[dict[str, Any]]) -> str:
+    """Win rate per team and per pairing of teams in play, per setup, best first."""
+    lines = ["win rate by team and by pairing of teams in play (95 % interval)"]
+    for t in tables:
+        for kind in ("teams", "pairings"):
+            cells = [f"{'+'.join(r['teams'])} {r['win_rate']:.1%} [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}] of {r['games']}"
+                     for r in t[kind]]
+            lines.append(f"  {t['players']}p {t['agent']} {kind}: " + "; ".join(cells))
+    return "\n".join(lines)

@@ -1,0 +1,134 @@
+"""The skill ladder and the verdict: every agent side by side per player count, and a
+verdict read from the strongest agent that does not see hidden cards.
+
+A player count is **playable** when every game of every agent completed, no invariant
+was violated, every ability took effect somewhere in the sweep, the strongest agent's
+win rate lies inside the band (exclusive), and the random agent is clearly below it
+(the 95 % interval of the gap between them lies above 0).  The gap between the
+strongest agent and random is "skill matters"; agents that see hidden information
+(a clairvoyant ceiling) are shown but never judged.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from cardkit.playtest.sweep import Sweep, hist_median, wilson
+
+DEFAULT_BAND = (0.03, 0.80)  # justified in docs/playtest.md
+
+# what the game's own material says about a game (facts dossier, rulebook flavour text)
+REFERENCE = {
+    "solo_game_rounds": 15,  # the hand-refereed solo game of the facts dossier, won in round 15
+    "mission_success": 0.44,  # rulebook flavour: "mission success 44 %"
+    "casualties": 0.86,  # rulebook flavour: "casualties 86 %" of the squad
+}
+
+
+def is_ceiling(agent: str) -> bool:
+    """An agent that sees hidden information: a ceiling to show, never the agent a verdict reads.
+    An agent factory says so with a ``clairvoyant = True`` attribute (or by its name)."""
+    from cardkit.games.death_angel.agents import AGENTS
+
+    return bool(getattr(AGENTS.get(agent), "clairvoyant", False)) or "clairvoyant" in agent
+
+
+def diff_ci(x1: int, n1: int, x2: int, n2: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """95 % interval for p1 - p2 of two independent proportions (Newcombe's hybrid score
+    interval, method 10 of Newcombe 1998: Wilson intervals of each rate combined).
+
+    Newcombe's own examples (56/70 - 48/80 and 9/10 - 3/10):
+
+    >>> [round(v, 4) for v in diff_ci(56, 70, 48, 80)], [round(v, 4) for v in diff_ci(9, 10, 3, 10)]
+    ([0.0524, 0.3339], [0.1705, 0.809])
+    """
+    p1, p2 = x1 / n1, x2 / n2
+    l1, u1 = wilson(x1, n1, z)
+    l2, u2 = wilson(x2, n2, z)
+    d = p1 - p2
+    return (max(-1.0, d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)),
+            min(1.0, d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)))
+
+
+def ladder(sweep: Sweep, setups: list[dict[str, Any]], band: tuple[float, float], never_fired: list[str]) -> list[dict[str, Any]]:
+    """One entry per player count: the agents by win rate, the skill gap and the verdict."""
+    out = []
+    for players in sorted({s["players"] for s in setups}):
+        rows = []
+        for s in (s for s in setups if s["players"] == players):
+            t = sweep.tallies[(players, s["agent"])]
+            fielded = t.casualties + t.survivors
+            rows.append({"agent": s["agent"], "games": s["games"], "wins": s["wins"], "win_rate": s["win_rate"],
+                         "ci95": s["win_rate_ci95"], "ceiling": is_ceiling(s["agent"]),
+                         "rounds_median": s["rounds"]["all"]["median"] if s["rounds"]["all"] else None,
+                         "rounds_win_median": s["rounds"]["win"]["median"] if s["rounds"]["win"] else None,
+                         "casualty_share": round(t.casualties / fielded, 4) if fielded else None,
+                         "completed": s["completed"], "violations": s["violations"]})
+        rows.sort(key=lambda r: (-r["win_rate"], r["agent"]))
+        judged = [r for r in rows if not r["ceiling"]]
+        strongest = judged[0] if judged else None
+        random = next((r for r in rows if r["agent"] == "random"), None)
+        gap = None
+        if strongest and random and strongest is not random:
+            lo, hi = diff_ci(strongest["wins"], strongest["games"], random["wins"], random["games"])
+            gap = {"agent": strongest["agent"], "value": round(strongest["win_rate"] - random["win_rate"], 4),
+                   "ci95": [round(lo, 4), round(hi, 4)]}
+        verdict, why = _verdict(rows, strongest, random, gap, band, never_fired)
+        out.append({"players": players, "agents": rows, "strongest": strongest["agent"] if strongest else None,
+                    "skill_gap": gap, "verdict": verdict, "why": why})
+    return out
+
+
+def _verdict(rows: list[dict[str, Any]], strongest: dict[str, Any] | None, random: dict[str, Any] | None,
+             gap: dict[str, Any] | None, band: tuple[float, float], never_fired: list[str]) -> tuple[str, str]:
+    if any(r["completed"] < r["games"] for r in rows):
+        bad = ", ".join(r["agent"] for r in rows if r["completed"] < r["games"])
+        return "incomplete games", f"games that did not end in a win or a loss ({bad})"
+    if any(r["violations"] for r in rows):
+        return "rule violations", "invariant violations: see the failures and their seeds"
+    if strongest is None:
+        return "skill untested", "only agents that see hidden cards were played"
+    rate = strongest["win_rate"]
+    if rate <= band[0]:
+        return "too hard", f"the strongest agent ({strongest['agent']}) wins {rate:.1%}, at or below {band[0]:.1%}"
+    if rate >= band[1]:
+        return "too easy", f"the strongest agent ({strongest['agent']}) wins {rate:.1%}, at or above {band[1]:.1%}"
+    if random is None or random is strongest:
+        return "skill untested", "play the random agent too (--agent random) to see whether skill matters"
+    if gap is None or gap["ci95"][0] <= 0:
+        return "skill does not matter", (f"random play ({random['win_rate']:.1%}) is not clearly below "
+                                         f"{strongest['agent']} ({rate:.1%}): the interval of the gap holds 0")
+    if never_fired:
+        return "dead cards", f"abilities that never took effect: {', '.join(never_fired)}"
+    return "playable", (f"{strongest['agent']} wins {rate:.1%} (inside {band[0]:.0%}-{band[1]:.0%}), "
+                        f"clearly above random ({random['win_rate']:.1%})")
+
+
+def ladder_table(entries: list[dict[str, Any]]) -> str:
+    """The ladder for the terminal: one line per player count, every agent side by side."""
+    agents = sorted({r["agent"] for e in entries for r in e["agents"]})
+    cols = " ".join(f"{a[:20]:>21}" for a in agents)
+    head = f"{'players':>7} {cols} {'skill matters (gap)':>23}  verdict"
+    lines = ["skill ladder: win rate [95 % interval] per agent", head, "-" * len(head)]
+    for e in entries:
+        by = {r["agent"]: r for r in e["agents"]}
+        cells = []
+        for a in agents:
+            r = by.get(a)
+            cell = f"{r['win_rate']:.1%} [{r['ci95'][0]:.1%},{r['ci95'][1]:.1%}]" if r else "-"
+            cells.append(f"{cell:>21}")
+        g = e["skill_gap"]
+        gap = f"{g['value']:+.1%} [{g['ci95'][0]:+.1%},{g['ci95'][1]:+.1%}]" if g else "-"
+        lines.append(f"{e['players']:>7} {' '.join(cells)} {gap:>23}  {e['verdict']}: {e['why']}")
+    ref = REFERENCE
+    lines.append(f"game length and losses against the game's own figures (solo game refereed by hand: won in round "
+                 f"{ref['solo_game_rounds']}; rulebook: {ref['mission_success']:.0%} success, {ref['casualties']:.0%} casualties):")
+    for e in entries:
+        for r in e["agents"]:
+            rw = f"{r['rounds_win_median']:g}" if r["rounds_win_median"] is not None else "-"
+            rm = f"{r['rounds_median']:g}" if r["rounds_median"] is not None else "-"
+            cs = f"{r['casualty_share']:.0%}" if r["casualty_share"] is not None else "-"
+            lines.append(f"  {e['players']}p {r['agent']:<12} median rounds {rm} (wins {rw}), "
+                         f"win rate {r['win_rate']:.1%}, casualties {cs}" + ("  [sees hidden cards]" if r["ceiling"] else ""))
+    return "\n".join(lines)

@@ -1,0 +1,150 @@
+"""Sweeps in constant memory: batch summaries merge into exactly the report that the
+games' own records give, in any merge order; card ablation and paired intervals."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from dataclasses import replace
+
+import pytest
+
+from cardkit.games.death_angel.agents import AGENTS
+from cardkit.games.death_angel.engine import Game
+from cardkit.load.project import load_project
+from cardkit.playtest.impact import ablate, ability_of, paired_ci
+from cardkit.playtest.sweep import (BatchResult, Sweep, Tally, ability_cards, hist_median, hist_percentile, percentile,
+                                    plan, play_game, run_batch, summarize, wilson)
+from tests.conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def card_set():
+    return load_project(REPO).card_set("death-angel")
+
+
+def _records(card_set, players: int, agent: str, seeds: range):
+    game = Game(card_set, players)
+    return [play_game(game, AGENTS[agent], players, agent, s, False) for s in seeds]
+
+
+def test_histogram_statistics_match_the_list_statistics():
+    rng = random.Random(7)
+    for n in range(1, 60):
+        values = [rng.randrange(1, 20) for _ in range(n)]
+        hist: dict[int, int] = {}
+        for v in values:
+            hist[v] = hist.get(v, 0) + 1
+        assert hist_median(hist) == statistics.median(values)
+        assert type(hist_median(hist)) is type(statistics.median(values))
+        for q in (5, 50, 95):
+            assert hist_percentile(hist, q) == percentile(values, q)
+
+
+def test_merged_summaries_give_the_report_of_the_records(card_set):
+    """The report of merged batch tallies equals the statistics of the games' records,
+    computed the way the record-keeping sweep computed them."""
+    batches = plan(REPO, "death-angel", [1, 3], ["random", "heuristic"], 40, 11)
+    batches = [replace(b, seeds=(b.seeds[0], b.seeds[0] + 20)) for b in batches] + \
+              [replace(b, seeds=(b.seeds[0] + 20, b.seeds[0] + 40)) for b in batches]
+    results = [run_batch(b) for b in batches]
+    forward, backward = Sweep(), Sweep()
+    for r in results:
+        forward.merge(r)
+    for r in reversed([run_batch(b) for b in batches]):
+        backward.merge(r)
+    cards = ability_cards(card_set, [1, 3])
+    rep = summarize(forward, (0.0, 1.0), cards)
+    assert rep == summarize(backward, (0.0, 1.0), cards)
+    for setup in rep["setups"]:
+        recs = _records(card_set, setup["players"], setup["agent"], range(11, 51))
+        done = [r for r in recs if r.result in ("win", "loss")]
+        wins = [r for r in recs if r.result == "win"]
+        assert setup["games"] == 40 and setup["wins"] == len(wins) and setup["completed"] == len(done)
+        rounds = [r.rounds for r in done]
+        assert setup["rounds"]["all"] == {"median": statistics.median(rounds), "p5": percentile(rounds, 5),
+                                          "p95": percentile(rounds, 95)}
+        assert setup["casualties_mean"] == round(statistics.mean(r.casualties for r in recs), 3)
+        assert setup["reshuffles_mean"] == round(statistics.mean(r.reshuffles for r in recs), 3)
+        longest = max(len(r.alive_by_round) for r in recs)
+        assert setup["survival_by_round"] == [
+            round(sum(1 for r in recs if len(r.alive_by_round) > k or r.result == "win") / 40, 4) for k in range(longest)]
+        causes: dict[str, int] = {}
+        for r in recs:
+            if r.result == "loss":
+                causes[r.reason] = causes.get(r.reason, 0) + 1
+        assert setup["defeat_causes"] == dict(sorted(causes.items()))
+        assert setup["win_rate_ci95"] == [round(x, 4) for x in wilson(len(wins), 40)]
+
+
+def test_failures_keep_the_smallest_seeds_in_any_merge_order():
+    def tally(seeds):
+        t = Tally(1, "random")
+        t.failures = [(s, "error", "boom", ()) for s in seeds]
+        return BatchResult(t)
+
+    a, b = Sweep(), Sweep()
+    parts = [range(40, 55), range(0, 15), range(20, 35)]
+    for p in parts:
+        a.merge(tally(p))
+    for p in reversed(parts):
+        b.merge(tally(p))
+    want = [s for p in sorted(parts, key=lambda r: r.start) for s in p][:20]
+    assert [f[0] for f in a.tallies[(1, "random")].failures] == want
+    assert a.tallies[(1, "random")].failures == b.tallies[(1, "random")].failures
+
+
+def test_ablate_switches_off_one_card_and_leaves_the_set_alone(card_set):
+    target = next(c for c in sorted(ability_cards(card_set, [1])) if ability_of(card_set.cards[c]))
+    before = card_set.cards[target].effects
+    copy = ablate(card_set, target)
+    assert copy.cards[target].effects == () and card_set.cards[target].effects == before != ()
+    assert copy.cards[target].quantity == card_set.cards[target].quantity
+    assert all(copy.cards[c] is card_set.cards[c] for c in card_set.cards if c != target)
+    with pytest.raises(ValueError, match="no such card"):
+        ablate(card_set, "no_such_card")
+    with pytest.raises(ValueError, match="no ability"):
+        ablate(card_set, "brood_lord_a")
+
+
+def test_an_ablated_card_never_takes_effect(card_set):
+    """A card that takes effect in these games takes effect in none once ablated, and the games change."""
+    recs = _records(card_set, 1, "heuristic", range(1, 31))
+    fired: dict[str, int] = {}
+    for r in recs:
+        for c in r.fired:
+            fired[c] = fired.get(c, 0) + 1
+    card = max((c for c in fired if c in card_set.cards and ability_of(card_set.cards[c])), key=lambda c: (fired[c], c))
+    off = _records(ablate(card_set, card), 1, "heuristic", range(1, 31))
+    assert not any(card in r.fired for r in off)
+    assert [(r.result, r.rounds, r.casualties) for r in off] != [(r.result, r.rounds, r.casualties) for r in recs]
+
+
+def test_paired_interval():
+    # no game changed: a narrow interval around 0 (not a point: the Wilson intervals of the two rates are skewed)
+    lo, hi = paired_ci(500, 40, 40, 0, 0)
+    assert -0.01 < lo < 0 < hi < 0.01
+    # the same marginal rates: pairing (few discordant games) gives a narrower interval than many
+    lo1, hi1 = paired_ci(1000, 100, 150, 10, 60)
+    lo2, hi2 = paired_ci(1000, 100, 150, 90, 140)
+    assert lo2 < lo1 < 0.05 < hi1 < hi2
+    assert lo1 > 0  # 60 games won only without the card, 10 only with it: a real difference
+    # on large samples it agrees with the normal approximation of the paired differences
+    n, ob, ov = 20000, 900, 700
+    mean = (ov - ob) / n
+    var = ((ob + ov) - n * mean * mean) / (n - 1)
+    half = 1.959963984540054 * (var / n) ** 0.5
+    lo, hi = paired_ci(n, 3000, 3000 - ob + ov, ob, ov)
+    assert abs(lo - (mean - half)) < 5e-4 and abs(hi - (mean + half)) < 5e-4
+
+
+def test_a_plan_makes_its_batches_on_demand_in_the_fixed_order():
+    from cardkit.playtest.sweep import BATCH, Batch
+
+    p = plan(REPO, "death-angel", [2, 5], ["random", "heuristic"], 2 * BATCH + 7, 3, 2)
+    want = [Batch(str(REPO), "death-angel", n, a, (3 + start, 3 + min(2 * BATCH + 7, start + BATCH)),
+                  (start // BATCH) % 2 == 0)
+            for n in (2, 5) for a in ("random", "heuristic") for start in range(0, 2 * BATCH + 7, BATCH)]
+    assert list(p) == want and len(p) == 12 and p[-1] == want[-1] and p[4:6] == want[4:6]
+    with pytest.raises(IndexError):
+        p[12]
