@@ -191,7 +191,14 @@ class Localizer:
         return msgctxt in self.english
 
     def ui(self, key: str, **values: object) -> str:
-        text = self._pick(self.ui_table, self.ui_plurals.get(key), key, self.ui_english[key], None)
+        """An interface message, its placeholders filled.  For a plural message
+        whose count is given as a whole number the form follows that number, so a
+        caller cannot print "2 pelaaja" by asking without :meth:`ui_n`."""
+        src = self.ui_plurals.get(key)
+        count = values.get(src.count) if src is not None and src.count else None
+        if isinstance(count, int) and not isinstance(count, bool):
+            return self.ui_n(key, count, **values)
+        text = self._pick(self.ui_table, src, key, self.ui_english[key], None)
         return self._fill(text, values)
 
     def ui_n(self, key: str, n: int, **values: object) -> str:

@@ -204,7 +204,7 @@ def _ladder_page(p: _Page, ladder: list[dict[str, Any]], loc: Localizer) -> None
     for e in ladder:
         y -= 5.5 * MM
         verdict = loc.ui("report.verdict." + e["verdict"].replace(" ", "_"))
-        p.text(left, y, f"{loc.ui('report.legend', players=e['players'])}: {verdict}", 8.5, "bold")
+        p.text(left, y, f"{loc.ui_n('report.legend', e['players'])}: {verdict}", 8.5, "bold")
         for r in e["agents"]:
             y -= 4.6 * MM
             name = loc.ui("report.ladder.ceiling", agent=r["agent"]) if r["ceiling"] else r["agent"]
