@@ -28,6 +28,7 @@ from typing import Any, Mapping, Sequence
 # compiled together as one mypyc group: all or none of them run compiled
 MODULES = (
     "cardkit.model",
+    "cardkit.games.death_angel.cards",
     "cardkit.rules.core",
     "cardkit.games.death_angel.state",
     "cardkit.games.death_angel.engine",

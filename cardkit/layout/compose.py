@@ -20,8 +20,9 @@ from cardkit.layout.ops import Circle, Icon, Line, Op, Picture, Rect, Text
 from cardkit.layout.textfit import Block, ColumnResult, FitResult, Style, block_height, fit, fit_column
 from cardkit.layout.units import MM, to_pt
 from cardkit.load.yamlsafe import read_yaml_file
-from cardkit.model import (Action, Card, CardSet, Event, Genestealer, Location, Marine, Placement,
-                           SetupCard, Terrain)
+from cardkit.games.death_angel.cards import (Action, Event, Genestealer, Location, Marine, Placement, SetupCard,
+                                             Terrain)
+from cardkit.model import Card, CardSet
 
 TEMPLATE_FILE = Path(__file__).resolve().parents[1] / "templates" / "cards.yaml"
 

@@ -15,7 +15,7 @@ from cardkit.layout.compose import DECK_COLOURS, INK, PAPER, Composer, Face, Pri
 from cardkit.layout.ops import Circle, Line, Rect, Text
 from cardkit.layout.textfit import Block, Style
 from cardkit.layout.units import MM
-from cardkit.model import Scenario
+from cardkit.games.deep_strike.cards import Scenario
 
 ZONE_COLOURS = {"a": "#9cc3e6", "b": "#e9a7a0"}
 MAP_BOX = (7 * MM, 34 * MM, 81 * MM, 54 * MM)
