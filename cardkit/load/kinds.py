@@ -149,7 +149,9 @@ class _Parser:
         self.kind_names = set(doc.data.get("kinds", {}))
 
     def fail(self, code: str, message: str, path: JsonPath, key: bool = False) -> None:
-        self.issues.append(self.doc.issue(code, message, path, key=key))
+        issue = self.doc.issue(code, message, path, key=key)
+        if issue not in self.issues:  # a named type used by several fields reports its problem once
+            self.issues.append(issue)
 
     def field(self, raw: Mapping[str, Any], path: JsonPath, seen: tuple[str, ...] = ()) -> FieldSpec | None:
         typ = raw["type"]
@@ -254,7 +256,7 @@ class _Parser:
             why = f"not one of the field's values ({', '.join(map(str, spec.values))})"
         else:
             why = f"it fails the field's rule '{err.validator}' ({err.message[:120]})"
-        self.fail("K003", f"default {json.dumps(spec.default)[:40]} does not fit a {spec.type} field: {why}", path + ("default",))
+        self.fail("K003", f"default {json.dumps(spec.default)[:40]} does not fit this {spec.type} field: {why}", path + ("default",))
         return None
 
     def kind(self, name: str, raw: Mapping[str, Any]) -> KindSpec | None:

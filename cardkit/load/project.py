@@ -1,8 +1,12 @@
-"""Load a cardkit project folder: ``cards/<set>/set.yaml`` plus the files it lists.
+"""Load a cardkit project folder: ``cards/<set>/set.yaml``, the set's
+``kinds.yaml`` (:mod:`cardkit.load.kinds`) and the card files it lists.
 
-Loading never stops at the first problem.  Each file is read, bounded and
-schema-checked on its own; cards are built from every file that passed; then
-the semantic checkers of :mod:`cardkit.load.checks` run.  Cross-file checks
+Loading never stops at the first problem.  Each card file is read, bounded and
+checked on its own against the schema derived from its kind; every card that
+passed becomes a generic :class:`~cardkit.model.Card` record (its ``fields``
+with the declared defaults); the set's game plugin, if installed, turns them
+into its typed views (:mod:`cardkit.games`); then the semantic checkers of
+:mod:`cardkit.load.checks` and the plugin's run.  Cross-file checks
 (counts, references) only run for a set whose files all passed the schema, so
 one typo does not cascade into dozens of follow-on errors.
 """
