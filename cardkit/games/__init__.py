@@ -21,14 +21,14 @@ import functools
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from cardkit.errors import CardkitError
+from cardkit.errors import CardkitError, Issue
 
-if TYPE_CHECKING:
-    from cardkit.errors import Issue
-    from cardkit.load.project import LoadedSet
-    from cardkit.model import CardSet
+# The hooks' set and loaded-set types stay ``Any`` here: mypyc type-checks this
+# package with the engine it compiles, and the loader is none of its business.
+CardSet = Any
+LoadedSet = Any
 
 GROUP = "cardkit.games"
 
@@ -49,11 +49,11 @@ class GamePlugin:
     """
 
     name: str
-    views: Callable[["CardSet"], "CardSet"] | None = None
-    checks: Callable[[], Sequence[Callable[["LoadedSet"], list["Issue"]]]] | None = None
+    views: Callable[[CardSet], CardSet] | None = None
+    checks: Callable[[], Sequence[Callable[[LoadedSet], list[Issue]]]] | None = None
     effect_vocabularies: Callable[[], Mapping[str, frozenset[str]]] | None = None
     effect_schema: Callable[[], str] | None = None
-    playability: Callable[[Path, "CardSet"], str] | None = None
+    playability: Callable[[Path, CardSet], str] | None = None
     engine: Callable[[], tuple[Any, Mapping[str, Any]]] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
