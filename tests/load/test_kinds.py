@@ -196,3 +196,16 @@ def test_plugins_come_from_entry_points():
     found = plugins()
     assert found["death-angel"].engine is not None and found["deep-strike"].engine is None
     assert found["deep-strike"].playability is not None
+
+
+def test_build_summary_line_comes_from_the_plugin():
+    """`cardkit build` asks the set's plugin for its playability line (Deep Strike: the deployment check)."""
+    from cardkit.games import plugins
+    from cardkit.games.deep_strike.check import check_set
+
+    s = load_project(REPO).card_set("deep-strike")
+    line = plugins()["deep-strike"].playability(REPO, s)
+    results = check_set(s)
+    ok = sum(all(run.feasible for run in r.runs) for r in results)
+    assert line.startswith(f"playability deep-strike: {ok}/6 scenarios deployable by both sides")
+    assert line.endswith("warning(s): cardkit deepstrike check")
