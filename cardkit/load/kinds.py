@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
 from jsonschema import Draft202012Validator
@@ -167,7 +167,7 @@ class _Parser:
                 extra = set(raw) - {"type", "optional", "nullable", "default", "description", "unique"}
                 for k in sorted(extra):
                     self.fail("K008", f"option '{k}' cannot be set on a use of named type '{typ}'; set it in types.{typ}", path + (k,), key=True)
-                spec = _replace(base, where=path, optional=raw.get("optional", base.optional),
+                spec = replace(base, where=path, optional=raw.get("optional", base.optional),
                                 nullable=raw.get("nullable", base.nullable), default=raw.get("default", base.default),
                                 description=raw.get("description", base.description), unique=raw.get("unique", base.unique))
                 return self._check_default(spec, path)
@@ -310,12 +310,6 @@ class _Parser:
                         copies_field=copies, one_of=tuple(tuple(g) for g in raw.get("one_of", [])),
                         together=tuple(tuple(g) for g in raw.get("together", [])),
                         max_cards=raw.get("max_cards", MAX_CARDS), where=path)
-
-
-def _replace(spec: FieldSpec, **changes: Any) -> FieldSpec:
-    from dataclasses import replace
-
-    return replace(spec, **changes)
 
 
 def parse_kinds(doc: YamlDoc, vocabularies: Mapping[str, frozenset[str]]) -> tuple[Kinds | None, list[Issue]]:
