@@ -28,6 +28,8 @@ from typing import Any, Mapping, Sequence
 # compiled together as one mypyc group: all or none of them run compiled
 MODULES = (
     "cardkit.model",
+    "cardkit.games.death_angel.cards",
+    "cardkit.games.deep_strike.cards",  # its Scenario subclasses the compiled Card: it must be compiled too
     "cardkit.rules.core",
     "cardkit.games.death_angel.state",
     "cardkit.games.death_angel.engine",

@@ -95,14 +95,17 @@ def _load(root: Path):  # -> Project
 
 @app.command()
 def validate(root: RootOpt = Path("."),
-             format: Annotated[Format, typer.Option("--format", help="text lines or one JSON document")] = Format.text) -> None:
-    """Check every card file against its schema and the game's rules of
-    composition, and every catalog for an entry per card string."""
+             format: Annotated[Format, typer.Option("--format", help="text lines or one JSON document")] = Format.text,
+             write_schemas: Annotated[bool, typer.Option("--write-schemas", help="(re)write each set's schemas/*.schema.json from its kinds.yaml")] = False) -> None:
+    """Check every card file against the schema derived from its set's
+    kinds.yaml and the game's rules of composition, and every catalog for an
+    entry per card string."""
     from cardkit.i18n.catalogs import catalog_entry_issues, project_locales
     from cardkit.i18n.localize import UI_DOMAIN, ui_strings
+    from cardkit.load.project import derived_schemas
 
     project = _load(root)
-    issues = list(project.issues)
+    issues = list(project.issues) + derived_schemas(project, write=write_schemas)
     locales = project_locales(root)
     for loaded in project.sets.values():
         if loaded.set is not None:
@@ -273,34 +276,14 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
             cards += result.cards
             rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
             pdfs.append(bs.PdfFacts(str(rel_path), result.cards, result.pages))
+    from cardkit.games import plugin_for
+
     playability: list[bs.Playability] = []
     for set_id, loaded in sorted(project.sets.items()):
         assert loaded.set is not None
-        if loaded.set.game == "deep-strike":
-            from cardkit.games.deep_strike.check import check_set
-
-            results = check_set(loaded.set)
-            ok = sum(all(run.feasible for run in r.runs) for r in results)
-            warnings = sum(n.severity is Severity.WARNING for r in results for n in r.notes)
-            playability.append(bs.DeepStrikeFacts(set_id, ok, len(results), warnings))
-        else:
-            from cardkit.playtest.audit import audit
-            from cardkit.playtest.sweep import ability_cards, plan, run_sweep, summarize
-
-            card_set = loaded.set
-            counts = list(range(card_set.rules.min_players, card_set.rules.max_players + 1)) if card_set.rules else []
-            problems = audit(card_set, counts)
-            if problems:
-                playability.append(bs.AuditFailed(set_id, problems[0].card, problems[0].message))
-                continue
-            batches = plan(root.resolve(), set_id, counts, ["heuristic"], 100, 1)
-            with _Progress(f"playtest {set_id}", 100 * len(counts), "games", enabled=True) as bar:
-                records = run_sweep(batches, jobs=0, progress=lambda done, total: bar.update(done * bar.total // total))
-            result = summarize(records, (0.0, 1.0), ability_cards(card_set, counts))
-            complete = all(s["completed"] == s["games"] and not s["violations"] for s in result["setups"])
-            playability.append(bs.DeathAngelFacts(set_id, 100, complete,
-                                                  tuple((s["players"], s["win_rate"]) for s in result["setups"]),
-                                                  len(result["coverage"]["never_fired"])))
+        plugin = plugin_for(loaded.set.game)
+        if plugin is not None and plugin.playability is not None:
+            playability.append(plugin.playability(root, loaded.set))
     facts = bs.BuildFacts(sets, tuple(translations), tuple(pdfs), tuple(playability), cards,
                           time.perf_counter() - started)
     text = bs.render_summary(facts, summary_loc)
@@ -410,10 +393,12 @@ def rules_scenario(files: Annotated[list[Path], typer.Argument(help="rule scenar
                    set_id: Annotated[str, typer.Option("--set")] = "death-angel") -> None:
     """Run rule scenarios: set up an exact situation, play the script with forced
     dice, and compare the result; a readable diff for every mismatch."""
+    from cardkit.games import engine_for
     from cardkit.games.death_angel.scenario import render, run_scenario
 
     project = _clean_project(root)
     card_set = project.card_set(set_id)
+    engine_for(card_set.game, "rules scenario")
     paths: list[Path] = []
     for f in files:
         paths.extend(sorted(f.rglob("*.yaml")) if f.is_dir() else [f])
@@ -440,13 +425,14 @@ def rules_play(root: RootOpt = Path("."),
                agent: Annotated[str, typer.Option("--agent", help="random, passive or heuristic")] = "heuristic",
                locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
     """Play one game and tell it as a story in the chosen language."""
-    from cardkit.games.death_angel.agents import AGENTS, play
-    from cardkit.games.death_angel.engine import Game
+    from cardkit.games import engine_for
+    from cardkit.games.death_angel.agents import play
     from cardkit.games.death_angel.narrate import Narrator
     from cardkit.i18n.localize import Localizer
 
     project = _clean_project(root)
     card_set = project.card_set(set_id)
+    Game, AGENTS = engine_for(card_set.game, "rules play")
     if agent not in AGENTS:
         raise CardkitError(f"unknown agent '{agent}' (agents: {', '.join(AGENTS)})", code="G002")
     narrator = Narrator(Localizer(root, locale, card_set))
@@ -500,7 +486,7 @@ def playtest(root: RootOpt = Path("."),
     import time
     from dataclasses import replace
 
-    from cardkit.games.death_angel.agents import AGENTS
+    from cardkit.games import engine_for
     from cardkit.playtest.audit import audit
     from cardkit.playtest.ladder import REFERENCE, ladder_table
     from cardkit.playtest.report import compare as compare_runs, table
@@ -509,6 +495,7 @@ def playtest(root: RootOpt = Path("."),
     started = time.perf_counter()
     project = _clean_project(root)
     card_set = project.card_set(set_id)
+    _, AGENTS = engine_for(card_set.game, "playtest")
     counts = _players(players)
     agents = list(dict.fromkeys(agent or ["random", "heuristic"]))
     unknown = [a for a in agents if a not in AGENTS]

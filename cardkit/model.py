@@ -69,6 +69,15 @@ class SourceString:
 
 @dataclass(frozen=True, kw_only=True)
 class Card:
+    """One card entry of a set, whatever the game: a generic record.
+
+    ``fields`` is the card's validated YAML mapping with the kind's defaults
+    applied (``id`` included), read-only at the top level; faces bind to it by
+    YAML key.  ``kind`` is the kind's name in the set's ``kinds.yaml``;
+    ``quantity`` the physical copies its quantity rule gives.  A game plugin may
+    build typed subclasses of it (its views) for speed.
+    """
+
     id: str
     kind: str
     quantity: int
@@ -81,122 +90,21 @@ class Card:
 C = TypeVar("C", bound=Card)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Marine(Card):
-    team: str
-    range: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class Action(Card):
-    team: str
-    type: str
-    order: int
-    timing: str
-    effects: tuple[Effect, ...]
-
-
-@dataclass(frozen=True)
-class SpawnBox:
-    severity: str  # "major" | "minor"
-    colour: str
-
-
-@dataclass(frozen=True)
-class MoveBox:
-    type: str  # "adjacent" | "flank"
-    icon: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class Event(Card):
-    instinct: bool
-    effects: tuple[Effect, ...]
-    spawn: tuple[SpawnBox, ...]
-    moves: tuple[MoveBox | None, ...]  # one per physical copy
-
-    def copy_ids(self) -> tuple[str, ...]:
-        """IDs of the physical copies (``gun_jam#1``, ``gun_jam#2``)."""
-        if self.quantity == 1:
-            return (self.id,)
-        return tuple(f"{self.id}#{i}" for i in range(1, self.quantity + 1))
-
-
-@dataclass(frozen=True, kw_only=True)
-class Terrain(Card):
-    colour: str
-    bars: int
-    activatable: bool
-    effects: tuple[Effect, ...]
-
-
-@dataclass(frozen=True, kw_only=True)
-class Genestealer(Card):
-    icons: tuple[str, ...]
-    brood_lord: bool
-    defence_modifier: int
-
-
-@dataclass(frozen=True)
-class Placement:
-    side: str
-    terrain: str
-    position: int
-    count_from: str  # "top" | "bottom"
-
-    def row(self, formation_size: int) -> int:
-        """0-based row for a formation of ``formation_size``; numbers past the end clamp."""
-        n = min(self.position, formation_size)
-        return n - 1 if self.count_from == "top" else formation_size - n
-
-
-@dataclass(frozen=True, kw_only=True)
-class Location(Card):
-    tier: str
-    blips: tuple[int, int]
-    terrain: tuple[Placement, ...]
-    trigger: str
-    effects: tuple[Effect, ...]
-    win: Effect | None
-
-
-@dataclass(frozen=True, kw_only=True)
-class SetupCard(Card):
-    players: tuple[int, ...]
-    formation_size: int
-    blips: tuple[int, int]
-    major: int
-    minor: int
-    deck: tuple[str, ...]
-    terrain: tuple[Placement, ...]
-
-
-@dataclass(frozen=True, kw_only=True)
-class Scenario(Card):
-    number: int
-    data: Mapping[str, Any] = field(hash=False)
-
-
 @dataclass(frozen=True)
 class Team:
     id: str
     colour: str
 
 
-@dataclass(frozen=True)
-class Rules:
-    min_players: int
-    max_players: int
-    teams_per_player: tuple[int, ...]
-    adjacent_move: Mapping[str, str] = field(hash=False)
-    location_tiers: tuple[str, ...] = ()
-
-    def teams_for(self, players: int) -> int:
-        return self.teams_per_player[players - 1] * players
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CardSet:
+    """A loaded set: generic card records keyed by id, plus the manifest.
+
+    ``manifest`` is the validated ``set.yaml`` mapping (read-only at the top
+    level), for a game plugin to read its own sections from; ``kinds`` maps each
+    kind name to its deck for the printer (see :mod:`cardkit.load.kinds`).
+    """
+
     id: str
     game: str
     directory: str  # project-relative
@@ -204,13 +112,17 @@ class CardSet:
     components: Mapping[str, int] = field(hash=False)
     cards: Mapping[str, Card] = field(hash=False)
     teams: tuple[Team, ...] = ()
-    die_faces: tuple[tuple[int, bool], ...] = ()
-    rules: Rules | None = None
+    manifest: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False, compare=False)
+    kinds: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False, compare=False)
     glossary: tuple[str, ...] = ()
     strings: tuple[SourceString, ...] = ()
 
     def of_kind(self, cls: type[C]) -> list[C]:
         return [c for c in self.cards.values() if isinstance(c, cls)]
+
+    def cards_of(self, kind: str) -> list[Card]:
+        """The cards of one declared kind, in file order."""
+        return [c for c in self.cards.values() if c.kind == kind]
 
     def physical_count(self) -> int:
         return sum(c.quantity for c in self.cards.values())

@@ -1,0 +1,86 @@
+"""Game plugins: what a game adds to cardkit beyond its data.
+
+A set names its game in ``set.yaml`` (``game: death-angel``).  Everything that
+can be stated in data lives in the set (``kinds.yaml``, faces); what cannot is
+the game's plugin, registered under the entry point group ``cardkit.games``
+(name = the game's id, value = a :class:`GamePlugin` object), e.g. in
+``pyproject.toml``::
+
+    [project.entry-points."cardkit.games"]
+    death-angel = "cardkit.games.death_angel.plugin:PLUGIN"
+
+Every hook is optional.  A set whose game has no plugin loads, validates,
+translates and prints; ``cardkit playtest`` and ``cardkit rules`` say the game
+has no rules engine.  Hooks are plain callables so that loading a plugin stays
+cheap: each imports its own modules when first called.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from cardkit.errors import CardkitError, Issue
+
+# The hooks' set and loaded-set types stay ``Any`` here: mypyc type-checks this
+# package with the engine it compiles, and the loader is none of its business.
+CardSet = Any
+LoadedSet = Any
+
+GROUP = "cardkit.games"
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """The Python side of one game.
+
+    ``views(card_set) -> CardSet``: the set with the game's typed cards (which
+    subclass the generic record) and manifest sections; the loader applies it.
+    ``checks``: semantic checkers ``(LoadedSet) -> list[Issue]`` for rules that
+    cannot be stated in ``kinds.yaml``; they run on a schema-clean set.
+    ``effect_vocabularies() -> {name: kinds}`` and ``effect_schema() -> str``:
+    the effect vocabulary that ``effects``/``effect`` fields use.
+    ``playability(root, card_set) -> fact``: what ``cardkit build``'s summary
+    says of the set's playability, a record of :mod:`cardkit.buildsummary`
+    (worded there through the interface catalogs, in the reader's language).  ``engine() -> (Game class, {agent name: agent factory})``: the
+    rules engine ``cardkit playtest`` and ``cardkit rules`` drive.
+    """
+
+    name: str
+    views: Callable[[CardSet], CardSet] | None = None
+    checks: Callable[[], Sequence[Callable[[LoadedSet], list[Issue]]]] | None = None
+    effect_vocabularies: Callable[[], Mapping[str, frozenset[str]]] | None = None
+    effect_schema: Callable[[], str] | None = None
+    playability: Callable[[Path, CardSet], Any] | None = None
+    engine: Callable[[], tuple[Any, Mapping[str, Any]]] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@functools.lru_cache(maxsize=None)
+def plugins() -> dict[str, GamePlugin]:
+    """Every installed game plugin by game id (entry points are read once)."""
+    found: dict[str, GamePlugin] = {}
+    for ep in sorted(entry_points(group=GROUP), key=lambda e: (e.name, e.value)):
+        if ep.name in found:
+            continue
+        plugin = ep.load()
+        if isinstance(plugin, GamePlugin):
+            found[ep.name] = plugin
+    return found
+
+
+def plugin_for(game: str) -> GamePlugin | None:
+    return plugins().get(game)
+
+
+def engine_for(game: str, command: str) -> tuple[Any, Mapping[str, Any]]:
+    """The rules engine and agents of ``game``, or a one-line error (G008)."""
+    plugin = plugin_for(game)
+    if plugin is None or plugin.engine is None:
+        raise CardkitError(f"game '{game}' has no rules engine, so `cardkit {command}` cannot play it "
+                           f"(engines installed: {', '.join(n for n, p in sorted(plugins().items()) if p.engine) or 'none'})",
+                           code="G008")
+    return plugin.engine()

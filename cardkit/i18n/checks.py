@@ -416,7 +416,7 @@ def check_terms(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         if term.id in present and not _has_term(term, text, korean):
             yield "T501", E, f"'{term.en[0]}' should be translated as '{term.term}' (an allowed form of it)"
         bad = _rx("forbidden", term.forbidden, not korean)
-        m = bad.search(_strip_markup(text)) if bad is not None else None  # {genestealer} is a placeholder, not a word
+        m = bad.search(_strip_markup(text)) if bad is not None else None  # {name} is a placeholder, not a word
         if m:
             yield "T502", E, f"'{m.group(0)}' is a forbidden variant; use '{term.term}'"
 

@@ -9,7 +9,7 @@ before them, for checks and for run-time formatting.
 '으로'
 >>> particle("[skull]", "가"), particle("4", "을"), particle("1", "으로")
 ('이', '를', '로')
->>> fill_ko("{marine}가 {count}을 얻는다.", marine="로렌조 중사", count="지원 토큰")
+>>> fill_ko("{hero}가 {count}을 얻는다.", hero="로렌조 중사", count="지원 토큰")
 '로렌조 중사가 지원 토큰을 얻는다.'
 """
 

@@ -11,13 +11,12 @@ id) into that card's own fields.  Templates put values into strings:
 from __future__ import annotations
 
 import re
-from dataclasses import fields, is_dataclass
 from typing import Any, Iterable, Mapping
 
 from cardkit.model import Card, CardSet
 
 MISSING: Any = object()
-RESERVED = frozenset({"id", "kind", "quantity", "item", "i", "n", "copy", "set", "deck", "variant", "W", "H"})
+RESERVED = frozenset({"id", "kind", "quantity", "item", "i", "n", "copy", "set", "deck", "card_deck", "variant", "W", "H"})
 _TEMPLATE = re.compile(r"\{([^{}|]+)(?:\|([^{}]*))?\}")
 
 
@@ -31,12 +30,12 @@ def card_scope(card: Card) -> dict[str, Any]:
 
 
 def set_scope(card_set: CardSet) -> dict[str, Any]:
-    """The set's manifest data faces may read under ``set.``: ``set.teams.<id>`` is the team's colour."""
-    r = card_set.rules
-    rules = {f.name: (dict(v) if isinstance(v, Mapping) else v) for f in fields(r) for v in (getattr(r, f.name),)} \
-        if r is not None and is_dataclass(r) else {}
-    return {"id": card_set.id, "game": card_set.game, "teams": {t.id: t.colour for t in card_set.teams},
-            "rules": rules, "components": dict(card_set.components)}
+    """The set's manifest data faces may read under ``set.`` (``set.rules.adjacent_move.left``);
+    ``set.teams.<id>`` is the team's colour."""
+    scope = dict(card_set.manifest)
+    scope.update({"id": card_set.id, "game": card_set.game, "teams": {t.id: t.colour for t in card_set.teams},
+                  "components": dict(card_set.components)})
+    return scope
 
 
 def kind_field_names(cards: Iterable[Card], kinds: Iterable[str]) -> set[str]:

@@ -589,7 +589,9 @@ class Composer:
         return out
 
     def _card_items(self, card: Card, entry: Mapping[str, Any]) -> list[PrintItem]:
+        deck = self.deck_of(card)
         scope = card_scope(card)
+        scope["card_deck"] = deck  # ("deck" may be a field of the card: a setup card's location deck)
         back_name = entry.get("back")
         back_is_deck = back_name is not None and self.faces.faces[back_name].get("back", False)
         out = []
@@ -599,7 +601,7 @@ class Composer:
                 return None
             if back_is_deck:
                 variant = render(f"{{{entry['back_variant']}}}", sc, self.set.cards) if "back_variant" in entry else None
-                return self.back(back_name, card.kind, variant)
+                return self.back(back_name, deck, variant)
             return self.face(back_name, render(self.faces.faces[back_name].get("id", "{id}"), sc), card.id, sc)
 
         if entry.get("copies"):
@@ -609,13 +611,20 @@ class Composer:
                 sc["copy"] = copies[i] if isinstance(copies, list) else card.fields
                 sc["copy_id"] = card.id if card.quantity == 1 else f"{card.id}#{i + 1}"
                 front = self.face(entry["front"], render(self.faces.faces[entry["front"]].get("id", "{copy_id}"), sc), card.id, sc)
-                out.append(PrintItem(front, back_face(sc), card.kind))
+                out.append(PrintItem(front, back_face(sc), deck))
             return out
         front = self.face(entry["front"], render(self.faces.faces[entry["front"]].get("id", "{id}"), scope), card.id, scope)
         back = back_face(scope)
         for _ in range(card.quantity):
-            out.append(PrintItem(front, back, card.kind))
+            out.append(PrintItem(front, back, deck))
         return out
+
+    def deck_of(self, card: Card) -> str:
+        """The deck a card is printed in (which back it gets): its kind's deck
+        rule from ``kinds.yaml`` (a Brood Lord is a Genestealer card with a back
+        of its own), else the kind itself."""
+        spec = self.set.kinds.get(card.kind)
+        return spec.deck_of(card.fields) if spec is not None and hasattr(spec, "deck_of") else card.kind
 
     def extras(self) -> list[PrintItem]:
         """Cards that are not part of the counted set (a quick reference, say)."""

@@ -1,8 +1,12 @@
-"""Load a cardkit project folder: ``cards/<set>/set.yaml`` plus the files it lists.
+"""Load a cardkit project folder: ``cards/<set>/set.yaml``, the set's
+``kinds.yaml`` (:mod:`cardkit.load.kinds`) and the card files it lists.
 
-Loading never stops at the first problem.  Each file is read, bounded and
-schema-checked on its own; cards are built from every file that passed; then
-the semantic checkers of :mod:`cardkit.load.checks` run.  Cross-file checks
+Loading never stops at the first problem.  Each card file is read, bounded and
+checked on its own against the schema derived from its kind; every card that
+passed becomes a generic :class:`~cardkit.model.Card` record (its ``fields``
+with the declared defaults); the set's game plugin, if installed, turns them
+into its typed views (:mod:`cardkit.games`); then the semantic checkers of
+:mod:`cardkit.load.checks` and the plugin's run.  Cross-file checks
 (counts, references) only run for a set whose files all passed the schema, so
 one typo does not cascade into dozens of follow-on errors.
 """
@@ -10,17 +14,17 @@ one typo does not cascade into dozens of follow-on errors.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Mapping
 
-from cardkit.effects import EFFECTS, WIN_KINDS
 from cardkit.errors import CardkitError, Issue, JsonPath
-from cardkit.load.schema import short, schema_names, text_paths, validate_doc
+from cardkit.load import kinds as kindsmod
+from cardkit.load.kinds import Kinds, KindSpec
+from cardkit.load.schema import short, text_paths, validate_doc, validate_with, validator_for
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
-from cardkit.model import (Action, Card, CardSet, Effect, Event, Genestealer, Location, Marine, MoveBox,
-                           Origin, Placement, Rules, Scenario, SetupCard, SourceString, SpawnBox, Team, Terrain)
+from cardkit.model import Card, CardSet, Origin, SourceString, Team
 
 MAX_SETS = 64
 
@@ -45,6 +49,8 @@ class LoadedSet:
     set: CardSet | None
     docs: dict[str, YamlDoc] = field(default_factory=dict)
     schema_clean: bool = True
+    kinds: Kinds | None = None
+    derived: dict[str, str] = field(default_factory=dict)  # project-relative path -> derived schema text
 
     def locate(self, origin: Origin, *sub: str | int, key: bool = False) -> tuple[int, int]:
         doc = self.docs.get(origin.file)
@@ -71,7 +77,7 @@ class Project:
         return loaded.set
 
 
-CARD_FILE_KINDS = {"marines", "actions", "events", "terrain", "genestealers", "locations", "setup", "scenarios"}
+KINDS_FILE = "kinds.yaml"
 
 
 def _rel(root: Path, path: Path) -> str:
@@ -98,93 +104,46 @@ def _msgctxt(data: Any, path: JsonPath, is_manifest: bool) -> tuple[str, str]:
     return ".".join(parts[1:]), ".".join(parts[2:])
 
 
-_KIND_LABEL = {"marines": "Space Marine card", "actions": "Action card", "events": "Event card",
-               "terrain": "Terrain card", "genestealers": "Genestealer card", "locations": "Location card",
-               "setup": "Setup location card", "scenarios": "Scenario card", "set": "Set"}
+def _source(ctx: str, value: str | Mapping[str, Any], doc: YamlDoc, path: JsonPath, where: str) -> SourceString:
+    """One extraction record; a plural message (``{text, plural, count}``) is
+    located at its singular text."""
+    if isinstance(value, Mapping):
+        line, col = doc.mark(path + ("text",))
+        return SourceString(ctx, value["text"], doc.file, line, where, col, value["plural"], value["count"])
+    line, col = doc.mark(path)
+    return SourceString(ctx, value, doc.file, line, where, col)
 
 
-def _strings(doc: YamlDoc, schema: str, kind: str) -> list[SourceString]:
+def _manifest_strings(doc: YamlDoc) -> list[SourceString]:
     out = []
-    for path, value in text_paths(doc.data, schema):
-        ctx, fieldname = _msgctxt(doc.data, path, kind == "set")
-        plural = isinstance(value, dict)
-        line, col = doc.mark(path + ("text",) if plural else path)
-        if kind == "set":
-            where = f"Set manifest, {fieldname}"
-        else:
-            card = doc.data["cards"][path[1]]
-            name = card.get("name", card.get("id"))
-            where = f"{_KIND_LABEL.get(kind, kind)} '{name['text'] if isinstance(name, dict) else name}', field {fieldname}"
-        if isinstance(value, dict):
-            out.append(SourceString(ctx, value["text"], doc.file, line, where, col, value["plural"], value["count"]))
-        else:
-            out.append(SourceString(ctx, value, doc.file, line, where, col))
+    for path, value in text_paths(doc.data, "set.schema.json"):
+        ctx, fieldname = _msgctxt(doc.data, path, True)
+        out.append(_source(ctx, value, doc, path, f"Set manifest, {fieldname}"))
     return out
 
 
-def _effects(data: list[dict[str, Any]] | None) -> tuple[Effect, ...]:
-    return tuple(Effect.from_data(e) for e in data or ())
+def _card_strings(doc: YamlDoc, kind: KindSpec) -> list[SourceString]:
+    out = []
+    for ci, card in enumerate(doc.data["cards"]):
+        for path, value in kindsmod.text_paths(card, kind.fields, ("cards", ci)):
+            ctx, fieldname = _msgctxt(doc.data, path, False)
+            name = card.get("name", card.get("id"))
+            where = f"{kind.label} '{name['text'] if isinstance(name, dict) else name}', field {fieldname}"
+            out.append(_source(ctx, value, doc, path, where))
+    return out
 
 
-def _placements(data: list[dict[str, Any]]) -> tuple[Placement, ...]:
-    return tuple(Placement(p["side"], p["terrain"], p["position"], p["count_from"]) for p in data)
-
-
-def _build_card(kind: str, c: dict[str, Any], origin: Origin) -> Card:
-    base = dict(id=c["id"], origin=origin, fields=MappingProxyType(c))
-    if kind == "marines":
-        return Marine(kind="marine", quantity=1, team=c["team"], range=c["range"], **base)
-    if kind == "actions":
-        return Action(kind="action", quantity=1, team=c["team"], type=c["type"], order=c["order"],
-                      timing=c["timing"], effects=_effects(c["effects"]), **base)
-    if kind == "events":
-        if "copies" in c:
-            moves = tuple(_move(cp["move"]) for cp in c["copies"])
-        else:
-            moves = tuple(_move(c["move"]) for _ in range(c["quantity"]))
-        return Event(kind="event", quantity=len(moves), instinct=c["instinct"], effects=_effects(c["effects"]),
-                     spawn=tuple(SpawnBox(b["severity"], b["colour"]) for b in c["spawn"]), moves=moves, **base)
-    if kind == "terrain":
-        return Terrain(kind="terrain", quantity=1, colour=c["colour"], bars=c["bars"],
-                       activatable=c["activatable"], effects=_effects(c.get("effects")), **base)
-    if kind == "genestealers":
-        return Genestealer(kind="brood_lord" if c.get("brood_lord") else "genestealer", quantity=c["quantity"],
-                           icons=tuple(c["icons"]), brood_lord=bool(c.get("brood_lord")),
-                           defence_modifier=c.get("defence_modifier", 0), **base)
-    if kind == "locations":
-        return Location(kind="location", quantity=c.get("quantity", 1), tier=c["tier"],
-                        blips=(c["blips"]["left"], c["blips"]["right"]), terrain=_placements(c["terrain"]),
-                        trigger=c["trigger"], effects=_effects(c["effects"]),
-                        win=Effect.from_data(c["win"]) if "win" in c else None, **base)
-    if kind == "setup":
-        return SetupCard(kind="setup", quantity=c.get("quantity", 1), players=tuple(c["players"]),
-                         formation_size=c["formation_size"], blips=(c["blips"]["left"], c["blips"]["right"]),
-                         major=c["spawn"]["major"], minor=c["spawn"]["minor"], deck=tuple(c["deck"]),
-                         terrain=_placements(c["terrain"]), **base)
-    if kind == "scenarios":
-        return Scenario(kind="scenario", quantity=1, number=c["number"], data=MappingProxyType(c), **base)
-    raise ValueError(kind)  # pragma: no cover - kinds are closed by the schema
-
-
-def _move(data: dict[str, Any] | None) -> MoveBox | None:
-    return MoveBox(data["type"], data["icon"]) if data else None
-
-
-def _effect_kind_issues(doc: YamlDoc) -> list[Issue]:
+def _effect_kind_issues(doc: YamlDoc, kind: KindSpec, vocabularies: Mapping[str, frozenset[str]]) -> list[Issue]:
     """Unknown effect kinds get their own code and a did-you-mean."""
     out = []
     cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
     for i, card in enumerate(cards if isinstance(cards, list) else []):
         if not isinstance(card, dict):
             continue
-        effects = card.get("effects") if isinstance(card.get("effects"), list) else []
-        entries: list[tuple[JsonPath, Any, dict[str, Any]]] = [
-            (("cards", i, "effects", j), e, EFFECTS) for j, e in enumerate(effects)]
-        if isinstance(card.get("win"), dict):
-            entries.append((("cards", i, "win"), card["win"], WIN_KINDS))
-        for path, eff, vocab in entries:
+        for path, eff, vocab_name in kindsmod.effects_in(card, kind.fields, ("cards", i)):
+            vocab = vocabularies.get(vocab_name, frozenset())
             if isinstance(eff, dict) and isinstance(eff.get("kind"), str) and eff["kind"] not in vocab:
-                close = difflib.get_close_matches(eff["kind"], list(vocab), n=1)
+                close = difflib.get_close_matches(eff["kind"], sorted(vocab), n=1)
                 hint = f"; did you mean '{close[0]}'?" if close else ""
                 out.append(doc.issue("C010", f"unknown effect kind '{eff['kind']}'{hint}", path + ("kind",)))
     return out
@@ -198,7 +157,29 @@ def _read(root: Path, rel: str, path: Path, issues: list[Issue]) -> YamlDoc | No
         return None
 
 
+def _load_kinds(root: Path, set_dir: Path, manifest: YamlDoc, vocabularies: Mapping[str, frozenset[str]],
+                issues: list[Issue]) -> tuple[Kinds | None, YamlDoc | None]:
+    path = set_dir / KINDS_FILE
+    rel = _rel(root, path)
+    if not path.is_file():
+        issues.append(manifest.issue("K006", f"no {KINDS_FILE} next to set.yaml: a set declares its card kinds there "
+                                             "(docs/authoring.md, Card kinds)", ("kind",)))
+        return None, None
+    doc = _read(root, rel, path, issues)
+    if doc is None:
+        return None, None
+    problems = validate_doc(doc, "kinds.schema.json")
+    if problems:
+        issues.extend(problems)
+        return None, doc
+    kinds, problems = kindsmod.parse_kinds(doc, vocabularies)
+    issues.extend(problems)
+    return kinds, doc
+
+
 def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
+    from cardkit.games import plugin_for
+
     manifest_rel = _rel(root, set_dir / "set.yaml")
     loaded = LoadedSet(None)
     manifest = _read(root, manifest_rel, set_dir / "set.yaml", issues)
@@ -212,7 +193,22 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
         loaded.schema_clean = False
         return loaded
     m = manifest.data
-    strings: list[SourceString] = _strings(manifest, "set.schema.json", "set")
+    plugin = plugin_for(m["game"])
+    vocabularies = plugin.effect_vocabularies() if plugin and plugin.effect_vocabularies else {}
+    kinds, kinds_doc = _load_kinds(root, set_dir, manifest, vocabularies, issues)
+    if kinds_doc is not None:
+        loaded.docs[kinds_doc.file] = kinds_doc
+    if kinds is None:
+        loaded.schema_clean = False
+        return loaded
+    loaded.kinds = kinds
+    schema_dir = _rel(root, set_dir / "schemas")
+    derived = {fk: kindsmod.derive_schema(k, KINDS_FILE) for fk, k in kinds.by_file.items()}
+    loaded.derived = {f"{schema_dir}/{fk}.schema.json": kindsmod.schema_text(d) for fk, d in derived.items()}
+    if plugin and plugin.effect_schema and any(f.type in ("effects", "effect") for k in kinds.kinds.values()
+                                                for f in kindsmod.all_fields(k.fields)):
+        loaded.derived[f"{schema_dir}/effect.schema.json"] = plugin.effect_schema()
+    strings: list[SourceString] = _manifest_strings(manifest)
     cards: dict[str, Card] = {}
     duplicates: list[Issue] = []
     first_seen: dict[str, Origin] = {}
@@ -232,20 +228,22 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
             loaded.schema_clean = False
             continue
         loaded.docs[rel] = doc
-        kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
-        if not isinstance(kind, str) or kind not in CARD_FILE_KINDS or f"{kind}.schema.json" not in schema_names():
-            issues.append(doc.issue("S004", f"'kind' must be one of: {', '.join(sorted(CARD_FILE_KINDS))} (found {short(kind)})",
+        file_kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+        kind = kinds.by_file.get(file_kind) if isinstance(file_kind, str) else None
+        if kind is None:
+            issues.append(doc.issue("S004", f"'kind' must be one of: {', '.join(sorted(kinds.by_file))} (found {short(file_kind)})",
                                     ("kind",) if isinstance(doc.data, dict) and "kind" in doc.data else ()))
             loaded.schema_clean = False
             continue
-        kind_issues = _effect_kind_issues(doc)
-        problems = [p for p in validate_doc(doc, f"{kind}.schema.json")
+        kind_issues = _effect_kind_issues(doc, kind, vocabularies)
+        problems = [p for p in validate_with(doc, validator_for(f"{set_dir.name}/{kind.file_kind}", derived[kind.file_kind]))
                     if not (kind_issues and p.code == "S004" and p.path and p.path[-1] == "kind")]
         if problems or kind_issues:
             issues.extend(problems + kind_issues)
             loaded.schema_clean = False
             continue
-        strings.extend(_strings(doc, f"{kind}.schema.json", kind))
+        strings.extend(_card_strings(doc, kind))
+        images = [n for n, f in kind.fields.items() if f.type == "image"]
         for ci, c in enumerate(doc.data["cards"]):
             origin = Origin(rel, ("cards", ci))
             if c["id"] in cards:
@@ -254,34 +252,39 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
                 duplicates.append(loaded.issue("C001", f"duplicate card id '{c['id']}' (first defined in {prev.file}:{prev_line})", origin, "id"))
                 continue
             first_seen[c["id"]] = origin
-            card = _build_card(kind, c, origin)
-            if "art" in c:
-                art = safe_path(set_dir, c["art"])
-                if art is None:
-                    issues.append(doc.issue("F002", f"artwork path '{c['art']}' escapes the set folder", ("cards", ci, "art")))
-                    loaded.schema_clean = False
+            art_rel: str | None = None
+            bad_image = False
+            for fname in images:
+                if fname not in c:
                     continue
-                if not art.is_file():
-                    issues.append(doc.issue("F001", f"artwork '{c['art']}' does not exist", ("cards", ci, "art")))
-                    loaded.schema_clean = False
-                    continue
-                card = replace(card, art=_rel(root, art))
-            cards[c["id"]] = card
+                image = safe_path(set_dir, c[fname])
+                if image is None:
+                    issues.append(doc.issue("F002", f"artwork path '{c[fname]}' escapes the set folder", ("cards", ci, fname)))
+                    bad_image = True
+                elif not image.is_file():
+                    issues.append(doc.issue("F001", f"artwork '{c[fname]}' does not exist", ("cards", ci, fname)))
+                    bad_image = True
+                elif fname == "art":
+                    art_rel = _rel(root, image)
+            if bad_image:
+                loaded.schema_clean = False
+                continue
+            fields = MappingProxyType(kindsmod.with_defaults(c, kind.fields))
+            cards[c["id"]] = Card(id=c["id"], kind=kind.name, quantity=kind.copies(c), origin=origin, art=art_rel,
+                                  fields=fields)
     issues.extend(duplicates)
     if duplicates:
         loaded.schema_clean = False
-    rules = None
-    if "rules" in m:
-        r = m["rules"]
-        rules = Rules(r["players"]["min"], r["players"]["max"], tuple(r["teams_per_player"]),
-                      MappingProxyType(dict(r["adjacent_move"])), tuple(r["location_tiers"]))
-    loaded.set = CardSet(
+    card_set = CardSet(
         id=m["id"], game=m["game"], directory=_rel(root, set_dir), cards_total=m["components"]["cards"],
         components=MappingProxyType(dict(m["components"])), cards=MappingProxyType(cards),
         teams=tuple(Team(t["id"], t["colour"]) for t in m.get("teams", [])),
-        die_faces=tuple((f["value"], f["skull"]) for f in m.get("combat_die", {}).get("faces", [])),
-        rules=rules, glossary=tuple(g["id"] for g in m.get("glossary", [])), strings=tuple(strings),
+        manifest=MappingProxyType(m), kinds=MappingProxyType(dict(kinds.kinds)),
+        glossary=tuple(g["id"] for g in m.get("glossary", [])), strings=tuple(strings),
     )
+    if plugin is not None and plugin.views is not None:
+        card_set = plugin.views(card_set)
+    loaded.set = card_set
     return loaded
 
 
@@ -313,3 +316,23 @@ def load_project(root: Path | str, checks: bool = True) -> Project:
             project.issues.extend(run_checks(loaded))
     return project
 
+
+
+def derived_schemas(project: Project, write: bool = False) -> list[Issue]:
+    """Compare each set's derived schemas with the files beside its cards (which
+    editors read through the cards' ``yaml-language-server`` modeline): a
+    warning (K009) per missing or stale file, or, with ``write``, rewrite them."""
+    from cardkit.fsutil import atomic_write_bytes
+
+    out = []
+    for loaded in project.sets.values():
+        for rel, text in sorted(loaded.derived.items()):
+            path = project.root / rel
+            current = path.read_text(encoding="utf-8") if path.is_file() else None
+            if current == text:
+                continue
+            if write:
+                atomic_write_bytes(path, text.encode("utf-8"))
+            else:
+                out.append(kindsmod.stale_issue(rel, "is missing" if current is None else f"is out of date with {KINDS_FILE}"))
+    return out

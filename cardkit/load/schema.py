@@ -170,10 +170,27 @@ def _needed(error: ValidationError) -> list[str]:
     return sorted({k for key, needs in error.validator_value.items() if key in present for k in needs if k not in present})
 
 
+@functools.lru_cache(maxsize=256)
+def _validator_from_text(text: str) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(text), registry=_registry()[0])
+
+
+def validator_for(name: str, schema: dict[str, Any]) -> Draft202012Validator:
+    """A validator for a derived schema (``$ref``s to the shared schemas resolve),
+    cached by content so an edited declaration never reuses a stale one."""
+    del name  # the content is the key
+    return _validator_from_text(json.dumps(schema, sort_keys=True))
+
+
 def validate_doc(doc: YamlDoc, schema_name: str) -> list[Issue]:
     """Every schema problem in ``doc``, each located at its YAML node."""
+    return validate_with(doc, validator(schema_name))
+
+
+def validate_with(doc: YamlDoc, check: Draft202012Validator) -> list[Issue]:
+    """Every problem ``check`` finds in ``doc``, each located at its YAML node."""
     issues: list[Issue] = []
-    for error in validator(schema_name).iter_errors(doc.data):
+    for error in check.iter_errors(doc.data):
         issues.extend(_issues_for(error, doc))
     # one error can surface through several branches; keep each once
     seen: set[tuple[int, int, str, str]] = set()

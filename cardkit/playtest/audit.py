@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from cardkit.model import CardSet, Event, Genestealer, Location, SetupCard, Terrain
+from cardkit.games.death_angel.cards import Event, Genestealer, Location, SetupCard, Terrain
+from cardkit.model import CardSet
 
 
 @dataclass(frozen=True)

@@ -504,7 +504,7 @@ def ability_cards(card_set: Any, counts: Iterable[int]) -> set[str]:
     """Cards whose ability can take effect in games at these player counts: actions,
     events, Brood Lords, terrain with an ability, and the locations that a setup card
     for one of the counts deals (a location of another tier cannot appear)."""
-    from cardkit.model import Action, Event, Genestealer, Location, SetupCard, Terrain
+    from cardkit.games.death_angel.cards import Action, Event, Genestealer, Location, SetupCard, Terrain
 
     counts = set(counts)
     dealt = {tier for s in card_set.of_kind(SetupCard) if set(s.players) & counts for tier in s.deck}

@@ -13,7 +13,7 @@ import yaml
 from cardkit.games.deep_strike.deploy import Deployer, default_army
 from cardkit.games.deep_strike.score import load_state, score
 from cardkit.load.project import load_project
-from cardkit.model import Scenario
+from cardkit.games.deep_strike.cards import Scenario
 from tests.conftest import REPO
 
 DS = load_project(REPO).card_set("deep-strike")

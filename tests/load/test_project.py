@@ -11,7 +11,7 @@ import yaml
 from cardkit.effects import effect_schema_text
 from cardkit.load.project import load_project
 from cardkit.load.schema import schema_dir
-from cardkit.model import Action, Event, Location, SetupCard
+from cardkit.games.death_angel.cards import Action, Event, Location, SetupCard
 from tests.conftest import REPO
 
 FACTS = REPO.parent / "shared" / "reference" / "death-angel-facts.yaml"
@@ -36,9 +36,9 @@ def test_validate_text_summary(cli):
 
 def test_card_mix_matches_component_list():
     s = load_project(REPO).card_set("death-angel")
-    by_kind = Counter()
+    by_kind = Counter()  # by deck: Brood Lords are Genestealer cards with their own back
     for c in s.cards.values():
-        by_kind[c.kind] += c.quantity
+        by_kind[s.kinds[c.kind].deck_of(c.fields)] += c.quantity
     components = yaml.safe_load(FACTS.read_text())["components"] if FACTS.exists() else None
     expected = {"action": 18, "marine": 12, "event": 30, "genestealer": 36, "brood_lord": 2,
                 "location": 18, "setup": 4, "terrain": 8}
@@ -89,11 +89,30 @@ def test_package_uses_the_project_schemas():
 
 
 def test_card_files_declare_their_schema():
+    """Manifests and kind declarations point at the shipped schemas; card files at
+    the schema derived from their set's kinds.yaml, beside them."""
     for path in sorted((REPO / "cards").rglob("*.yaml")):
         first = path.read_text(encoding="utf-8").splitlines()[0]
-        assert first.startswith("# yaml-language-server: $schema=../../schemas/"), path
+        kind = yaml.safe_load(path.read_text(encoding="utf-8"))["kind"]
+        if kind in ("set", "kinds"):
+            assert first == f"# yaml-language-server: $schema=../../schemas/{kind}.schema.json", path
+        else:
+            assert first == f"# yaml-language-server: $schema=schemas/{kind}.schema.json", path
         schema = (path.parent / first.split("=", 1)[1]).resolve()
         assert schema.is_file(), path
+
+
+def test_derived_schemas_are_committed_and_current():
+    """Each set's schemas/ holds exactly what its kinds.yaml derives (the editor's copy)."""
+    from cardkit.load.project import derived_schemas
+
+    project = load_project(REPO)
+    assert derived_schemas(project) == []
+    for sid, loaded in project.sets.items():
+        on_disk = {p.relative_to(REPO).as_posix() for p in (REPO / loaded.set.directory / "schemas").glob("*.json")}
+        assert on_disk == set(loaded.derived), sid
+        for rel, text in loaded.derived.items():
+            assert json.loads(text)  # valid JSON
 
 
 def test_wheel_carries_the_same_schemas(tmp_path: Path):

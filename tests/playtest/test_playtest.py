@@ -32,7 +32,7 @@ def test_jobs_do_not_change_results(cli):
 def test_coverage_leaves_out_locations_these_player_counts_never_deal(cli):
     """3 players deal tiers 1A, 2, 3, 4: a 1B or 1C location cannot fire, so it is no dead card."""
     from cardkit.load.project import load_project
-    from cardkit.model import Location
+    from cardkit.games.death_angel.cards import Location
 
     rep = _run(cli, "--players", "3", "--games", "20", "--agent", "random")
     covered = set(rep["coverage"]["fired"]) | set(rep["coverage"]["never_fired"])

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Final
 
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
 from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no, run_effect
-from cardkit.model import Action, Effect
+from cardkit.games.death_angel.cards import Action
+from cardkit.model import Effect
 from cardkit.rules.core import Option
 
 if TYPE_CHECKING:

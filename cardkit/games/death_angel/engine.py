@@ -22,8 +22,10 @@ from typing import Any, Callable, Final, Generator, Iterable, Sequence
 from cardkit.errors import CardkitError
 from cardkit.games.death_angel.phases import play_round, setup
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Spot, Swarm, Team, TerrainCard
-from cardkit.model import Action, CardSet, Effect, Event, Genestealer, Location, SetupCard, Terrain
-from cardkit.model import Marine as MarineCard
+from cardkit.games.death_angel.cards import Action, Event, Genestealer, Location, SetupCard, Terrain
+from cardkit.games.death_angel.cards import DeathAngelSet as CardSet
+from cardkit.games.death_angel.cards import Marine as MarineCard
+from cardkit.model import Effect
 from cardkit.rules.core import Decision, GameOver, Option, Outcome, Rng
 
 Flow = Generator[Decision, Option, Any]

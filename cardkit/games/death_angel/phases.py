@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Final
 from cardkit.games.death_angel import combat, effects  # noqa: F401  (effects: registers the handlers)
 from cardkit.games.death_angel.support import run_effect
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard, other
-from cardkit.model import Event, Location, Placement
+from cardkit.games.death_angel.cards import Event, Location, Placement
 from cardkit.rules.core import Option
 
 if TYPE_CHECKING:

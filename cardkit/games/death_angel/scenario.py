@@ -17,7 +17,8 @@ from cardkit.games.death_angel.engine import Flow, Game, State
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard
 from cardkit.load.schema import load_validated
 from cardkit.load.yamlsafe import YamlDoc
-from cardkit.model import CardSet, SetupCard
+from cardkit.games.death_angel.cards import DeathAngelSet as CardSet
+from cardkit.games.death_angel.cards import SetupCard
 from cardkit.rules.core import Option
 
 

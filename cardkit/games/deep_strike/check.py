@@ -27,7 +27,8 @@ from typing import Any
 
 from cardkit.errors import Severity
 from cardkit.games.deep_strike.deploy import Deployer, DeployResult, default_army
-from cardkit.model import CardSet, Scenario
+from cardkit.games.deep_strike.cards import Scenario
+from cardkit.model import CardSet
 
 
 @dataclass(frozen=True)

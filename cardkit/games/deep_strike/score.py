@@ -16,7 +16,8 @@ from cardkit.errors import CardkitError
 from cardkit.games.deep_strike.geometry import table_geometry
 from cardkit.load.schema import load_validated
 from cardkit.load.yamlsafe import YamlDoc
-from cardkit.model import CardSet, Scenario
+from cardkit.games.deep_strike.cards import Scenario
+from cardkit.model import CardSet
 
 QUARTERS = ("bottom_left", "bottom_right", "top_left", "top_right")
 

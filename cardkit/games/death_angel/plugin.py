@@ -1,0 +1,67 @@
+"""Death Angel's game plugin (entry point ``cardkit.games: death-angel``).
+
+Every hook imports its modules when called, so that ``cardkit validate`` loads
+the typed views and checks, never the engine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from cardkit.games import GamePlugin
+from cardkit.model import CardSet
+
+
+def _views(card_set: CardSet) -> CardSet:
+    from cardkit.games.death_angel.cards import views
+
+    return views(card_set)
+
+
+def _checks() -> Sequence[Callable[..., Any]]:
+    from cardkit.games.death_angel.checks import CHECKS
+
+    return CHECKS
+
+
+def _vocabularies() -> Mapping[str, frozenset[str]]:
+    from cardkit.effects import EFFECTS, WIN_KINDS
+
+    return {"effect": frozenset(EFFECTS), "win": frozenset(WIN_KINDS)}
+
+
+def _effect_schema() -> str:
+    from cardkit.effects import effect_schema_text
+
+    return effect_schema_text()
+
+
+def _engine() -> tuple[Any, Mapping[str, Any]]:
+    from cardkit.games.death_angel.agents import AGENTS
+    from cardkit.games.death_angel.engine import Game
+
+    return Game, AGENTS
+
+
+def _playability(root: Path, card_set: CardSet) -> Any:
+    """100 seeded games per player count with the heuristic agent, after the
+    setup audit (the build summary words the facts in the reader's language)."""
+    from cardkit.buildsummary import AuditFailed, DeathAngelFacts
+    from cardkit.playtest.audit import audit
+    from cardkit.playtest.sweep import ability_cards, plan, run_sweep, summarize
+
+    rules = getattr(card_set, "rules", None)
+    counts = list(range(rules.min_players, rules.max_players + 1)) if rules else []
+    problems = audit(card_set, counts)
+    if problems:
+        return AuditFailed(card_set.id, problems[0].card, problems[0].message)
+    result = summarize(run_sweep(plan(root.resolve(), card_set.id, counts, ["heuristic"], 100, 1), jobs=0),
+                       (0.0, 1.0), ability_cards(card_set, counts))
+    complete = all(s["completed"] == s["games"] and not s["violations"] for s in result["setups"])
+    return DeathAngelFacts(card_set.id, 100, complete, tuple((s["players"], s["win_rate"]) for s in result["setups"]),
+                           len(result["coverage"]["never_fired"]))
+
+
+PLUGIN = GamePlugin(name="death-angel", views=_views, checks=_checks, effect_vocabularies=_vocabularies,
+                    effect_schema=_effect_schema, playability=_playability, engine=_engine)
