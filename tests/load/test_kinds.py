@@ -199,13 +199,15 @@ def test_plugins_come_from_entry_points():
 
 
 def test_build_summary_line_comes_from_the_plugin():
-    """`cardkit build` asks the set's plugin for its playability line (Deep Strike: the deployment check)."""
+    """`cardkit build` asks the set's plugin for its playability facts (Deep Strike:
+    the deployment check), which the build summary words in the reader's language."""
+    from cardkit.buildsummary import DeepStrikeFacts
     from cardkit.games import plugins
     from cardkit.games.deep_strike.check import check_set
 
     s = load_project(REPO).card_set("deep-strike")
-    line = plugins()["deep-strike"].playability(REPO, s)
+    facts = plugins()["deep-strike"].playability(REPO, s)
     results = check_set(s)
     ok = sum(all(run.feasible for run in r.runs) for r in results)
-    assert line.startswith(f"playability deep-strike: {ok}/6 scenarios deployable by both sides")
-    assert line.endswith("warning(s): cardkit deepstrike check")
+    assert facts == DeepStrikeFacts("deep-strike", ok, len(results), facts.warnings)
+    assert facts.warnings == sum(n.severity.value == "warning" for r in results for n in r.notes)
