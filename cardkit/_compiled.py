@@ -30,6 +30,7 @@ MODULES = (
     "cardkit.model",
     "cardkit.rules.core",
     "cardkit.games.death_angel.state",
+    "cardkit.games.death_angel.board",
     "cardkit.games.death_angel.engine",
     "cardkit.games.death_angel.phases",
     "cardkit.games.death_angel.combat",

@@ -23,12 +23,10 @@ remove, the support they bank and the progress toward the next location.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable, Final
+from typing import Any, Callable, Final
 
+from cardkit.games.death_angel.engine import State
 from cardkit.rules.core import Decision, Option, Outcome
-
-if TYPE_CHECKING:
-    from cardkit.games.death_angel.engine import State
 
 Agent = Callable[[Any, Decision], Option]
 
@@ -52,7 +50,7 @@ def passive_agent(seed: int = 0) -> Agent:
 AGENTS: Final[dict[str, Callable[[int], Agent]]] = {"random": random_agent, "passive": passive_agent}
 
 
-def play(state: "State", agent: Agent, max_steps: int = 100_000) -> "Outcome | None":
+def play(state: State, agent: Agent, max_steps: int = 100_000) -> Outcome | None:
     """Run a game to its end with one agent for every player."""
     steps = 0
     while state.decision is not None:

@@ -8,15 +8,14 @@ through :func:`cardkit.games.death_angel.support.run_effect`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from cardkit.games.death_angel.board import Board, Flow
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
 from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no, run_effect
 from cardkit.model import Action, Effect
 from cardkit.rules.core import Option
 
-if TYPE_CHECKING:
-    from cardkit.games.death_angel.engine import Flow, State
 
 MOVE_STAY: Final = Option("move", "stay")
 ACTIVATE_NONE: Final = Option("activate", "none")
@@ -24,7 +23,7 @@ SWARM_NONE: Final = Option("swarm", "none")
 
 
 # ------------------------------------------------------------------ actions
-def resolve_action(st: "State", team: Team, action: Action) -> "Flow":
+def resolve_action(st: Board, team: Team, action: Action) -> Flow:
     st.log("resolve", action.id)
     for eff in action.effects:
         st.active.append((action.id, eff, team.id))
@@ -46,7 +45,7 @@ def resolve_action(st: "State", team: Team, action: Action) -> "Flow":
     st.merge_swarms()
 
 
-def _next_marine(st: "State", player: int, remaining: list[Marine], step: str) -> "Flow":
+def _next_marine(st: Board, player: int, remaining: list[Marine], step: str) -> Flow:
     """The player picks which marine of the team acts next (any order, rulebook)."""
     alive = [m for m in remaining if m.alive]
     if len(alive) <= 1:
@@ -58,9 +57,9 @@ def _next_marine(st: "State", player: int, remaining: list[Marine], step: str) -
     return m
 
 
-def move_activate(st: "State", team: Team, action: Action) -> "Flow":
+def move_activate(st: Board, team: Team, action: Action) -> Flow:
     player = team.player
-    if st.enter_formation:  # an event last round: a token before each Move + Activate card
+    if st.now.enter_formation:  # an event last round: a token before each Move + Activate card
         targets = st.marines()
         if st.supply and targets:
             give = yield from _yes_no(st, player, "enter_formation", card=action.id)
@@ -115,7 +114,7 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
 
 
 # -------------------------------------------------------------------- combat
-def in_reach(st: "State", m: Marine, row: int | None = None, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
+def in_reach(st: Board, m: Marine, row: int | None = None, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
     """Swarms a marine may attack: on the side he faces, within his range.
     ``row`` and ``facing`` ask the same for another position or facing (what-ifs)."""
     i = st.row_of(m) if row is None else row
@@ -128,20 +127,20 @@ def in_reach(st: "State", m: Marine, row: int | None = None, facing: str | None 
     return out
 
 
-def shootable(st: "State", m: Marine, row: int | None = None, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
+def shootable(st: Board, m: Marine, row: int | None = None, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
     """The swarms in reach that an attack can hurt (a Power Field swarm cannot be killed)."""
     return [t for t in in_reach(st, m, row, facing) if not t[2].shielded]
 
 
-def swarms_near(st: "State", row: int, reach: int) -> list[tuple[int, str, Swarm]]:
+def swarms_near(st: Board, row: int, reach: int) -> list[tuple[int, str, Swarm]]:
     """Killable swarms on either side within ``reach`` positions of ``row`` (Heroic Charge)."""
     return [(j, s, sw) for j in range(max(0, row - reach), min(len(st.rows), row + reach + 1))
             for s in SIDES for sw in st.rows[j].spot(s).swarms if st.killable(sw)]
 
 
-def attack_action(st: "State", team: Team, action: Action) -> "Flow":
+def attack_action(st: Board, team: Team, action: Action) -> Flow:
     marines = [m for m in st.team_marines(team.id)]
-    if st.evasion and len(marines) > 1:  # Evasion: only one marine of the team attacks this round
+    if st.now.evasion and len(marines) > 1:  # Evasion: only one marine of the team attacks this round
         pick = yield from st.ask(team.player, "evasion_attacker", [_marine_option(m) for m in marines], card=action.id)
         marines = [_find_marine(st, pick.value)]
         st.stats.fired["evasion"] += 1
@@ -176,7 +175,7 @@ def attack_action(st: "State", team: Team, action: Action) -> "Flow":
             done += 1
 
 
-def heroic_charge(st: "State", team: Team, m: Marine, eff: Effect) -> "Flow":
+def heroic_charge(st: Board, team: Team, m: Marine, eff: Effect) -> Flow:
     reach = int(eff.get("reach", 1))
     for _ in range(int(eff.get("kills", 3))):
         near = swarms_near(st, st.row_of(m), reach)
@@ -193,7 +192,7 @@ def heroic_charge(st: "State", team: Team, m: Marine, eff: Effect) -> "Flow":
         st.marine_dies(m, "heroic_charge")
 
 
-def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, source: str = "attack") -> "Flow":
+def marine_attack(st: Board, team: Team, m: Marine, action: Action | None, source: str = "attack") -> Flow:
     """One attack by ``m``: pick a swarm in reach, roll, apply kills.  Returns
     False when there was nothing to attack."""
     targets = shootable(st, m)
@@ -242,21 +241,21 @@ def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, sou
     return True
 
 
-def _card_of(st: "State", eff: Effect) -> str:
+def _card_of(st: Board, eff: Effect) -> str:
     for card, e, _ in st.active:
         if e is eff:
             return card
     return "?"
 
 
-def _lead_by_example_hook(st: "State", team: Team) -> None:
+def _lead_by_example_hook(st: Board, team: Team) -> None:
     """A team marine killed a Genestealer: an unused support-on-kill ability becomes due."""
     for card, eff, t in _active(st, "support_on_kill", team.id):
         if card not in st.lead_used:
             st.lead_pending.add(card)
 
 
-def _lead_by_example(st: "State", team: Team) -> "Flow":
+def _lead_by_example(st: Board, team: Team) -> Flow:
     for card, eff, t in list(_active(st, "support_on_kill", team.id)):
         if card in st.lead_pending and card not in st.lead_used:
             st.lead_pending.discard(card)
@@ -269,7 +268,7 @@ def _lead_by_example(st: "State", team: Team) -> "Flow":
                     st.stats.fired[card] += 1
 
 
-def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Flow":
+def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm) -> Flow:
     """A swarm attacks the marine it is engaged with (the defence roll)."""
     team = st.teams[m.team]
     player = team.player
@@ -300,7 +299,7 @@ def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Fl
                 else:
                     miss = True
                     st.stats.fired[card] += 1
-        if not miss and m.id in st.second_wind and value == 0:
+        if not miss and m.id in st.now.second_wind and value == 0:
             miss = True
             st.stats.fired["second_wind"] += 1
         survive = miss or (value - sw.brood_lords()) > len(sw)
@@ -330,7 +329,7 @@ def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Fl
             return
 
 
-def attack_for_support(st: "State", team: Team, eff: Effect, card: str) -> "Flow":
+def attack_for_support(st: Board, team: Team, eff: Effect, card: str) -> Flow:
     cost = int(eff.get("cost", 1))
     for m in list(st.team_marines(team.id)):
         if not m.alive or m.tokens < cost or not shootable(st, m):

@@ -10,17 +10,16 @@ handlers both, so that either calls it directly).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from cardkit.effects import EFFECTS
+from cardkit.games.death_angel.board import Board, Flow
 from cardkit.games.death_angel.combat import attack_for_support, in_reach, marine_attack
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
 from cardkit.games.death_angel.support import HANDLERS, Handler, _active, _find_marine, _marine_option, _yes_no, run_effect
 from cardkit.model import Effect
 from cardkit.rules.core import Option
 
-if TYPE_CHECKING:
-    from cardkit.games.death_angel.engine import Flow, State
 
 
 # -------------------------------------------------------- effect handlers
@@ -35,7 +34,7 @@ def handler(kind: str) -> Callable[[Handler], Handler]:
 def _passive(*kinds: str) -> None:
     """Kinds whose work happens inside combat or movement (looked up from ``st.active``)."""
     for kind in kinds:
-        def noop(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> bool:
+        def noop(st: Board, eff: Effect, source: str, player: int, **ctx: Any) -> bool:
             return False
         HANDLERS[kind] = noop
 
@@ -45,7 +44,7 @@ _passive("defence_skull_cancels", "reroll_defence_saves", "defence_skull_counter
          "multi_attack", "heroic_charge")
 
 
-def _targets(st: "State", target: str, ctx: dict[str, Any]) -> list[Marine]:
+def _targets(st: Board, target: str, ctx: dict[str, Any]) -> list[Marine]:
     ms = st.marines()
     if target == "chosen_marine":
         return ms
@@ -66,13 +65,13 @@ def _targets(st: "State", target: str, ctx: dict[str, Any]) -> list[Marine]:
     raise AssertionError(target)
 
 
-def _engaged(st: "State", m: Marine) -> bool:
+def _engaged(st: Board, m: Marine) -> bool:
     i = st.row_of(m)
     return any(st.rows[i].spot(s).count() for s in SIDES)
 
 
-def _one(st: "State", player: int, target: str, ctx: dict[str, Any], weigh: Callable[[Marine], int] | None = None,
-         kind: str = "target", effect: str = "") -> "Flow":
+def _one(st: Board, player: int, target: str, ctx: dict[str, Any], weigh: Callable[[Marine], int] | None = None,
+         kind: str = "target", effect: str = "") -> Flow:
     """Pick one marine for a 'chosen' target; the choice must make the effect as
     strong as possible (rulebook), so only the best-scoring marines are offered."""
     cands = _targets(st, target, ctx)
@@ -86,14 +85,14 @@ def _one(st: "State", player: int, target: str, ctx: dict[str, Any], weigh: Call
 
 
 @handler("attack_for_support")
-def h_attack_for_support(st: "State", eff: Effect, source: str, player: int, team=None, **ctx):
+def h_attack_for_support(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
     if eff.get("timing") != "after_action":
         return False  # Overwatch fires at the end of the event phase (phases.event_phase)
     yield from attack_for_support(st, team, eff, source)
 
 
 @handler("move_swarm")
-def h_move_swarm(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_move_swarm(st: Board, eff: Effect, source: str, player: int, **ctx):
     swarms = [(i, s, sw) for i, s, sw in st.swarms()]
     if not swarms:
         return False
@@ -117,7 +116,7 @@ def h_move_swarm(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("shield_swarm")
-def h_shield(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_shield(st: Board, eff: Effect, source: str, player: int, **ctx):
     swarms = st.swarms()
     if not swarms:
         return False
@@ -127,7 +126,7 @@ def h_shield(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("discard_from_blips")
-def h_stealth(st: "State", eff: Effect, source: str, player: int, team=None, **ctx):
+def h_stealth(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
     piles = [s for s in SIDES if st.pile(s)]
     if not piles:
         return False
@@ -152,7 +151,7 @@ def h_stealth(st: "State", eff: Effect, source: str, player: int, team=None, **c
 
 
 @handler("scout_event_deck")
-def h_scout(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_scout(st: Board, eff: Effect, source: str, player: int, **ctx):
     if not st.event_deck and st.event_discard:
         st.event_deck = st.event_discard
         st.event_discard = []
@@ -165,7 +164,7 @@ def h_scout(st: "State", eff: Effect, source: str, player: int, **ctx):
         st.event_deck.insert(0, st.event_deck.pop())
 
 
-def _smaller_pile(st: "State", player: int) -> "Flow":
+def _smaller_pile(st: Board, player: int) -> Flow:
     if len(st.left) == len(st.right):
         pick = yield from st.ask(player, "pile", [Option("pile", "left"), Option("pile", "right")])
         return pick.value
@@ -173,7 +172,7 @@ def _smaller_pile(st: "State", player: int) -> "Flow":
 
 
 @handler("roll_return_engaged")
-def h_intimidation(st: "State", eff: Effect, source: str, player: int, team=None, **ctx):
+def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
     engaged = [(i, s, sw) for i, s, sw in st.swarms()
                if (mi := st.rows[i].marine) is not None and mi.team == team.id and not sw.shielded]
     if not engaged:
@@ -202,7 +201,7 @@ def h_intimidation(st: "State", eff: Effect, source: str, player: int, team=None
 
 
 @handler("gather_at_marine")
-def h_surrounded(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_surrounded(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: st.gs_in_formation() - sum(
         st.spot_count(st.row_of(m), s) for s in SIDES))
     if m is None:
@@ -215,7 +214,7 @@ def h_surrounded(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("swarms_to_rear")
-def h_flanking(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_flanking(st: Board, eff: Effect, source: str, player: int, **ctx):
     for i, s, sw in st.swarms():
         m = st.rows[i].marine
         if m is not None and s == m.facing:
@@ -224,7 +223,7 @@ def h_flanking(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("spawn_at_marine")
-def h_spawn_at_marine(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_spawn_at_marine(st: Board, eff: Effect, source: str, player: int, **ctx):
     count = int(eff.get("count", 1))
     rel = eff.get("side", "rear")
 
@@ -244,7 +243,7 @@ def h_spawn_at_marine(st: "State", eff: Effect, source: str, player: int, **ctx)
 
 
 @handler("add_to_blips")
-def h_add_to_blips(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_add_to_blips(st: Board, eff: Effect, source: str, player: int, **ctx):
     count = int(eff.get("count", 1)) * (len(st.marines()) if eff.get("per_marine") else 1)
     for _ in range(count):
         for side in SIDES:
@@ -254,7 +253,7 @@ def h_add_to_blips(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("roll_or_die")
-def h_roll_or_die(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_roll_or_die(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx)
     if m is None:
         return False
@@ -264,12 +263,12 @@ def h_roll_or_die(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("limit_team_attackers")
-def h_evasion(st: "State", eff: Effect, source: str, player: int, **ctx):
-    st.evasion_next = True
+def h_evasion(st: Board, eff: Effect, source: str, player: int, **ctx):
+    st.next.evasion = True
 
 
 @handler("lose_support")
-def h_lose_support(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_lose_support(st: Board, eff: Effect, source: str, player: int, **ctx):
     target = eff.get("target")
     if target.startswith("chosen"):
         m = yield from _one(st, player, target, ctx, weigh=lambda m: m.tokens)
@@ -285,13 +284,13 @@ def h_lose_support(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("flip_facing")
-def h_flip(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_flip(st: Board, eff: Effect, source: str, player: int, **ctx):
     for m in _targets(st, eff.get("target"), ctx):
         m.facing = other(m.facing)
 
 
 @handler("gather_support")
-def h_resupply(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_resupply(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx)
     if m is None:
         return False
@@ -302,7 +301,7 @@ def h_resupply(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("forbid_action_type")
-def h_gun_jam(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_gun_jam(st: Board, eff: Effect, source: str, player: int, **ctx):
     typ = eff.get("action_type")
     teams = [t for t in st.teams.values() if not t.removed and t.chosen and st.game.actions[t.chosen].type != typ]
     if not teams:
@@ -311,7 +310,7 @@ def h_gun_jam(st: "State", eff: Effect, source: str, player: int, **ctx):
     st.teams[pick.value].forbidden_next.add(typ)
 
 
-def _engaged_kill(st: "State", player: int, m: Marine) -> "Flow":
+def _engaged_kill(st: Board, player: int, m: Marine) -> Flow:
     i = st.row_of(m)
     swarms = [(s, sw) for s in SIDES for sw in st.rows[i].spot(s).swarms if st.killable(sw)]
     if not swarms:
@@ -324,7 +323,7 @@ def _engaged_kill(st: "State", player: int, m: Marine) -> "Flow":
 
 
 @handler("trade_support_for_kill")
-def h_battle_brothers(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_battle_brothers(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(_engaged(st, m)))
     if m is None:
         return False
@@ -336,7 +335,7 @@ def h_battle_brothers(st: "State", eff: Effect, source: str, player: int, **ctx)
 
 
 @handler("spend_support_to_kill")
-def h_rewarded_faith(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_rewarded_faith(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(m.tokens, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
     if m is None:
         return False
@@ -349,7 +348,7 @@ def h_rewarded_faith(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("discard_blips")
-def h_full_scan(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_full_scan(st: Board, eff: Effect, source: str, player: int, **ctx):
     piles = [s for s in SIDES if st.pile(s)]
     if not piles:
         return False
@@ -360,7 +359,7 @@ def h_full_scan(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("roll_skull_kill")
-def h_cleansing(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_cleansing(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(2, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
     if m is None:
         return False
@@ -373,15 +372,15 @@ def h_cleansing(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("defence_save_next_round")
-def h_second_wind(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_second_wind(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx)
     if m is None:
         return False
-    st.second_wind_next.add(m.id)
+    st.next.second_wind.add(m.id)
 
 
 @handler("immediate_attack")
-def h_quick(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_quick(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(bool(in_reach(st, m))))
     if m is None:
         return False
@@ -392,7 +391,7 @@ def h_quick(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("door_tokens")
-def h_secret_route(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_secret_route(st: Board, eff: Effect, source: str, player: int, **ctx):
     doors = [t for r in st.rows for s in SIDES for t in r.spot(s).terrain if any(e.kind == "door" for e in st.game.terrain[t.card].effects)]
     if not doors:
         return False
@@ -403,12 +402,12 @@ def h_secret_route(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("support_before_move")
-def h_enter_formation(st: "State", eff: Effect, source: str, player: int, **ctx):
-    st.enter_formation_next = True
+def h_enter_formation(st: Board, eff: Effect, source: str, player: int, **ctx):
+    st.next.enter_formation = True
 
 
 @handler("return_swarm")
-def h_sanctuary(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_sanctuary(st: Board, eff: Effect, source: str, player: int, **ctx):
     swarms = [(i, s, sw) for i, s, sw in st.swarms() if not sw.shielded]
     if not swarms:
         return False
@@ -424,7 +423,7 @@ def h_sanctuary(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("revive_marine")
-def h_rescue(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_rescue(st: Board, eff: Effect, source: str, player: int, **ctx):
     from cardkit.games.death_angel.state import Row
 
     cands = [m for m in st.dead if st.team_marines(m.team)]
@@ -439,7 +438,7 @@ def h_rescue(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("spawn_at_terrain")
-def h_spawn_at_terrain(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_spawn_at_terrain(st: Board, eff: Effect, source: str, player: int, **ctx):
     n = 0
     for i, r in enumerate(st.rows):
         for s in SIDES:
@@ -449,7 +448,7 @@ def h_spawn_at_terrain(st: "State", eff: Effect, source: str, player: int, **ctx
 
 
 @handler("replace_terrain")
-def h_replace_terrain(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_replace_terrain(st: Board, eff: Effect, source: str, player: int, **ctx):
     for r in st.rows:
         for s in SIDES:
             for k, t in enumerate(r.spot(s).terrain):
@@ -476,20 +475,20 @@ def h_replace_terrain(st: "State", eff: Effect, source: str, player: int, **ctx)
 
 
 @handler("set_facing")
-def h_set_facing(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_set_facing(st: Board, eff: Effect, source: str, player: int, **ctx):
     for m in _targets(st, eff.get("target"), ctx):
         m.facing = eff.get("facing")
 
 
 @handler("turn_from_terrain")
-def h_wreckage(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_wreckage(st: Board, eff: Effect, source: str, player: int, **ctx):
     for m in st.marines():
         if st.rows[st.row_of(m)].spot(m.facing).terrain:
             m.facing = other(m.facing)
 
 
 @handler("give_support")
-def h_give_support(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_give_support(st: Board, eff: Effect, source: str, player: int, **ctx):
     chosen = []  # marine ids
     for _ in range(int(eff.get("recipients", 1))):
         cands = [m for m in st.marines() if m.id not in chosen]
@@ -506,7 +505,7 @@ def h_give_support(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("limit_spawn_at_terrain")
-def h_cogitator(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_cogitator(st: Board, eff: Effect, source: str, player: int, **ctx):
     cards = [(i, s, t) for i, r in enumerate(st.rows) for s in SIDES for t in r.spot(s).terrain]
     if not cards:
         return False
@@ -514,11 +513,11 @@ def h_cogitator(st: "State", eff: Effect, source: str, player: int, **ctx):
     i, s, card = pick.value.split(":")
     t = next(t for ii, ss, t in cards if ii == int(i) and ss == s and t.card == card)
     # used by this round's event phase (an activation happens before it)
-    st.spawn_limits[id(t)] = int(eff.get("max", 1))
+    st.now.spawn_limits[t] = int(eff.get("max", 1))
 
 
 @handler("spawn_into_swarm")
-def h_black_holds(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_black_holds(st: Board, eff: Effect, source: str, player: int, **ctx):
     swarms = st.swarms()
     if not swarms:
         return False
@@ -527,7 +526,7 @@ def h_black_holds(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("pay_or_roll_then_clear_blips")
-def h_teleportarium(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_teleportarium(st: Board, eff: Effect, source: str, player: int, **ctx):
     for m in list(st.marines()):
         if not m.alive:
             continue
@@ -547,7 +546,7 @@ def h_teleportarium(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("gamble_kill")
-def h_genetorium(st: "State", eff: Effect, source: str, player: int, marine=None, **ctx):
+def h_genetorium(st: Board, eff: Effect, source: str, player: int, marine=None, **ctx):
     _, skull = st.roll()
     if skull:
         for _ in range(int(eff.get("kills", 4))):
@@ -564,7 +563,7 @@ def h_genetorium(st: "State", eff: Effect, source: str, player: int, marine=None
 
 
 @handler("place_terrain")
-def h_wrath(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_wrath(st: Board, eff: Effect, source: str, player: int, **ctx):
     card = next((t for t in st.terrain_reserve if t.card == eff.get("terrain")), None)
     if card is None:
         return False
@@ -576,7 +575,7 @@ def h_wrath(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("gather_at_terrain_colour")
-def h_lair_gather(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_lair_gather(st: Board, eff: Effect, source: str, player: int, **ctx):
     colour = eff.get("colour")
     for side in SIDES:
         rows = [i for i, r in enumerate(st.rows) if any(t.colour == colour for t in r.spot(side).terrain)]
@@ -590,7 +589,7 @@ def h_lair_gather(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("spawn_brood_lords")
-def h_lair_spawn(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_lair_spawn(st: Board, eff: Effect, source: str, player: int, **ctx):
     colour = eff.get("colour")
     for i, r in enumerate(st.rows):
         for s in SIDES:
@@ -606,7 +605,7 @@ def h_lair_spawn(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("token_or_roll")
-def h_launch_control(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_launch_control(st: Board, eff: Effect, source: str, player: int, **ctx):
     pick = yield from st.ask(player, "launch", [Option("launch", "token"), Option("launch", "roll")], tokens=st.location_tokens)
     if pick.value == "token":
         if st.supply:
@@ -620,7 +619,7 @@ def h_launch_control(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("roll_discard_blips")
-def h_toxin(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_toxin(st: Board, eff: Effect, source: str, player: int, **ctx):
     value, _ = st.roll()
     piles = [s for s in SIDES if st.pile(s)]
     if not piles or not value:
@@ -632,7 +631,7 @@ def h_toxin(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("trigger_location")
-def h_control_panel(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_control_panel(st: Board, eff: Effect, source: str, player: int, **ctx):
     loc = st.location
     if loc is None or loc.trigger != "control_panel":
         return False
@@ -641,7 +640,7 @@ def h_control_panel(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("door")
-def h_door(st: "State", eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
+def h_door(st: Board, eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
     n = int(eff.get("tokens", 1))
     for card, e, t in _active(st, "door_bonus_token", team.id if team else None):
         extra = yield from _yes_no(st, player, "door_bonus", card=card)
@@ -655,7 +654,7 @@ def h_door(st: "State", eff: Effect, source: str, player: int, terrain=None, tea
 
 
 @handler("promethium_tank")
-def h_promethium(st: "State", eff: Effect, source: str, player: int, terrain=None, marine=None, **ctx):
+def h_promethium(st: Board, eff: Effect, source: str, player: int, terrain=None, marine=None, **ctx):
     i = next(i for i, r in enumerate(st.rows) for s in SIDES if terrain in r.spot(s).terrain)
     for s in SIDES:
         spot = st.rows[i].spot(s)
@@ -673,7 +672,7 @@ def h_promethium(st: "State", eff: Effect, source: str, player: int, terrain=Non
 
 
 @handler("spore_chimney")
-def h_spore(st: "State", eff: Effect, source: str, player: int, terrain=None, **ctx):
+def h_spore(st: Board, eff: Effect, source: str, player: int, terrain=None, **ctx):
     _, skull = st.roll()
     if skull:
         for r in st.rows:
@@ -686,7 +685,7 @@ def h_spore(st: "State", eff: Effect, source: str, player: int, terrain=None, **
 
 
 @handler("artefact")
-def h_artefact(st: "State", eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
+def h_artefact(st: Board, eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
     for r in st.rows:
         for s in SIDES:
             if terrain in r.spot(s).terrain:

@@ -14,16 +14,15 @@ and only the 0 kills: 1/6 (``tests/engine/test_heuristic.py``).
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Callable, Final, Iterable, TypeVar
+from typing import Any, Callable, Final, Iterable, TypeVar
 
+from cardkit.games.death_angel.board import Board
 from cardkit.games.death_angel.combat import shootable, swarms_near
 from cardkit.games.death_angel.state import SIDES, Marine, Row, Swarm, TerrainCard, other
 from cardkit.games.death_angel.support import _find_marine
 from cardkit.model import Effect
 from cardkit.rules.core import Decision, Option
 
-if TYPE_CHECKING:
-    from cardkit.games.death_angel.engine import State
 
 T = TypeVar("T")
 
@@ -104,7 +103,7 @@ class Profile:
         self.block, self.stance, self.second_wind = block, stance, second_wind
 
 
-def profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: ignore[type-arg]
+def profile(st: Board, m: Marine, extra: tuple = ()) -> Profile:  # type: ignore[type-arg]
     """The defence abilities in force for ``m``; ``extra``: effects of a card
     the agent considers playing."""
     if not extra:
@@ -116,8 +115,8 @@ BLOCK_KINDS: Final = ("defence_skull_cancels", "defence_skull_counterattack")  #
 DEFENCE_KINDS: Final = BLOCK_KINDS + ("reroll_defence_saves",)
 
 
-def _profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: ignore[type-arg]
-    p = Profile(second_wind=m.id in st.second_wind)
+def _profile(st: Board, m: Marine, extra: tuple = ()) -> Profile:  # type: ignore[type-arg]
+    p = Profile(second_wind=m.id in st.now.second_wind)
     for _, eff, team in st.active:
         if team == m.team:
             _apply_defence(p, eff, m)
@@ -178,11 +177,11 @@ PLAIN: Final = Profile()
 _TABLES: Final[dict[tuple[tuple[int, bool], ...], tuple[tuple[float, ...], ...]]] = {}
 
 
-def _profile_memo(st: "State", m: Marine) -> Profile:
+def _profile_memo(st: Board, m: Marine) -> Profile:
     memo = _M
     if memo.state is not st or memo.round != st.round or memo.active != len(st.active):
         memo.state, memo.round, memo.active, memo.profiles = st, st.round, len(st.active), {}
-        memo.plain = not st.second_wind and not any(eff.kind in DEFENCE_KINDS for _, eff, _ in st.active)
+        memo.plain = not st.now.second_wind and not any(eff.kind in DEFENCE_KINDS for _, eff, _ in st.active)
     if memo.plain:
         return PLAIN
     p = memo.profiles.get(m.id)
@@ -206,7 +205,7 @@ def _kill_table(faces: tuple[tuple[int, bool], ...]) -> tuple[tuple[float, ...],
     return table
 
 
-def danger_at(st: "State", row: int, m: Marine, tokens: int = -1, facing: str | None = None,
+def danger_at(st: Board, row: int, m: Marine, tokens: int = -1, facing: str | None = None,
               prof: Profile | None = None, skip: Swarm | None = None, recount: Swarm | None = None,
               size: int = 0, extra: Swarm | None = None, extra_side: str = "") -> float:
     """Chance that ``m``, standing at ``row``, dies in the coming Genestealer attack
@@ -228,7 +227,7 @@ def danger_at(st: "State", row: int, m: Marine, tokens: int = -1, facing: str | 
                    _profile_memo(st, m) if prof is None else prof, skip, recount, size, extra, extra_side)
 
 
-def danger_here(st: "State", row: int, m: Marine) -> float:
+def danger_here(st: Board, row: int, m: Marine) -> float:
     """:func:`danger_at` without a what-if (the agent's most frequent question):
     worked out once per decision while the agent decides."""
     r = st.rows[row]
@@ -244,7 +243,7 @@ def danger_here(st: "State", row: int, m: Marine) -> float:
     return _danger(st, r, m, m.tokens, m.facing, _profile_memo(st, m), None, None, 0, None, "")
 
 
-def _danger(st: "State", r: Row, m: Marine, n_tokens: int, faced: str, prof: Profile, skip: Swarm | None,
+def _danger(st: Board, r: Row, m: Marine, n_tokens: int, faced: str, prof: Profile, skip: Swarm | None,
             recount: Swarm | None, size: int, extra: Swarm | None, extra_side: str) -> float:
     left, right = r.left.swarms, r.right.swarms
     faces = st.game.faces
@@ -288,7 +287,7 @@ def _survive(survive: float, swarms: list[Swarm], table: tuple[float, ...], rero
     return survive
 
 
-def kill_value(st: "State", row: int, sw: Swarm, kills: int = 1) -> float:
+def kill_value(st: Board, row: int, sw: Swarm, kills: int = 1) -> float:
     """Worth of killing ``kills`` killable cards of a swarm: the danger it no
     longer poses to the marine it is engaged with, plus the cards themselves."""
     killable = [c for c in sw.cards if not c.brood_lord] or list(sw.cards)
@@ -312,12 +311,12 @@ def kill_value(st: "State", row: int, sw: Swarm, kills: int = 1) -> float:
     return gain
 
 
-def at_brood_lord_finale(st: "State") -> bool:
+def at_brood_lord_finale(st: Board) -> bool:
     loc = st.location
     return loc is not None and not st.location_deck and loc.win is not None and loc.win.kind == "kill_brood_lords"
 
 
-def best_kill_value(st: "State", targets: list[tuple[int, str, Swarm]], kills: int = 1) -> float:
+def best_kill_value(st: Board, targets: list[tuple[int, str, Swarm]], kills: int = 1) -> float:
     return _most([kill_value(st, j, sw, kills) for j, s, sw in targets])
 
 
@@ -330,7 +329,7 @@ class Heuristic:
         self.cards: dict[str, tuple[str, tuple[Effect, ...], dict[str, Effect]]] = {}
         self.spawn_boxes: dict[str, int] | None = None  # spawn boxes of the event deck by colour
 
-    def __call__(self, st: "State", d: Decision) -> Option:
+    def __call__(self, st: Board, d: Decision) -> Option:
         fn = _BY_KIND.get(d.kind)
         if fn is None:
             return self.default(st, d)
@@ -348,18 +347,18 @@ class Heuristic:
 
     # -------------------------------------------------------------- helpers
     @staticmethod
-    def default(st: "State", d: Decision) -> Option:
+    def default(st: Board, d: Decision) -> Option:
         for o in d.options:
             if o.value == "yes":
                 return o
         return d.options[0]
 
-    def token_worth(self, st: "State", m: Marine, row: int | None = None) -> float:
+    def token_worth(self, st: Board, m: Marine, row: int | None = None) -> float:
         """What one more support token on ``m`` is worth now."""
         row = st.row_of(m) if row is None else row
         return danger_here(st, row, m) - danger_at(st, row, m, tokens=m.tokens + 1) + WEIGHTS["token"]
 
-    def token_best(self, st: "State") -> float:
+    def token_best(self, st: Board) -> float:
         """The most one more support token on any marine is worth now."""
         memo = _M
         if memo.deciding is st and memo.token_best >= 0.0:
@@ -369,14 +368,14 @@ class Heuristic:
             memo.token_best = best
         return best
 
-    def token_loss(self, st: "State", m: Marine) -> float:
+    def token_loss(self, st: Board, m: Marine) -> float:
         """What spending one of ``m``'s tokens costs him."""
         if m.tokens <= 0:
             return 0.0
         row = st.row_of(m)
         return danger_at(st, row, m, tokens=m.tokens - 1) - danger_here(st, row, m) + WEIGHTS["token"]
 
-    def facing_score(self, st: "State", m: Marine, row: int, side: str, with_activation: bool = False) -> float:
+    def facing_score(self, st: Board, m: Marine, row: int, side: str, with_activation: bool = False) -> float:
         score = -danger_at(st, row, m, facing=side)
         score += WEIGHTS["reach"] * float(len(shootable(st, m, row, side)))  # (float * float: compiled, no boxing)
         if with_activation:
@@ -386,7 +385,7 @@ class Heuristic:
             score += WEIGHTS["keep_facing"]
         return score
 
-    def spawn_weight(self, st: "State", terrain: str | None) -> int:
+    def spawn_weight(self, st: Board, terrain: str | None) -> int:
         """How many spawn boxes of the event deck name this terrain card's colour."""
         t = st.game.terrain.get(terrain or "")
         if t is None:
@@ -398,7 +397,7 @@ class Heuristic:
                     self.spawn_boxes[b.colour] = self.spawn_boxes.get(b.colour, 0) + 1
         return self.spawn_boxes.get(t.colour, 0)
 
-    def location_panel_value(self, st: "State", m: Marine, row: int) -> float:
+    def location_panel_value(self, st: Board, m: Marine, row: int) -> float:
         """Worth of triggering the current location's control-panel ability, by its effect kinds."""
         loc = st.location
         if loc is None or loc.trigger != "control_panel":
@@ -425,7 +424,7 @@ class Heuristic:
                 total += 0.02
         return total
 
-    def terrain_value(self, st: "State", m: Marine, row: int, t: TerrainCard, door_bonus: int = 0) -> float:
+    def terrain_value(self, st: Board, m: Marine, row: int, t: TerrainCard, door_bonus: int = 0) -> float:
         """Worth of ``m`` activating terrain card ``t`` at ``row`` now, by its effect kinds."""
         effects = st.game.terrain[t.card].effects
         total = 0.0
@@ -448,7 +447,7 @@ class Heuristic:
                 total += self.location_panel_value(st, m, row)
         return total
 
-    def activation_value(self, st: "State", m: Marine, row: int) -> float:
+    def activation_value(self, st: Board, m: Marine, row: int) -> float:
         """The best terrain card ``m`` could activate from ``row`` (after turning)."""
         best = 0.0
         for side in SIDES:
@@ -457,7 +456,7 @@ class Heuristic:
                     best = max(best, self.terrain_value(st, m, row, t))
         return best
 
-    def swap_gain(self, st: "State", m: Marine, i: int, j: int, with_activation: bool = True,
+    def swap_gain(self, st: Board, m: Marine, i: int, j: int, with_activation: bool = True,
                   here: list[float] | None = None) -> float:
         """Expected deaths prevented (and terrain made usable) by swapping ``m`` at ``i`` with position ``j``.
         ``here`` keeps what ``m`` risks and could activate at ``i`` across the positions a caller tries."""
@@ -478,7 +477,7 @@ class Heuristic:
             gain += self.activation_value(st, m, j) - here[1]
         return gain
 
-    def best_swap(self, st: "State", m: Marine, free: bool) -> tuple[float, int | None]:
+    def best_swap(self, st: Board, m: Marine, free: bool) -> tuple[float, int | None]:
         """Expected deaths a swap of ``m`` prevents, and with which position."""
         i = st.row_of(m)
         best, where = 0.0, None
@@ -492,7 +491,7 @@ class Heuristic:
         return best, where
 
     # ------------------------------------------------------- action choice
-    def score_action(self, st: "State", card: str, team: str) -> float:
+    def score_action(self, st: Board, card: str, team: str) -> float:
         """Expected deaths a card prevents this round plus the lasting worth of what it does."""
         known = self.cards.get(card)
         if known is None:  # the card's type and effects by kind, read once per game
@@ -540,7 +539,7 @@ class Heuristic:
                              if t.activatable and not t.used])
                 turn = max(turn, s + max(0.0, act))
             score += turn
-        if st.enter_formation and st.supply:
+        if st.now.enter_formation and st.supply:
             score += self.token_best(st)
         for e in effs:
             if e.kind == "discard_from_blips":
@@ -560,7 +559,7 @@ class Heuristic:
                         score += max(0.0, 0.5 * best_kill_value(st, t) - self.token_loss(st, m))
         return score
 
-    def score_attack(self, st: "State", ms: list[Marine], effs: tuple[Effect, ...]) -> float:
+    def score_attack(self, st: Board, ms: list[Marine], effs: tuple[Effect, ...]) -> float:
         per_marine = []
         for m in ms:
             row = st.row_of(m)
@@ -593,17 +592,17 @@ class Heuristic:
                         gain = min(gain, kills * (WEIGHTS["gs"] + 0.34))
                         best = max(best, gain - 1 / len(st.game.faces))
             per_marine.append(best)
-        if st.evasion:
+        if st.now.evasion:
             return _most(per_marine)
         return sum(per_marine)
 
-    def shield_gain(self, st: "State", i: int, s: str, sw: Swarm) -> float:
+    def shield_gain(self, st: Board, i: int, s: str, sw: Swarm) -> float:
         m = st.rows[i].marine
         if m is None:
             return 0.0
         return danger_here(st, i, m) - danger_at(st, i, m, skip=sw)
 
-    def best_strategize(self, st: "State", eff: Effect | None, options: tuple[Option, ...] | None = None) -> tuple[float, Option]:
+    def best_strategize(self, st: Board, eff: Effect | None, options: tuple[Option, ...] | None = None) -> tuple[float, Option]:
         """The swarm move that prevents most expected deaths (merging ignored):
         among ``options`` (``shift:<swarm>:<row>:<side>``), or every move ``eff`` allows."""
         swarms = st.swarms()
@@ -659,7 +658,7 @@ class Heuristic:
         return best, Option("shift", f"{k}:{j}:{side}")
 
     # ------------------------------------------------------------ decisions
-    def on_team(self, st: "State", d: Decision) -> Option:
+    def on_team(self, st: Board, d: Decision) -> Option:
         order = PRIORITIES["teams"]
         if order == "rotate":
             # game k plays the k-th combination of teams: over a sweep every team (and every card)
@@ -668,11 +667,11 @@ class Heuristic:
             order = list(combos[self.seed % len(combos)])
         return _pick(d.options, lambda o: order.index(o.value) if o.value in order else 99, smallest=True)
 
-    def on_action(self, st: "State", d: Decision) -> Option:
+    def on_action(self, st: Board, d: Decision) -> Option:
         team = d.ctx("team")
         return _pick(d.options, lambda o: self.score_action(st, o.value, team))
 
-    def on_support(self, st: "State", d: Decision) -> Option:
+    def on_support(self, st: Board, d: Decision) -> Option:
         # the marine whose token is worth most (to 6 decimals; ties: the one facing most
         # Genestealers), first in the offer on a tie
         cands: list[tuple[float, int, Option]] = []
@@ -696,18 +695,18 @@ class Heuristic:
         assert pick is not None  # the top itself is never skipped
         return pick
 
-    def on_facing(self, st: "State", d: Decision) -> Option:
+    def on_facing(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         return _pick(d.options, lambda o: self.facing_score(st, m, row, o.value, with_activation=True))
 
-    def on_flip(self, st: "State", d: Decision) -> Option:
+    def on_flip(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         flip = self.facing_score(st, m, row, other(m.facing)) > self.facing_score(st, m, row, m.facing)
         return d.options[0] if flip else d.options[1]
 
-    def on_move(self, st: "State", d: Decision) -> Option:
+    def on_move(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         i = st.row_of(m)
         best, pick = WEIGHTS["swap_margin"], Option("move", "stay")
@@ -720,7 +719,7 @@ class Heuristic:
                 best, pick = gain, o
         return pick
 
-    def on_activate(self, st: "State", d: Decision) -> Option:
+    def on_activate(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         bonus = sum(int(e.get("extra_tokens", 1)) for _, e, t in st.active if e.kind == "door_bonus_token" and t == m.team)
@@ -734,7 +733,7 @@ class Heuristic:
                 best, pick = v, o
         return pick
 
-    def on_attack_target(self, st: "State", d: Decision) -> Option:
+    def on_attack_target(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         team_effects = [e for _, e, t in st.active if t == m.team]
         flamer = any(e.kind == "attack_kills_face_value" and e.get("marine") == m.id for e in team_effects)
@@ -757,11 +756,11 @@ class Heuristic:
                 best, pick = v, o
         return pick
 
-    def on_reroll_attack(self, st: "State", d: Decision) -> Option:
+    def on_reroll_attack(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         return d.options[0] if self.token_loss(st, m) < WEIGHTS["reroll_attack_below"] else d.options[1]
 
-    def on_reroll_defence(self, st: "State", d: Decision) -> Option:
+    def on_reroll_defence(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         value = d.ctx("value")
@@ -772,33 +771,33 @@ class Heuristic:
         dies = not saved and value - brood <= d.ctx("swarm")
         return d.options[0] if dies else d.options[1]
 
-    def on_launch(self, st: "State", d: Decision) -> Option:
+    def on_launch(self, st: Board, d: Decision) -> Option:
         tokens = d.ctx("tokens", 0)
         dying = len(st.marines()) <= 2 and tokens >= 1
         return Option("launch", "roll") if tokens >= PRIORITIES["launch_roll_at"] or dying or not st.supply else Option("launch", "token")
 
-    def on_blip_discard(self, st: "State", d: Decision) -> Option:
+    def on_blip_discard(self, st: Board, d: Decision) -> Option:
         piles = [o for o in d.options if o.value in SIDES]
         return _pick(piles, lambda o: len(st.pile(o.value)), smallest=True) if piles else d.options[0]
 
-    def on_blip_discard_paid(self, st: "State", d: Decision) -> Option:
+    def on_blip_discard_paid(self, st: Board, d: Decision) -> Option:
         cheap = any(m.tokens and self.token_loss(st, m) < WEIGHTS["blip"] + WEIGHTS["token"] for m in st.marines())
         return d.options[0] if cheap else d.options[1]
 
-    def on_payer(self, st: "State", d: Decision) -> Option:
+    def on_payer(self, st: Board, d: Decision) -> Option:
         return _pick(d.options, lambda o: self.token_loss(st, _find_marine(st, o.value)), smallest=True)
 
-    def on_strategize(self, st: "State", d: Decision) -> Option:
+    def on_strategize(self, st: Board, d: Decision) -> Option:
         eff = next((e for _, e, _ in st.active if e.kind == "move_swarm"), None)
         return self.best_strategize(st, eff, d.options)[1]
 
-    def on_power_field(self, st: "State", d: Decision) -> Option:
+    def on_power_field(self, st: Board, d: Decision) -> Option:
         def gain(o: Option) -> float:
             i, s = o.value.split(":")
             return sum(self.shield_gain(st, int(i), s, sw) for sw in st.rows[int(i)].spot(s).swarms)
         return _pick(d.options, gain)
 
-    def _swarm_option_value(self, st: "State", o: Option) -> float:
+    def _swarm_option_value(self, st: Board, o: Option) -> float:
         parts = o.value.split(":")
         if parts[0] in ("stop", "none"):
             return 0.0
@@ -806,20 +805,20 @@ class Heuristic:
         sws = [sw for sw in st.rows[i].spot(s).swarms if sw.cards]
         return _most([kill_value(st, i, sw) for sw in sws])
 
-    def on_door_kill(self, st: "State", d: Decision) -> Option:
+    def on_door_kill(self, st: Board, d: Decision) -> Option:
         return _pick(d.options, lambda o: self._swarm_option_value(st, o))
 
-    def on_charge_target(self, st: "State", d: Decision) -> Option:
+    def on_charge_target(self, st: Board, d: Decision) -> Option:
         return self.on_door_kill(st, d)
 
-    def on_return(self, st: "State", d: Decision) -> Option:
+    def on_return(self, st: Board, d: Decision) -> Option:
         return self.on_door_kill(st, d)
 
-    def on_kill_swarm(self, st: "State", d: Decision) -> Option:
+    def on_kill_swarm(self, st: Board, d: Decision) -> Option:
         real = [o for o in d.options if o.value not in ("stop", "none")]
         return _pick(real, lambda o: self._swarm_option_value(st, o)) if real else d.options[0]
 
-    def on_swarm_target(self, st: "State", d: Decision) -> Option:
+    def on_swarm_target(self, st: Board, d: Decision) -> Option:
         # Temporary Sanctuary (swarm by index): the swarm that threatens most; Black Holds (by position): the
         # swarm whose growth hurts least
         if d.options and d.options[0].value.isdigit():
@@ -831,7 +830,7 @@ class Heuristic:
             return _pick(d.options, worth)
         return _pick(d.options, lambda o: self._swarm_option_value(st, o), smallest=True)
 
-    def on_target(self, st: "State", d: Decision) -> Option:
+    def on_target(self, st: Board, d: Decision) -> Option:
         effect = d.ctx("effect")
         cands = [_find_marine(st, o.value) for o in d.options]
         if effect in PRIORITIES["harmful"]:
@@ -843,19 +842,19 @@ class Heuristic:
             return Option("marine", _pick(cands, lambda m: best_kill_value(st, shootable(st, m, st.row_of(m)))).id)
         return Option("marine", _pick(cands, lambda m: danger_at(st, st.row_of(m), m)).id)
 
-    def on_team_target(self, st: "State", d: Decision) -> Option:
+    def on_team_target(self, st: Board, d: Decision) -> Option:
         return _pick(d.options, lambda o: sum(len(shootable(st, m, st.row_of(m))) for m in st.team_marines(o.value)), smallest=True)
 
-    def on_teleport_pay(self, st: "State", d: Decision) -> Option:
+    def on_teleport_pay(self, st: Board, d: Decision) -> Option:
         return d.options[0]
 
-    def on_extra_attack(self, st: "State", d: Decision) -> Option:
+    def on_extra_attack(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         worth = 0.5 * best_kill_value(st, shootable(st, m, row))
         return d.options[0] if worth > self.token_loss(st, m) else d.options[1]
 
-    def on_heroic_charge(self, st: "State", d: Decision) -> Option:
+    def on_heroic_charge(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         charge = next(e for _, e, _ in st.active if e.kind == "heroic_charge" and e.get("marine") == m.id)
@@ -863,14 +862,14 @@ class Heuristic:
         normal = 0.5 * best_kill_value(st, shootable(st, m, row))
         return d.options[0] if near >= 2 or normal < 0.05 else d.options[1]
 
-    def on_scout(self, st: "State", d: Decision) -> Option:
+    def on_scout(self, st: Board, d: Decision) -> Option:
         event, _ = st.game.event_of[d.ctx("card")]
         setup = st.game.setup
         colours = {t.colour for r in st.rows for s in SIDES for t in r.spot(s).terrain}
         spawns = sum((setup.major if b.severity == "major" else setup.minor) for b in event.spawn if b.colour in colours)
         return Option("event", "bottom") if spawns > setup.major + setup.minor else Option("event", "top")
 
-    def on_terrain_target(self, st: "State", d: Decision) -> Option:
+    def on_terrain_target(self, st: Board, d: Decision) -> Option:
         order = ["red", "orange", "yellow", "green"]
         colour = {t.card: t.colour for t in st.terrain_reserve}
         for r in st.rows:
@@ -880,7 +879,7 @@ class Heuristic:
         return _pick(d.options, lambda o: order.index(colour.get(o.value.split(":")[2], "green"))
                    if colour.get(o.value.split(":")[2]) in order else 9, smallest=True)
 
-    def on_place_terrain(self, st: "State", d: Decision) -> Option:
+    def on_place_terrain(self, st: Board, d: Decision) -> Option:
         # a marine who faces it can pick it up next round; best where he stands least threatened
         rows = st.rows
 
@@ -894,9 +893,9 @@ class Heuristic:
 
 
 # decision kind -> the Heuristic method that answers it (on_<kind>), found once
-_BY_KIND: Final[dict[str, Callable[[Heuristic, State, Decision], Option]]] = {
+_BY_KIND: Final[dict[str, Callable[[Heuristic, Board, Decision], Option]]] = {
     name[3:]: getattr(Heuristic, name) for name in sorted(dir(Heuristic)) if name.startswith("on_")}
 
 
-def heuristic_agent(seed: int = 0) -> Callable[["State", Decision], Option]:
+def heuristic_agent(seed: int = 0) -> Callable[[Board, Decision], Option]:
     return Heuristic(seed)
