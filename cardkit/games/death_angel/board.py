@@ -211,6 +211,13 @@ class Board:
                     out.append((i, "right", sw))
         return out
 
+    def engaged_with(self, team: str) -> list[tuple[int, str, Swarm]]:
+        """Swarms engaged with a marine of ``team``: at his position, either side
+        (a Power Field swarm too: it cannot attack or be killed, but it is there).
+        The one home of this question for the engine and the agents."""
+        rows = self.rows
+        return [(i, s, sw) for i, s, sw in self.swarms() if (m := rows[i].marine) is not None and m.team == team]
+
     def locate(self, swarm: Swarm) -> tuple[int, str] | None:
         """Where ``swarm`` is (None once it is empty or gone)."""
         if swarm.cards:

@@ -91,20 +91,31 @@ def h_attack_for_support(st: Board, eff: Effect, source: str, player: int, team=
     yield from attack_for_support(st, team, eff, source)
 
 
-@handler("move_swarm")
-def h_move_swarm(st: Board, eff: Effect, source: str, player: int, **ctx):
-    swarms = [(i, s, sw) for i, s, sw in st.swarms()]
-    if not swarms:
-        return False
+def strategize_moves(st: Board, eff: Effect | None) -> list[tuple[int, int, str]]:
+    """The swarm moves a Strategize-like effect allows, as (swarm index in
+    :meth:`Board.swarms`, row, side), in the order they are offered: up to
+    ``max_positions`` positions up or down, switching sides when
+    ``may_switch_side`` (no effect: one position, either side).  The one home
+    of these moves: the handler offers them, agents weigh them."""
+    reach = int(eff.get("max_positions", 1)) if eff is not None else 1
+    switch = bool(eff.get("may_switch_side")) if eff is not None else True
     n = len(st.rows)
-    options = [Option("shift", "none")]
-    reach = int(eff.get("max_positions", 1))
-    for k, (i, s, sw) in enumerate(swarms):
+    moves: list[tuple[int, int, str]] = []
+    for k, (i, s, _) in enumerate(st.swarms()):
         for d in range(-reach, reach + 1):
-            for side in ((s, other(s)) if eff.get("may_switch_side") else (s,)):
+            for side in ((s, other(s)) if switch else (s,)):
                 j = i + d
                 if 0 <= j < n and (d != 0 or side != s):
-                    options.append(Option("shift", f"{k}:{j}:{side}"))
+                    moves.append((k, j, side))
+    return moves
+
+
+@handler("move_swarm")
+def h_move_swarm(st: Board, eff: Effect, source: str, player: int, **ctx):
+    swarms = st.swarms()
+    if not swarms:
+        return False
+    options = [Option("shift", "none")] + [Option("shift", f"{k}:{j}:{side}") for k, j, side in strategize_moves(st, eff)]
     pick = yield from st.ask(player, "strategize", options)
     if pick.value == "none":
         return False
@@ -173,8 +184,7 @@ def _smaller_pile(st: Board, player: int) -> Flow:
 
 @handler("roll_return_engaged")
 def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
-    engaged = [(i, s, sw) for i, s, sw in st.swarms()
-               if (mi := st.rows[i].marine) is not None and mi.team == team.id and not sw.shielded]
+    engaged = [t for t in st.engaged_with(team.id) if not t[2].shielded]
     if not engaged:
         return False
     go = yield from _yes_no(st, player, "intimidation")
@@ -184,9 +194,8 @@ def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, 
     pile_side = yield from _smaller_pile(st, player)
     pile = st.pile(pile_side)
     for _ in range(value):
-        engaged = [(i, s, sw) for i, s, sw in st.swarms()
-                   if (mi := st.rows[i].marine) is not None and mi.team == team.id and not sw.shielded
-                   and any(not c.brood_lord for c in sw.cards)]  # Brood Lords never go into a blip pile
+        engaged = [t for t in st.engaged_with(team.id) if not t[2].shielded
+                   and any(not c.brood_lord for c in t[2].cards)]  # Brood Lords never go into a blip pile
         if not engaged:
             break
         picked = yield from st.pick_swarm(player, "return", engaged, optional=True)

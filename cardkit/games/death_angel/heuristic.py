@@ -17,7 +17,8 @@ from itertools import combinations
 from typing import Any, Callable, Final, Iterable, TypeVar
 
 from cardkit.games.death_angel.board import Board
-from cardkit.games.death_angel.combat import shootable, swarms_near
+from cardkit.games.death_angel.combat import defence_kills, shootable, swarms_near
+from cardkit.games.death_angel.effects import strategize_moves
 from cardkit.games.death_angel.state import SIDES, Marine, Row, Swarm, TerrainCard, other
 from cardkit.games.death_angel.support import _find_marine
 from cardkit.model import Effect
@@ -60,11 +61,7 @@ def kill_chance(faces: tuple[tuple[int, bool], ...], n: int, brood: int, block: 
     Brood Lords among them) kills the marine."""
     k = 0
     for value, skull in faces:
-        if block and skull:
-            continue
-        if second_wind and value == 0:
-            continue
-        if value - brood <= n:
+        if defence_kills(value, skull, n, brood, block, second_wind):
             k += 1
     return k / len(faces)
 
@@ -547,8 +544,7 @@ class Heuristic:
             elif e.kind == "scout_event_deck":
                 score += 0.02
             elif e.kind == "roll_return_engaged":
-                engaged = sum(len(sw.cards) for i, s, sw in st.swarms()
-                              if (mi := st.rows[i].marine) is not None and mi.team == team)
+                engaged = sum(len(sw.cards) for _, _, sw in st.engaged_with(team))
                 if engaged:
                     score += min(2.5, engaged) * WEIGHTS["gs"] + sum(
                         danger_at(st, st.row_of(m), m) for m in ms) * 0.5
@@ -609,14 +605,7 @@ class Heuristic:
         n = len(st.rows)
         moves: list[tuple[int, int, str]] = []  # (swarm index, row, side)
         if options is None:
-            reach = int(eff.get("max_positions", 1)) if eff is not None else 1
-            switch = bool(eff.get("may_switch_side")) if eff is not None else True
-            for k, (i, s, _) in enumerate(swarms):
-                for dd in range(-reach, reach + 1):
-                    for side in ((s, other(s)) if switch else (s,)):
-                        j = i + dd
-                        if 0 <= j < n and (dd != 0 or side != s):
-                            moves.append((k, j, side))
+            moves = strategize_moves(st, eff)
         else:
             offered = [o for o in options if o.value != "none"]
             for o in offered:
@@ -767,8 +756,7 @@ class Heuristic:
         skull = dict(st.game.faces).get(value, False)
         prof = profile(st, m)
         brood = max((sw.brood_lords() for sw in st.rows[row].spot(m.facing).swarms), default=0)
-        saved = (prof.block and skull) or (prof.second_wind and value == 0)
-        dies = not saved and value - brood <= d.ctx("swarm")
+        dies = defence_kills(value, skull, d.ctx("swarm"), brood, prof.block, prof.second_wind)
         return d.options[0] if dies else d.options[1]
 
     def on_launch(self, st: Board, d: Decision) -> Option:
