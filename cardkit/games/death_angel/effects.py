@@ -184,7 +184,7 @@ def _smaller_pile(st: Board, player: int) -> Flow:
 
 @handler("roll_return_engaged")
 def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
-    engaged = [t for t in st.engaged_with(team.id) if not t[2].shielded]
+    engaged = st.engaged_with(team.id)  # a Power Field swarm too: going back to a blip pile is not a kill
     if not engaged:
         return False
     go = yield from _yes_no(st, player, "intimidation")
@@ -194,8 +194,8 @@ def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, 
     pile_side = yield from _smaller_pile(st, player)
     pile = st.pile(pile_side)
     for _ in range(value):
-        engaged = [t for t in st.engaged_with(team.id) if not t[2].shielded
-                   and any(not c.brood_lord for c in t[2].cards)]  # Brood Lords never go into a blip pile
+        engaged = [t for t in st.engaged_with(team.id)
+                   if any(not c.brood_lord for c in t[2].cards)]  # Brood Lords never go into a blip pile
         if not engaged:
             break
         picked = yield from st.pick_swarm(player, "return", engaged, optional=True)
