@@ -29,6 +29,7 @@ from typing import Any, Mapping, Sequence
 MODULES = (
     "cardkit.model",
     "cardkit.rules.core",
+    "cardkit.games.death_angel.kinds",
     "cardkit.games.death_angel.state",
     "cardkit.games.death_angel.board",
     "cardkit.games.death_angel.engine",

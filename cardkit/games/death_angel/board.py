@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Generator, Sequence
 
 from cardkit.errors import CardkitError
+from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Spot, Swarm, Team, TerrainCard
 from cardkit.model import Action, CardSet, Effect, Event, Genestealer, Location, SetupCard, Terrain
 from cardkit.model import Marine as MarineCard
@@ -329,7 +330,7 @@ class Board:
         kinds: dict[str, GS] = {}
         for c in cands:
             kinds.setdefault(c.card, c)
-        pick = yield from self.ask(player, "kill", [Option("card", k) for k in sorted(kinds)], row=row, side=side)
+        pick = yield from self.ask(player, K.KILL, [Option("card", k) for k in sorted(kinds)], row=row, side=side)
         self.kill(row, side, swarm, kinds[pick.value])
         return True
 

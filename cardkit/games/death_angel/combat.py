@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board, Flow
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
 from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no, run_effect
@@ -47,7 +48,7 @@ def resolve_action(st: Board, team: Team, action: Action) -> Flow:
     if action.type == "support":
         targets = st.marines()
         if st.supply and targets:
-            pick = yield from st.ask(player, "support", [_marine_option(m) for m in targets], card=action.id)
+            pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in targets], card=action.id)
             st.place_token(_find_marine(st, pick.value))
         else:
             st.stats.support_short += 1
@@ -67,7 +68,7 @@ def _next_marine(st: Board, player: int, remaining: list[Marine], step: str) -> 
     if len(alive) <= 1:
         m = alive[0] if alive else remaining[0]
     else:
-        pick = yield from st.ask(player, "next_marine", [_marine_option(x) for x in alive], step=step)
+        pick = yield from st.ask(player, K.NEXT_MARINE, [_marine_option(x) for x in alive], step=step)
         m = next(x for x in alive if x.id == pick.value)
     remaining.remove(m)
     return m
@@ -78,9 +79,9 @@ def move_activate(st: Board, team: Team, action: Action) -> Flow:
     if st.now.enter_formation:  # an event last round: a token before each Move + Activate card
         targets = st.marines()
         if st.supply and targets:
-            give = yield from _yes_no(st, player, "enter_formation", card=action.id)
+            give = yield from _yes_no(st, player, K.ENTER_FORMATION, card=action.id)
             if give:
-                pick = yield from st.ask(player, "support", [_marine_option(m) for m in targets], card="enter_formation")
+                pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in targets], card="enter_formation")
                 st.place_token(_find_marine(st, pick.value))
                 st.stats.fired["enter_formation"] += 1
     free = any(e.kind == "free_swap" for e in action.effects)
@@ -95,7 +96,7 @@ def move_activate(st: Board, team: Team, action: Action) -> Flow:
         near = range(len(rows)) if free else (i - 1, i + 1)
         options = [MOVE_STAY] + [Option("move", str(j)) for j in near
                                  if 0 <= j < len(rows) and j != i and rows[j].marine is not None]
-        pick = yield from st.ask(player, "move", options, marine=m.id)
+        pick = yield from st.ask(player, K.MOVE, options, marine=m.id)
         if pick.value != "stay":
             j = int(pick.value)
             st.rows[i].marine, st.rows[j].marine = st.rows[j].marine, st.rows[i].marine
@@ -104,7 +105,7 @@ def move_activate(st: Board, team: Team, action: Action) -> Flow:
                 st.stats.fired[action.id] += 1
     # B. facing
     for m in st.team_marines(team.id):
-        flip = yield from st.ask(player, "facing", FACING[m.facing], marine=m.id)
+        flip = yield from st.ask(player, K.FACING, FACING[m.facing], marine=m.id)
         if flip.value != m.facing:
             m.facing = flip.value
             st.log("face", m.id, m.facing)
@@ -117,7 +118,7 @@ def move_activate(st: Board, team: Team, action: Action) -> Flow:
         if not cands:
             continue
         options = [ACTIVATE_NONE] + [Option("activate", t.card) for t in cands]
-        pick = yield from st.ask(player, "activate", options, marine=m.id)
+        pick = yield from st.ask(player, K.ACTIVATE, options, marine=m.id)
         if pick.value == "none":
             continue
         t = next(t for t in cands if t.card == pick.value)
@@ -157,7 +158,7 @@ def swarms_near(st: Board, row: int, reach: int) -> list[tuple[int, str, Swarm]]
 def attack_action(st: Board, team: Team, action: Action) -> Flow:
     marines = [m for m in st.team_marines(team.id)]
     if st.now.evasion and len(marines) > 1:  # Evasion: only one marine of the team attacks this round
-        pick = yield from st.ask(team.player, "evasion_attacker", [_marine_option(m) for m in marines], card=action.id)
+        pick = yield from st.ask(team.player, K.EVASION_ATTACKER, [_marine_option(m) for m in marines], card=action.id)
         marines = [_find_marine(st, pick.value)]
         st.stats.fired["evasion"] += 1
     remaining = list(marines)
@@ -169,7 +170,7 @@ def attack_action(st: Board, team: Team, action: Action) -> Flow:
         charge = next((e for e in action.effects if e.kind == "heroic_charge" and e.get("marine") == m.id), None)
         if charge is not None:
             if swarms_near(st, st.row_of(m), int(charge.get("reach", 1))):
-                go = yield from _yes_no(st, team.player, "heroic_charge", marine=m.id)
+                go = yield from _yes_no(st, team.player, K.HEROIC_CHARGE, marine=m.id)
                 if go:
                     yield from heroic_charge(st, team, m, charge)
                     st.stats.fired[action.id] += 1
@@ -181,7 +182,7 @@ def attack_action(st: Board, team: Team, action: Action) -> Flow:
         done = 0
         while done < attacks and m.alive:
             if done >= 1:
-                more = yield from _yes_no(st, team.player, "attack_again", marine=m.id)
+                more = yield from _yes_no(st, team.player, K.ATTACK_AGAIN, marine=m.id)
                 if not more:
                     break
                 st.stats.fired[action.id] += 1
@@ -197,7 +198,7 @@ def heroic_charge(st: Board, team: Team, m: Marine, eff: Effect) -> Flow:
         near = swarms_near(st, st.row_of(m), reach)
         if not near:
             break
-        picked = yield from st.pick_swarm(team.player, "charge_target", near, optional=True)
+        picked = yield from st.pick_swarm(team.player, K.CHARGE_TARGET, near, optional=True)
         if picked is None:
             break
         k_row, k_side, k_swarm = picked
@@ -215,7 +216,7 @@ def marine_attack(st: Board, team: Team, m: Marine, action: Action | None, sourc
     if not targets:
         return False
     options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [SWARM_NONE]
-    pick = yield from st.ask(team.player, "attack_target", options, marine=m.id, source=source)
+    pick = yield from st.ask(team.player, K.ATTACK_TARGET, options, marine=m.id, source=source)
     if pick.value == "none":
         return False
     k = int(pick.value.split(":")[2])
@@ -224,7 +225,7 @@ def marine_attack(st: Board, team: Team, m: Marine, action: Action | None, sourc
     value, skull = st.roll()
     # re-roll with support tokens (attacks always face their target)
     while m.tokens:
-        again = yield from _yes_no(st, team.player, "reroll_attack", marine=m.id, value=value)
+        again = yield from _yes_no(st, team.player, K.REROLL_ATTACK, marine=m.id, value=value)
         if not again:
             break
         st.spend_token(m)
@@ -277,9 +278,9 @@ def _lead_by_example(st: Board, team: Team) -> Flow:
             st.lead_pending.discard(card)
             st.lead_used.add(card)
             if st.supply:
-                give = yield from _yes_no(st, team.player, "lead_by_example", card=card)
+                give = yield from _yes_no(st, team.player, K.LEAD_BY_EXAMPLE, card=card)
                 if give:
-                    pick = yield from st.ask(team.player, "support", [_marine_option(m) for m in st.marines()], card=card)
+                    pick = yield from st.ask(team.player, K.SUPPORT, [_marine_option(m) for m in st.marines()], card=card)
                     st.place_token(_find_marine(st, pick.value), int(eff.get("tokens", 1)))
                     st.stats.fired[card] += 1
 
@@ -293,7 +294,7 @@ def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm) -> Flow:
         rerolled = False
         facing = m.facing == side
         while m.tokens and facing:
-            again = yield from _yes_no(st, player, "reroll_defence", marine=m.id, value=value, swarm=len(sw))
+            again = yield from _yes_no(st, player, K.REROLL_DEFENCE, marine=m.id, value=value, swarm=len(sw))
             if not again:
                 break
             st.spend_token(m)
@@ -320,7 +321,7 @@ def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm) -> Flow:
             st.stats.fired["second_wind"] += 1
         survive = miss or not defence_kills(value, skull, len(sw), sw.brood_lords())
         if not survive and st.artefact_team == m.team:
-            use = yield from _yes_no(st, player, "artefact", marine=m.id)
+            use = yield from _yes_no(st, player, K.ARTEFACT, marine=m.id)
             if use:
                 st.artefact_team = None
                 artefact = next(t for t in st.game.terrain.values() if any(e.kind == "artefact" for e in t.effects))
@@ -350,7 +351,7 @@ def attack_for_support(st: Board, team: Team, eff: Effect, card: str) -> Flow:
     for m in list(st.team_marines(team.id)):
         if not m.alive or m.tokens < cost or not shootable(st, m):
             continue
-        go = yield from _yes_no(st, team.player, "extra_attack", marine=m.id, card=card)
+        go = yield from _yes_no(st, team.player, K.EXTRA_ATTACK, marine=m.id, card=card)
         if not go:
             continue
         for _ in range(cost):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from cardkit.effects import EFFECTS
+from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board, Flow
 from cardkit.games.death_angel.combat import attack_for_support, in_reach, marine_attack
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
@@ -71,7 +72,7 @@ def _engaged(st: Board, m: Marine) -> bool:
 
 
 def _one(st: Board, player: int, target: str, ctx: dict[str, Any], weigh: Callable[[Marine], int] | None = None,
-         kind: str = "target", effect: str = "") -> Flow:
+         kind: str = K.TARGET, effect: str = "") -> Flow:
     """Pick one marine for a 'chosen' target; the choice must make the effect as
     strong as possible (rulebook), so only the best-scoring marines are offered."""
     cands = _targets(st, target, ctx)
@@ -116,7 +117,7 @@ def h_move_swarm(st: Board, eff: Effect, source: str, player: int, **ctx):
     if not swarms:
         return False
     options = [Option("shift", "none")] + [Option("shift", f"{k}:{j}:{side}") for k, j, side in strategize_moves(st, eff)]
-    pick = yield from st.ask(player, "strategize", options)
+    pick = yield from st.ask(player, K.STRATEGIZE, options)
     if pick.value == "none":
         return False
     k_text, j_text, side = pick.value.split(":")
@@ -131,7 +132,7 @@ def h_shield(st: Board, eff: Effect, source: str, player: int, **ctx):
     swarms = st.swarms()
     if not swarms:
         return False
-    i, s, _ = yield from st.pick_swarm(player, "power_field", swarms)
+    i, s, _ = yield from st.pick_swarm(player, K.POWER_FIELD, swarms)
     for sw in st.rows[i].spot(s).swarms:
         sw.shielded = True
 
@@ -141,7 +142,7 @@ def h_stealth(st: Board, eff: Effect, source: str, player: int, team=None, **ctx
     piles = [s for s in SIDES if st.pile(s)]
     if not piles:
         return False
-    pick = yield from st.ask(player, "blip_discard", [Option("pile", s) for s in piles] + [Option("pile", "none")])
+    pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles] + [Option("pile", "none")])
     if pick.value == "none":
         return False
     for _ in range(int(eff.get("free", 1))):
@@ -150,9 +151,9 @@ def h_stealth(st: Board, eff: Effect, source: str, player: int, team=None, **ctx
     rest = other(pick.value)
     payers = [m for m in st.team_marines(team.id) if m.tokens >= int(eff.get("cost", 1))] if team else []
     if st.pile(rest) and payers and int(eff.get("paid", 1)):
-        go = yield from _yes_no(st, player, "blip_discard_paid")
+        go = yield from _yes_no(st, player, K.BLIP_DISCARD_PAID)
         if go:
-            pay = yield from st.ask(player, "payer", [_marine_option(m) for m in payers])
+            pay = yield from st.ask(player, K.PAYER, [_marine_option(m) for m in payers])
             m = _find_marine(st, pay.value)
             for _ in range(int(eff.get("cost", 1))):
                 st.spend_token(m)
@@ -170,14 +171,14 @@ def h_scout(st: Board, eff: Effect, source: str, player: int, **ctx):
     if not st.event_deck:
         return False
     top = st.event_deck[-1]
-    pick = yield from st.ask(player, "scout", [Option("event", "top"), Option("event", "bottom")], card=top)
+    pick = yield from st.ask(player, K.SCOUT, [Option("event", "top"), Option("event", "bottom")], card=top)
     if pick.value == "bottom":
         st.event_deck.insert(0, st.event_deck.pop())
 
 
 def _smaller_pile(st: Board, player: int) -> Flow:
     if len(st.left) == len(st.right):
-        pick = yield from st.ask(player, "pile", [Option("pile", "left"), Option("pile", "right")])
+        pick = yield from st.ask(player, K.PILE, [Option("pile", "left"), Option("pile", "right")])
         return pick.value
     return "left" if len(st.left) < len(st.right) else "right"
 
@@ -187,7 +188,7 @@ def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, 
     engaged = st.engaged_with(team.id)  # a Power Field swarm too: going back to a blip pile is not a kill
     if not engaged:
         return False
-    go = yield from _yes_no(st, player, "intimidation")
+    go = yield from _yes_no(st, player, K.INTIMIDATION)
     if not go:
         return False
     value, _ = st.roll()
@@ -198,7 +199,7 @@ def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, 
                    if any(not c.brood_lord for c in t[2].cards)]  # Brood Lords never go into a blip pile
         if not engaged:
             break
-        picked = yield from st.pick_swarm(player, "return", engaged, optional=True)
+        picked = yield from st.pick_swarm(player, K.RETURN, engaged, optional=True)
         if picked is None:
             break
         sw = picked[2]
@@ -315,7 +316,7 @@ def h_gun_jam(st: Board, eff: Effect, source: str, player: int, **ctx):
     teams = [t for t in st.teams.values() if not t.removed and t.chosen and st.game.actions[t.chosen].type != typ]
     if not teams:
         return False
-    pick = yield from st.ask(player, "team_target", [Option("team", t.id) for t in teams])
+    pick = yield from st.ask(player, K.TEAM_TARGET, [Option("team", t.id) for t in teams])
     st.teams[pick.value].forbidden_next.add(typ)
 
 
@@ -324,7 +325,7 @@ def _engaged_kill(st: Board, player: int, m: Marine) -> Flow:
     swarms = [(s, sw) for s in SIDES for sw in st.rows[i].spot(s).swarms if st.killable(sw)]
     if not swarms:
         return False
-    pick = yield from st.ask(player, "kill_swarm", [Option("swarm", f"{i}:{s}:{k}") for k, (s, _) in enumerate(swarms)])
+    pick = yield from st.ask(player, K.KILL_SWARM, [Option("swarm", f"{i}:{s}:{k}") for k, (s, _) in enumerate(swarms)])
     k = int(pick.value.split(":")[2])
     s, sw = swarms[k]
     yield from st.choose_kill(player, i, s, sw)
@@ -349,7 +350,7 @@ def h_rewarded_faith(st: Board, eff: Effect, source: str, player: int, **ctx):
     if m is None:
         return False
     while m.tokens and _engaged(st, m):
-        go = yield from _yes_no(st, player, "spend_to_kill", marine=m.id)
+        go = yield from _yes_no(st, player, K.SPEND_TO_KILL, marine=m.id)
         if not go:
             break
         st.spend_token(m)
@@ -361,7 +362,7 @@ def h_full_scan(st: Board, eff: Effect, source: str, player: int, **ctx):
     piles = [s for s in SIDES if st.pile(s)]
     if not piles:
         return False
-    pick = yield from st.ask(player, "blip_discard", [Option("pile", s) for s in piles])
+    pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles])
     for _ in range(int(eff.get("count", 1))):
         if st.pile(pick.value):
             st.gs_discard.append(st.pile(pick.value).pop())
@@ -420,7 +421,7 @@ def h_sanctuary(st: Board, eff: Effect, source: str, player: int, **ctx):
     swarms = [(i, s, sw) for i, s, sw in st.swarms() if not sw.shielded]
     if not swarms:
         return False
-    pick = yield from st.ask(player, "swarm_target", [Option("swarm", f"{k}") for k in range(len(swarms))])
+    pick = yield from st.ask(player, K.SWARM_TARGET, [Option("swarm", f"{k}") for k in range(len(swarms))])
     i, s, sw = swarms[int(pick.value)]
     side = yield from _smaller_pile(st, player)
     pile = st.pile(side)
@@ -438,7 +439,7 @@ def h_rescue(st: Board, eff: Effect, source: str, player: int, **ctx):
     cands = [m for m in st.dead if st.team_marines(m.team)]
     if not cands:
         return False
-    pick = yield from st.ask(player, "revive", [_marine_option(m) for m in cands])
+    pick = yield from st.ask(player, K.REVIVE, [_marine_option(m) for m in cands])
     m = next(x for x in cands if x.id == pick.value)
     st.dead.remove(m)
     m.alive = True
@@ -503,12 +504,12 @@ def h_give_support(st: Board, eff: Effect, source: str, player: int, **ctx):
         cands = [m for m in st.marines() if m.id not in chosen]
         if not cands or not st.supply:
             break
-        pick = yield from st.ask(player, "support", [_marine_option(m) for m in cands], card=source)
+        pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in cands], card=source)
         m = _find_marine(st, pick.value)
         chosen.append(m.id)
         st.place_token(m, int(eff.get("tokens", 1)))
         if eff.get("may_flip"):
-            flip = yield from _yes_no(st, player, "flip", marine=m.id)
+            flip = yield from _yes_no(st, player, K.FLIP, marine=m.id)
             if flip:
                 m.facing = other(m.facing)
 
@@ -518,7 +519,7 @@ def h_cogitator(st: Board, eff: Effect, source: str, player: int, **ctx):
     cards = [(i, s, t) for i, r in enumerate(st.rows) for s in SIDES for t in r.spot(s).terrain]
     if not cards:
         return False
-    pick = yield from st.ask(player, "terrain_target", [Option("terrain", f"{i}:{s}:{t.card}") for i, s, t in cards])
+    pick = yield from st.ask(player, K.TERRAIN_TARGET, [Option("terrain", f"{i}:{s}:{t.card}") for i, s, t in cards])
     i, s, card = pick.value.split(":")
     t = next(t for ii, ss, t in cards if ii == int(i) and ss == s and t.card == card)
     # used by this round's event phase (an activation happens before it)
@@ -530,7 +531,7 @@ def h_black_holds(st: Board, eff: Effect, source: str, player: int, **ctx):
     swarms = st.swarms()
     if not swarms:
         return False
-    i, s, _ = yield from st.pick_swarm(player, "swarm_target", swarms)
+    i, s, _ = yield from st.pick_swarm(player, K.SWARM_TARGET, swarms)
     return st.spawn_at(i, s, int(eff.get("count", 2))) > 0 or None
 
 
@@ -541,7 +542,7 @@ def h_teleportarium(st: Board, eff: Effect, source: str, player: int, **ctx):
             continue
         pay = False
         if m.tokens >= int(eff.get("cost", 1)):
-            pay = yield from _yes_no(st, st.player_of(m.team), "teleport_pay", marine=m.id)
+            pay = yield from _yes_no(st, st.player_of(m.team), K.TELEPORT_PAY, marine=m.id)
         if pay:
             for _ in range(int(eff.get("cost", 1))):
                 st.spend_token(m)
@@ -562,7 +563,7 @@ def h_genetorium(st: Board, eff: Effect, source: str, player: int, marine=None, 
             targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
             if not targets:
                 break
-            picked = yield from st.pick_swarm(player, "kill_swarm", targets, optional=True)
+            picked = yield from st.pick_swarm(player, K.KILL_SWARM, targets, optional=True)
             if picked is None:
                 break
             k_row, k_side, k_swarm = picked
@@ -577,7 +578,7 @@ def h_wrath(st: Board, eff: Effect, source: str, player: int, **ctx):
     if card is None:
         return False
     options = [Option("place", f"{i}:{s}") for i in range(len(st.rows)) for s in SIDES]
-    pick = yield from st.ask(player, "place_terrain", options, terrain=card.card)
+    pick = yield from st.ask(player, K.PLACE_TERRAIN, options, terrain=card.card)
     i, s = pick.value.split(":")
     st.terrain_reserve.remove(card)
     st.rows[int(i)].spot(s).terrain.append(card)
@@ -615,7 +616,7 @@ def h_lair_spawn(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 @handler("token_or_roll")
 def h_launch_control(st: Board, eff: Effect, source: str, player: int, **ctx):
-    pick = yield from st.ask(player, "launch", [Option("launch", "token"), Option("launch", "roll")], tokens=st.location_tokens)
+    pick = yield from st.ask(player, K.LAUNCH, [Option("launch", "token"), Option("launch", "roll")], tokens=st.location_tokens)
     if pick.value == "token":
         if st.supply:
             st.supply -= 1
@@ -633,7 +634,7 @@ def h_toxin(st: Board, eff: Effect, source: str, player: int, **ctx):
     piles = [s for s in SIDES if st.pile(s)]
     if not piles or not value:
         return False
-    pick = yield from st.ask(player, "blip_discard", [Option("pile", s) for s in piles])
+    pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles])
     for _ in range(value):
         if st.pile(pick.value):
             st.gs_discard.append(st.pile(pick.value).pop())
@@ -652,7 +653,7 @@ def h_control_panel(st: Board, eff: Effect, source: str, player: int, **ctx):
 def h_door(st: Board, eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
     n = int(eff.get("tokens", 1))
     for card, e, t in _active(st, "door_bonus_token", team.id if team else None):
-        extra = yield from _yes_no(st, player, "door_bonus", card=card)
+        extra = yield from _yes_no(st, player, K.DOOR_BONUS, card=card)
         if extra:
             n += int(e.get("extra_tokens", 1))
             st.stats.fired[card] += 1

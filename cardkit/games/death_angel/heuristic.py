@@ -16,6 +16,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Callable, Final, Iterable, TypeVar
 
+from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board
 from cardkit.games.death_angel.combat import defence_kills, shootable, swarms_near
 from cardkit.games.death_angel.effects import strategize_moves
@@ -879,6 +880,25 @@ class Heuristic:
             return (1.0 if m.facing == s else 0.0) - danger_at(st, int(i), m)
         return _pick(d.options, worth)
 
+
+# Decision kinds the heuristic leaves to :meth:`Heuristic.default` ("yes" when offered, else the first
+# option), each for a reason; every other kind of :data:`kinds.ALL` has an ``on_<kind>`` method
+# (tests/engine/test_decision_kinds.py)
+DEFAULTED: Final[dict[str, str]] = {
+    K.ARTEFACT: "yes: the Artefact is used only when the marine would die otherwise",
+    K.ATTACK_AGAIN: "yes: another attack of the same card costs nothing",
+    K.DOOR_BONUS: "yes: one more token on a Door is one more kill at travel",
+    K.ENTER_FORMATION: "yes: a free support token",
+    K.LEAD_BY_EXAMPLE: "yes: a free support token",
+    K.INTIMIDATION: "yes: the roll only ever removes engaged Genestealers",
+    K.SPEND_TO_KILL: "yes: a token for a kill of an engaged Genestealer",
+    K.EVASION_ATTACKER: "the first marine offered (formation order)",
+    K.NEXT_MARINE: "formation order: the order rarely matters and the rules code offers it top down",
+    K.KILL: "the first card kind: which kind dies matters only for the movement icons",
+    K.PILE: "asked only when the two piles tie for smallest: either is the same",
+    K.REVIVE: "the first marine offered",
+    K.SPAWN_FIRST: "the first terrain offered",
+}
 
 # decision kind -> the Heuristic method that answers it (on_<kind>), found once
 _BY_KIND: Final[dict[str, Callable[[Heuristic, Board, Decision], Option]]] = {

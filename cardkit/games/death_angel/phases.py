@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel import combat, effects  # noqa: F401  (effects: registers the handlers)
 from cardkit.games.death_angel.board import Board, Flow, RoundEffects
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard, other
@@ -34,7 +35,7 @@ def setup(st: Board) -> Flow:
     chosen: list[tuple[str, int]] = []
     for rnd in range(g.teams_per_player):
         for p in range(g.players):
-            pick = yield from st.ask(p, "team", [g.team_options[t] for t in free])
+            pick = yield from st.ask(p, K.TEAM, [g.team_options[t] for t in free])
             free.remove(pick.value)
             chosen.append((pick.value, p))
     for team, p in chosen:
@@ -126,7 +127,7 @@ def choose_actions(st: Board) -> Flow:
                    if a != team.last and st.game.actions[a].type not in team.forbidden]
         if not options:
             options = [st.game.action_options[a] for a in team.hand if a != team.last]
-        pick = yield from st.ask(team.player, "action", options, team=team.id)
+        pick = yield from st.ask(team.player, K.ACTION, options, team=team.id)
         team.chosen = pick.value
 
 
@@ -195,7 +196,7 @@ def travel(st: Board) -> Flow:
                     targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
                     if not targets:
                         continue
-                    picked = yield from st.pick_swarm(st.current_player, "door_kill", targets)
+                    picked = yield from st.pick_swarm(st.current_player, K.DOOR_KILL, targets)
                     k_row, k_side, k_swarm = picked
                     yield from st.choose_kill(st.current_player, k_row, k_side, k_swarm)
                     st.stats.fired["door"] += 1
@@ -295,7 +296,7 @@ def spawn_boxes(st: Board, event_and_copy, first_spawn: bool = False) -> Flow:
                     for i, t in spots:
                         st.spawn_at(i, side, min(count, st.now.spawn_limits.get(t, count)), pile_side)
                     break
-                pick = yield from st.ask(st.current_player, "spawn_first",
+                pick = yield from st.ask(st.current_player, K.SPAWN_FIRST,
                                          [Option("terrain", f"{i}:{t.card}") for i, t in spots])
                 row_text, tid = pick.value.split(":")
                 first = next(x for x in spots if x[0] == int(row_text) and x[1].card == tid)
