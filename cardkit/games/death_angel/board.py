@@ -155,6 +155,89 @@ class Board:
         self.lead_pending: set[str] = set()  # ... and those due after the current attack
         self.brood_killed = 0
         self.ready = False  # set when setup has finished
+        self.scouted: set[str] = set()  # event cards seen in the deck (Scouting): public until reshuffled
+
+    def copy_from(self, src: Board) -> None:
+        """Make this board an independent copy of ``src``: every mutable card,
+        marine, swarm and pile copied (identity kept where two zones share an
+        object), the static card data shared, the dice generator in the same state."""
+        gs: dict[int, GS] = {}
+
+        def g(c: GS) -> GS:
+            new = gs.get(id(c))
+            if new is None:
+                new = gs[id(c)] = GS(c.uid, c.card, c.icons, c.brood_lord)
+                new.moved = c.moved
+            return new
+
+        terrain: dict[int, TerrainCard] = {}
+
+        def t(c: TerrainCard) -> TerrainCard:
+            new = terrain.get(id(c))
+            if new is None:
+                new = terrain[id(c)] = TerrainCard(c.card, c.colour, c.activatable)
+                new.tokens, new.used = c.tokens, c.used
+            return new
+
+        def marine(m: Marine) -> Marine:
+            new = Marine(m.id, m.team, m.range)
+            new.facing, new.tokens, new.alive, new.row_hint = m.facing, m.tokens, m.alive, m.row_hint
+            return new
+
+        def swarm(sw: Swarm) -> Swarm:
+            new = Swarm([g(c) for c in sw.cards])
+            new.attacked, new.shielded = sw.attacked, sw.shielded
+            return new
+
+        self.seed = src.seed
+        self.rng = Rng(src.rng.seed, forced=list(src.rng.forced))
+        self.rng.setstate(src.rng.getstate())
+        self.rng.log = list(src.rng.log)
+        self.events = list(src.events)
+        s = src.stats
+        self.stats = Stats(Counter(s.fired), s.kills, s.deaths, s.support_short, Counter(s.reshuffles), s.locations,
+                           list(s.alive_by_round))
+        self.round = src.round
+        rows: list[Row] = []
+        for r in src.rows:
+            row = Row(marine(r.marine) if r.marine is not None else None)
+            for side in SIDES:
+                a, b = r.spot(side), row.spot(side)
+                b.terrain = [t(c) for c in a.terrain]
+                b.swarms = [swarm(sw) for sw in a.swarms]
+            rows.append(row)
+        self.rows = rows
+        self.teams = {k: Team(v.id, v.player, list(v.hand), v.last, v.chosen, set(v.forbidden), set(v.forbidden_next),
+                              v.removed) for k, v in src.teams.items()}
+        self.left = [g(c) for c in src.left]
+        self.right = [g(c) for c in src.right]
+        self.gs_deck = [g(c) for c in src.gs_deck]
+        self.gs_discard = [g(c) for c in src.gs_discard]
+        self.brood_reserve = [g(c) for c in src.brood_reserve]
+        self.removed = [g(c) for c in src.removed]
+        self.event_deck = list(src.event_deck)
+        self.event_discard = list(src.event_discard)
+        self.event_current = src.event_current
+        self.location_deck = list(src.location_deck)
+        self.location = src.location
+        self.location_tokens = src.location_tokens
+        self.past_locations = list(src.past_locations)
+        self.terrain_reserve = [t(c) for c in src.terrain_reserve]
+        self.supply = src.supply
+        self.total_tokens = src.total_tokens
+        self.dead = [marine(m) for m in src.dead]
+        self.artefact_team = src.artefact_team
+        self.current_player = src.current_player
+        self.active = list(src.active)
+        for mine, theirs in ((self.now, src.now), (self.next, src.next)):
+            mine.evasion, mine.enter_formation = theirs.evasion, theirs.enter_formation
+            mine.second_wind = set(theirs.second_wind)
+            mine.spawn_limits = {t(k): v for k, v in theirs.spawn_limits.items()}
+        self.lead_used = set(src.lead_used)
+        self.lead_pending = set(src.lead_pending)
+        self.brood_killed = src.brood_killed
+        self.ready = src.ready
+        self.scouted = set(src.scouted)
 
     # ------------------------------------------------------------ questions
     def ask(self, player: int, kind: str, options: Sequence[Option], **context: Any) -> Ask:
@@ -268,6 +351,7 @@ class Board:
             self.event_deck = self.event_discard
             self.event_discard = []
             self.rng.shuffle(self.event_deck, "event_deck")
+            self.scouted = set()
             self.stats.reshuffles["event"] += 1
         return self.event_deck.pop()
 

@@ -168,9 +168,11 @@ def h_scout(st: Board, eff: Effect, source: str, player: int, **ctx):
         st.event_deck = st.event_discard
         st.event_discard = []
         st.rng.shuffle(st.event_deck, "event_deck")
+        st.scouted = set()
     if not st.event_deck:
         return False
     top = st.event_deck[-1]
+    st.scouted.add(top)  # the player has seen it, on top or at the bottom
     pick = yield from st.ask(player, K.SCOUT, [Option("event", "top"), Option("event", "bottom")], card=top)
     if pick.value == "bottom":
         st.event_deck.insert(0, st.event_deck.pop())

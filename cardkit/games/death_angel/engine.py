@@ -19,7 +19,8 @@ from typing import Any, Callable, Iterable
 
 from cardkit.errors import CardkitError
 from cardkit.games.death_angel.board import ROUND_LIMIT, Ask, Board, Flow, Game, RoundEffects, Rules, Stats
-from cardkit.games.death_angel.phases import play_round, setup
+from cardkit.games.death_angel import kinds as K
+from cardkit.games.death_angel.phases import choose_actions, play_round, rest_of_round, setup
 from cardkit.rules.core import Decision, GameOver, Option, Outcome
 
 __all__ = ["ROUND_LIMIT", "Ask", "Board", "Flow", "Game", "RoundEffects", "Rules", "State", "Stats"]
@@ -74,6 +75,17 @@ class State(Board):
         """An independent copy (rebuilt by replaying this game's decisions)."""
         return State.replay(self.game, self.seed, self.decisions)
 
+    def fork(self) -> "State":
+        """An independent copy that plays on exactly as this game would, dice
+        included.  At an action choice (where search spends its effort) the board
+        is copied and the round resumes from the teams still to choose, without
+        replaying anything; at any other decision it falls back to :meth:`clone`
+        (the rules code is a stack of generators, which cannot be copied)."""
+        d = self.decision
+        if d is None or d.kind != K.ACTION:
+            return self.clone()
+        return State(self.game, self.seed, start=_resume_round(self))
+
     @property
     def over(self) -> bool:
         return self.outcome is not None
@@ -88,3 +100,19 @@ class State(Board):
             if self.round >= self.game.rules.round_limit:
                 self.end("abandoned", "round_limit")
             yield from play_round(self)
+
+
+def _resume_round(src: State) -> Callable[[Board], Flow]:
+    """The start of a copy of ``src`` taken at an action choice: copy the
+    board, then play the rest of the round (the teams that have not chosen yet
+    choose)."""
+    decisions = list(src.decisions)
+
+    def start(st: Board) -> Flow:
+        st.copy_from(src)
+        if isinstance(st, State):
+            st.decisions = decisions
+        yield from choose_actions(st)
+        yield from rest_of_round(st, "resolve")
+
+    return start

@@ -121,7 +121,7 @@ def start_round(st: Board) -> None:
 
 
 def choose_actions(st: Board) -> Flow:
-    live = [t for t in st.teams.values() if not t.removed]
+    live = [t for t in st.teams.values() if not t.removed and t.chosen is None]  # (a copy resumes mid-choice)
     for team in sorted(live, key=lambda t: (t.player, t.id)):
         options = [st.game.action_options[a] for a in team.hand
                    if a != team.last and st.game.actions[a].type not in team.forbidden]
