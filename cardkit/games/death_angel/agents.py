@@ -68,3 +68,19 @@ def _heuristic(seed: int) -> Agent:
 
 
 AGENTS["heuristic"] = _heuristic
+
+
+def _search(rollouts: int, clairvoyant: bool) -> Callable[[int], Agent]:
+    def make(seed: int) -> Agent:
+        from cardkit.games.death_angel.search import Search
+
+        return Search(seed, rollouts, clairvoyant=clairvoyant)
+    return make
+
+
+# the search budget is part of the name: "search" (16 rollouts per option), "search:<n>"
+AGENTS["search"] = _search(16, False)
+AGENTS["clairvoyant"] = _search(16, True)  # sees hidden cards and coming dice: a ceiling, not a player
+for _n in (4, 8, 32, 64):
+    AGENTS[f"search:{_n}"] = _search(_n, False)
+    AGENTS[f"clairvoyant:{_n}"] = _search(_n, True)
