@@ -40,6 +40,7 @@ MODULES = (
     "cardkit.games.death_angel.heuristic",
     "cardkit.games.death_angel.invariants",
     "cardkit.games.death_angel.agents",
+    "cardkit.games.death_angel.search",
 )
 GROUP = "cardkit_engine"  # mypyc's shared library: cardkit_engine__mypyc.<abi>.so beside the package
 MANIFEST = "_compiled.json"
