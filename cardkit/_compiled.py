@@ -37,6 +37,8 @@ MODULES = (
     "cardkit.games.death_angel.combat",
     "cardkit.games.death_angel.effects",
     "cardkit.games.death_angel.support",
+    "cardkit.games.death_angel.weights",
+    "cardkit.games.death_angel.risk",
     "cardkit.games.death_angel.heuristic",
     "cardkit.games.death_angel.invariants",
     "cardkit.games.death_angel.agents",
