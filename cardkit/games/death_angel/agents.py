@@ -3,21 +3,16 @@
 * ``random``: a uniformly random legal option (its own seeded stream, so games
   stay reproducible and the game's dice are untouched);
 * ``passive``: always the first legal option;
-* ``heuristic``: plays by a small risk model of the board (below), with the
-  weights it trades off kept as data (:data:`WEIGHTS`, :data:`PRIORITIES`).
+* ``heuristic``: plays by a small risk model of the board
+  (:mod:`~cardkit.games.death_angel.heuristic`, :mod:`~cardkit.games.death_angel.risk`), with the
+  weights it trades off kept as data (:mod:`~cardkit.games.death_angel.weights`);
+* ``search`` / ``search:<n>``: determinized Monte Carlo over the action choice with heuristic
+  rollouts, ``n`` rollouts per option (16 by default; :mod:`~cardkit.games.death_angel.search`);
+* ``clairvoyant`` / ``clairvoyant:<n>``: the same search reading the hidden piles and the coming
+  dice, an upper bound and no player.
 
 The heuristic agent reads card behaviour from the effect kinds of the card
 data, never from card names, so it plays a modified set as written.
-
-Risk model
-----------
-A swarm of ``n`` cards with ``b`` Brood Lords kills the marine it attacks when
-the defence die shows at most ``n + b``.  A marine who faces the swarm may
-re-roll with a support token; Block-like abilities turn skulls into misses; a
-Defensive-Stance-like ability saves every re-roll but a 0.  :func:`danger` is
-the chance that a marine dies in the coming Genestealer attack; choices are
-scored by how many expected deaths they prevent, plus the Genestealers they
-remove, the support they bank and the progress toward the next location.
 """
 
 from __future__ import annotations
