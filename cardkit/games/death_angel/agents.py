@@ -7,7 +7,8 @@
   (:mod:`~cardkit.games.death_angel.heuristic`, :mod:`~cardkit.games.death_angel.risk`), with the
   weights it trades off kept as data (:mod:`~cardkit.games.death_angel.weights`);
 * ``search`` / ``search:<n>``: determinized Monte Carlo over the action choice with heuristic
-  rollouts, ``n`` rollouts per option (16 by default; :mod:`~cardkit.games.death_angel.search`);
+  rollouts cut off after two rounds and scored, ``n`` rollouts per option (8 by default;
+  :mod:`~cardkit.games.death_angel.search`);
 * ``clairvoyant`` / ``clairvoyant:<n>``: the same search reading the hidden piles and the coming
   dice, an upper bound and no player.
 
@@ -67,15 +68,15 @@ AGENTS["heuristic"] = _heuristic
 
 def _search(rollouts: int, clairvoyant: bool) -> Callable[[int], Agent]:
     def make(seed: int) -> Agent:
-        from cardkit.games.death_angel.search import Search
+        from cardkit.games.death_angel.search import clairvoyant_agent, search_agent
 
-        return Search(seed, rollouts, clairvoyant=clairvoyant)
+        return clairvoyant_agent(seed, rollouts) if clairvoyant else search_agent(seed, rollouts)
     return make
 
 
-# the search budget is part of the name: "search" (16 rollouts per option), "search:<n>"
-AGENTS["search"] = _search(16, False)
-AGENTS["clairvoyant"] = _search(16, True)  # sees hidden cards and coming dice: a ceiling, not a player
-for _n in (4, 8, 32, 64):
+# the search budget is part of the name: "search" (8 rollouts per option), "search:<n>"
+AGENTS["search"] = _search(8, False)
+AGENTS["clairvoyant"] = _search(8, True)  # sees hidden cards and coming dice: a ceiling, not a player
+for _n in (4, 16, 32, 64):
     AGENTS[f"search:{_n}"] = _search(_n, False)
     AGENTS[f"clairvoyant:{_n}"] = _search(_n, True)

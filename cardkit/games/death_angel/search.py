@@ -33,7 +33,8 @@ from cardkit.games.death_angel.heuristic import Heuristic
 from cardkit.model import Location
 from cardkit.rules.core import Decision, Option, Rng
 
-ROLLOUTS: Final = 16  # rollouts per option at each action choice (the default budget)
+ROLLOUTS: Final = 8  # rollouts per option at each action choice (the default budget)
+HORIZON: Final = 2  # rounds a rollout plays before the evaluation scores it (measured better than to the end)
 SEARCHED: Final = (K.ACTION,)  # the decisions searched; all others: the heuristic
 
 
@@ -124,10 +125,11 @@ class Search:
         return value(st, start_locations, total_locations)
 
 
-def search_agent(seed: int = 0, rollouts: int = ROLLOUTS, horizon: int = 0) -> Search:
+def search_agent(seed: int = 0, rollouts: int = ROLLOUTS, horizon: int = HORIZON) -> Search:
     return Search(seed, rollouts, clairvoyant=False, horizon=horizon)
 
 
 def clairvoyant_agent(seed: int = 0, rollouts: int = ROLLOUTS, horizon: int = 0) -> Search:
-    """Not a player: sees every hidden card and the coming dice (an upper bound)."""
+    """Not a player: sees every hidden card and the coming dice (an upper bound);
+    its rollouts play to the end, since it knows how the game goes on."""
     return Search(seed, rollouts, clairvoyant=True, horizon=horizon)
