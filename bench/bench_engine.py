@@ -39,8 +39,9 @@ def main() -> None:
     args = ap.parse_args()
     cards = load_project(ROOT).card_set("death-angel")
     print(f"rules engine: {engine_build()}; best of {args.repeat} runs")
-    print(f"{'agent':<10} " + " ".join(f"{p}p games/s".rjust(13) for p in range(1, 7))
-          + "   all  rounds/game  decisions/game  us/decision")
+    if not args.skip_plain:
+        print(f"{'agent':<10} " + " ".join(f"{p}p games/s".rjust(13) for p in range(1, 7))
+              + "   all  rounds/game  decisions/game  us/decision")
     for name in () if args.skip_plain else ("random", "passive", "heuristic"):
         row, total_t, rounds, decisions = [], 0.0, 0, 0
         for players in range(1, 7):
