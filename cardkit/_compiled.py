@@ -31,15 +31,20 @@ MODULES = (
     "cardkit.games.death_angel.cards",
     "cardkit.games.deep_strike.cards",  # its Scenario subclasses the compiled Card: it must be compiled too
     "cardkit.rules.core",
+    "cardkit.games.death_angel.kinds",
     "cardkit.games.death_angel.state",
+    "cardkit.games.death_angel.board",
     "cardkit.games.death_angel.engine",
     "cardkit.games.death_angel.phases",
     "cardkit.games.death_angel.combat",
     "cardkit.games.death_angel.effects",
     "cardkit.games.death_angel.support",
+    "cardkit.games.death_angel.weights",
+    "cardkit.games.death_angel.risk",
     "cardkit.games.death_angel.heuristic",
     "cardkit.games.death_angel.invariants",
     "cardkit.games.death_angel.agents",
+    "cardkit.games.death_angel.search",
 )
 GROUP = "cardkit_engine"  # mypyc's shared library: cardkit_engine__mypyc.<abi>.so beside the package
 MANIFEST = "_compiled.json"

@@ -10,7 +10,7 @@ import pytest
 
 from cardkit.games.death_angel.agents import AGENTS, play
 from cardkit.games.death_angel.engine import Game, State
-from cardkit.games.death_angel.heuristic import Heuristic, danger_at, kill_chance
+from cardkit.games.death_angel.heuristic import Heuristic, Risk, kill_chance
 from cardkit.games.death_angel.scenario import _start
 from cardkit.load.project import load_project
 from tests.conftest import REPO
@@ -60,8 +60,8 @@ def test_danger_counts_rerolls_only_toward_the_faced_swarm():
         "swarms": [{"row": 0, "side": "left", "cards": swarm(2)}, {"row": 1, "side": "left", "cards": swarm(2)}],
     })
     leon, valencio = st.rows[0].marine, st.rows[1].marine
-    faced = danger_at(st, 0, leon)
-    behind = danger_at(st, 1, valencio)
+    faced = Risk().danger_at(st, 0, leon)
+    behind = Risk().danger_at(st, 1, valencio)
     assert faced < behind
     assert faced == pytest.approx(kill_chance(st.game.faces, 2, 0, False, False) ** 2)
     assert behind == pytest.approx(kill_chance(st.game.faces, 2, 0, False, False))

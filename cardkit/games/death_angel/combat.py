@@ -8,24 +8,40 @@ through :func:`cardkit.games.death_angel.support.run_effect`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from cardkit.games.death_angel import kinds as K
+from cardkit.games.death_angel.board import Board, Flow
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
 from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no, run_effect
 from cardkit.games.death_angel.cards import Action
 from cardkit.model import Effect
 from cardkit.rules.core import Option
 
-if TYPE_CHECKING:
-    from cardkit.games.death_angel.engine import Flow, State
 
 MOVE_STAY: Final = Option("move", "stay")
 ACTIVATE_NONE: Final = Option("activate", "none")
 SWARM_NONE: Final = Option("swarm", "none")
 
 
+# -------------------------------------------------------------- the rules
+def defence_kills(value: int, skull: bool, size: int, brood: int, block: bool = False, second_wind: bool = False) -> bool:
+    """Does a defence roll of ``value`` (``skull``: the face shows one) kill the marine
+    attacked by a swarm of ``size`` cards with ``brood`` Brood Lords?  It does when the
+    roll is at most the swarm's size, each Brood Lord lowering the roll by one
+    (rulebook: "if the roll is higher than the number of Genestealer cards in the
+    swarm, the attack fails"), unless a Block-like ability (``block``) turns a skull
+    into a miss or Second Wind saves a 0.  The one home of this test: combat and
+    every agent's risk model call it."""
+    if block and skull:
+        return False
+    if second_wind and value == 0:
+        return False
+    return value - brood <= size
+
+
 # ------------------------------------------------------------------ actions
-def resolve_action(st: "State", team: Team, action: Action) -> "Flow":
+def resolve_action(st: Board, team: Team, action: Action) -> Flow:
     st.log("resolve", action.id)
     for eff in action.effects:
         st.active.append((action.id, eff, team.id))
@@ -33,7 +49,7 @@ def resolve_action(st: "State", team: Team, action: Action) -> "Flow":
     if action.type == "support":
         targets = st.marines()
         if st.supply and targets:
-            pick = yield from st.ask(player, "support", [_marine_option(m) for m in targets], card=action.id)
+            pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in targets], card=action.id)
             st.place_token(_find_marine(st, pick.value))
         else:
             st.stats.support_short += 1
@@ -47,26 +63,26 @@ def resolve_action(st: "State", team: Team, action: Action) -> "Flow":
     st.merge_swarms()
 
 
-def _next_marine(st: "State", player: int, remaining: list[Marine], step: str) -> "Flow":
+def _next_marine(st: Board, player: int, remaining: list[Marine], step: str) -> Flow:
     """The player picks which marine of the team acts next (any order, rulebook)."""
     alive = [m for m in remaining if m.alive]
     if len(alive) <= 1:
         m = alive[0] if alive else remaining[0]
     else:
-        pick = yield from st.ask(player, "next_marine", [_marine_option(x) for x in alive], step=step)
+        pick = yield from st.ask(player, K.NEXT_MARINE, [_marine_option(x) for x in alive], step=step)
         m = next(x for x in alive if x.id == pick.value)
     remaining.remove(m)
     return m
 
 
-def move_activate(st: "State", team: Team, action: Action) -> "Flow":
+def move_activate(st: Board, team: Team, action: Action) -> Flow:
     player = team.player
-    if st.enter_formation:  # an event last round: a token before each Move + Activate card
+    if st.now.enter_formation:  # an event last round: a token before each Move + Activate card
         targets = st.marines()
         if st.supply and targets:
-            give = yield from _yes_no(st, player, "enter_formation", card=action.id)
+            give = yield from _yes_no(st, player, K.ENTER_FORMATION, card=action.id)
             if give:
-                pick = yield from st.ask(player, "support", [_marine_option(m) for m in targets], card="enter_formation")
+                pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in targets], card="enter_formation")
                 st.place_token(_find_marine(st, pick.value))
                 st.stats.fired["enter_formation"] += 1
     free = any(e.kind == "free_swap" for e in action.effects)
@@ -81,7 +97,7 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
         near = range(len(rows)) if free else (i - 1, i + 1)
         options = [MOVE_STAY] + [Option("move", str(j)) for j in near
                                  if 0 <= j < len(rows) and j != i and rows[j].marine is not None]
-        pick = yield from st.ask(player, "move", options, marine=m.id)
+        pick = yield from st.ask(player, K.MOVE, options, marine=m.id)
         if pick.value != "stay":
             j = int(pick.value)
             st.rows[i].marine, st.rows[j].marine = st.rows[j].marine, st.rows[i].marine
@@ -90,7 +106,7 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
                 st.stats.fired[action.id] += 1
     # B. facing
     for m in st.team_marines(team.id):
-        flip = yield from st.ask(player, "facing", FACING[m.facing], marine=m.id)
+        flip = yield from st.ask(player, K.FACING, FACING[m.facing], marine=m.id)
         if flip.value != m.facing:
             m.facing = flip.value
             st.log("face", m.id, m.facing)
@@ -103,7 +119,7 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
         if not cands:
             continue
         options = [ACTIVATE_NONE] + [Option("activate", t.card) for t in cands]
-        pick = yield from st.ask(player, "activate", options, marine=m.id)
+        pick = yield from st.ask(player, K.ACTIVATE, options, marine=m.id)
         if pick.value == "none":
             continue
         t = next(t for t in cands if t.card == pick.value)
@@ -116,7 +132,7 @@ def move_activate(st: "State", team: Team, action: Action) -> "Flow":
 
 
 # -------------------------------------------------------------------- combat
-def in_reach(st: "State", m: Marine, row: int | None = None, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
+def in_reach(st: Board, m: Marine, row: int | None = None, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
     """Swarms a marine may attack: on the side he faces, within his range.
     ``row`` and ``facing`` ask the same for another position or facing (what-ifs)."""
     i = st.row_of(m) if row is None else row
@@ -129,21 +145,21 @@ def in_reach(st: "State", m: Marine, row: int | None = None, facing: str | None 
     return out
 
 
-def shootable(st: "State", m: Marine, row: int | None = None, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
+def shootable(st: Board, m: Marine, row: int | None = None, facing: str | None = None) -> list[tuple[int, str, Swarm]]:
     """The swarms in reach that an attack can hurt (a Power Field swarm cannot be killed)."""
     return [t for t in in_reach(st, m, row, facing) if not t[2].shielded]
 
 
-def swarms_near(st: "State", row: int, reach: int) -> list[tuple[int, str, Swarm]]:
+def swarms_near(st: Board, row: int, reach: int) -> list[tuple[int, str, Swarm]]:
     """Killable swarms on either side within ``reach`` positions of ``row`` (Heroic Charge)."""
     return [(j, s, sw) for j in range(max(0, row - reach), min(len(st.rows), row + reach + 1))
             for s in SIDES for sw in st.rows[j].spot(s).swarms if st.killable(sw)]
 
 
-def attack_action(st: "State", team: Team, action: Action) -> "Flow":
+def attack_action(st: Board, team: Team, action: Action) -> Flow:
     marines = [m for m in st.team_marines(team.id)]
-    if st.evasion and len(marines) > 1:  # Evasion: only one marine of the team attacks this round
-        pick = yield from st.ask(team.player, "evasion_attacker", [_marine_option(m) for m in marines], card=action.id)
+    if st.now.evasion and len(marines) > 1:  # Evasion: only one marine of the team attacks this round
+        pick = yield from st.ask(team.player, K.EVASION_ATTACKER, [_marine_option(m) for m in marines], card=action.id)
         marines = [_find_marine(st, pick.value)]
         st.stats.fired["evasion"] += 1
     remaining = list(marines)
@@ -155,7 +171,7 @@ def attack_action(st: "State", team: Team, action: Action) -> "Flow":
         charge = next((e for e in action.effects if e.kind == "heroic_charge" and e.get("marine") == m.id), None)
         if charge is not None:
             if swarms_near(st, st.row_of(m), int(charge.get("reach", 1))):
-                go = yield from _yes_no(st, team.player, "heroic_charge", marine=m.id)
+                go = yield from _yes_no(st, team.player, K.HEROIC_CHARGE, marine=m.id)
                 if go:
                     yield from heroic_charge(st, team, m, charge)
                     st.stats.fired[action.id] += 1
@@ -167,7 +183,7 @@ def attack_action(st: "State", team: Team, action: Action) -> "Flow":
         done = 0
         while done < attacks and m.alive:
             if done >= 1:
-                more = yield from _yes_no(st, team.player, "attack_again", marine=m.id)
+                more = yield from _yes_no(st, team.player, K.ATTACK_AGAIN, marine=m.id)
                 if not more:
                     break
                 st.stats.fired[action.id] += 1
@@ -177,13 +193,13 @@ def attack_action(st: "State", team: Team, action: Action) -> "Flow":
             done += 1
 
 
-def heroic_charge(st: "State", team: Team, m: Marine, eff: Effect) -> "Flow":
+def heroic_charge(st: Board, team: Team, m: Marine, eff: Effect) -> Flow:
     reach = int(eff.get("reach", 1))
     for _ in range(int(eff.get("kills", 3))):
         near = swarms_near(st, st.row_of(m), reach)
         if not near:
             break
-        picked = yield from st.pick_swarm(team.player, "charge_target", near, optional=True)
+        picked = yield from st.pick_swarm(team.player, K.CHARGE_TARGET, near, optional=True)
         if picked is None:
             break
         k_row, k_side, k_swarm = picked
@@ -194,14 +210,14 @@ def heroic_charge(st: "State", team: Team, m: Marine, eff: Effect) -> "Flow":
         st.marine_dies(m, "heroic_charge")
 
 
-def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, source: str = "attack") -> "Flow":
+def marine_attack(st: Board, team: Team, m: Marine, action: Action | None, source: str = "attack") -> Flow:
     """One attack by ``m``: pick a swarm in reach, roll, apply kills.  Returns
     False when there was nothing to attack."""
     targets = shootable(st, m)
     if not targets:
         return False
     options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [SWARM_NONE]
-    pick = yield from st.ask(team.player, "attack_target", options, marine=m.id, source=source)
+    pick = yield from st.ask(team.player, K.ATTACK_TARGET, options, marine=m.id, source=source)
     if pick.value == "none":
         return False
     k = int(pick.value.split(":")[2])
@@ -210,7 +226,7 @@ def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, sou
     value, skull = st.roll()
     # re-roll with support tokens (attacks always face their target)
     while m.tokens:
-        again = yield from _yes_no(st, team.player, "reroll_attack", marine=m.id, value=value)
+        again = yield from _yes_no(st, team.player, K.REROLL_ATTACK, marine=m.id, value=value)
         if not again:
             break
         st.spend_token(m)
@@ -243,34 +259,34 @@ def marine_attack(st: "State", team: Team, m: Marine, action: Action | None, sou
     return True
 
 
-def _card_of(st: "State", eff: Effect) -> str:
+def _card_of(st: Board, eff: Effect) -> str:
     for card, e, _ in st.active:
         if e is eff:
             return card
     return "?"
 
 
-def _lead_by_example_hook(st: "State", team: Team) -> None:
+def _lead_by_example_hook(st: Board, team: Team) -> None:
     """A team marine killed a Genestealer: an unused support-on-kill ability becomes due."""
     for card, eff, t in _active(st, "support_on_kill", team.id):
         if card not in st.lead_used:
             st.lead_pending.add(card)
 
 
-def _lead_by_example(st: "State", team: Team) -> "Flow":
+def _lead_by_example(st: Board, team: Team) -> Flow:
     for card, eff, t in list(_active(st, "support_on_kill", team.id)):
         if card in st.lead_pending and card not in st.lead_used:
             st.lead_pending.discard(card)
             st.lead_used.add(card)
             if st.supply:
-                give = yield from _yes_no(st, team.player, "lead_by_example", card=card)
+                give = yield from _yes_no(st, team.player, K.LEAD_BY_EXAMPLE, card=card)
                 if give:
-                    pick = yield from st.ask(team.player, "support", [_marine_option(m) for m in st.marines()], card=card)
+                    pick = yield from st.ask(team.player, K.SUPPORT, [_marine_option(m) for m in st.marines()], card=card)
                     st.place_token(_find_marine(st, pick.value), int(eff.get("tokens", 1)))
                     st.stats.fired[card] += 1
 
 
-def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Flow":
+def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm) -> Flow:
     """A swarm attacks the marine it is engaged with (the defence roll)."""
     team = st.teams[m.team]
     player = team.player
@@ -279,7 +295,7 @@ def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Fl
         rerolled = False
         facing = m.facing == side
         while m.tokens and facing:
-            again = yield from _yes_no(st, player, "reroll_defence", marine=m.id, value=value, swarm=len(sw))
+            again = yield from _yes_no(st, player, K.REROLL_DEFENCE, marine=m.id, value=value, swarm=len(sw))
             if not again:
                 break
             st.spend_token(m)
@@ -301,12 +317,12 @@ def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Fl
                 else:
                     miss = True
                     st.stats.fired[card] += 1
-        if not miss and m.id in st.second_wind and value == 0:
+        if not miss and m.id in st.now.second_wind and value == 0:
             miss = True
             st.stats.fired["second_wind"] += 1
-        survive = miss or (value - sw.brood_lords()) > len(sw)
+        survive = miss or not defence_kills(value, skull, len(sw), sw.brood_lords())
         if not survive and st.artefact_team == m.team:
-            use = yield from _yes_no(st, player, "artefact", marine=m.id)
+            use = yield from _yes_no(st, player, K.ARTEFACT, marine=m.id)
             if use:
                 st.artefact_team = None
                 artefact = next(t for t in st.game.terrain.values() if any(e.kind == "artefact" for e in t.effects))
@@ -331,12 +347,12 @@ def swarm_attacks(st: "State", m: Marine, row: int, side: str, sw: Swarm) -> "Fl
             return
 
 
-def attack_for_support(st: "State", team: Team, eff: Effect, card: str) -> "Flow":
+def attack_for_support(st: Board, team: Team, eff: Effect, card: str) -> Flow:
     cost = int(eff.get("cost", 1))
     for m in list(st.team_marines(team.id)):
         if not m.alive or m.tokens < cost or not shootable(st, m):
             continue
-        go = yield from _yes_no(st, team.player, "extra_attack", marine=m.id, card=card)
+        go = yield from _yes_no(st, team.player, K.EXTRA_ATTACK, marine=m.id, card=card)
         if not go:
             continue
         for _ in range(cost):

@@ -10,17 +10,17 @@ handlers both, so that either calls it directly).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from cardkit.effects import EFFECTS
+from cardkit.games.death_angel import kinds as K
+from cardkit.games.death_angel.board import Board, Flow
 from cardkit.games.death_angel.combat import attack_for_support, in_reach, marine_attack
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
 from cardkit.games.death_angel.support import HANDLERS, Handler, _active, _find_marine, _marine_option, _yes_no, run_effect
 from cardkit.model import Effect
 from cardkit.rules.core import Option
 
-if TYPE_CHECKING:
-    from cardkit.games.death_angel.engine import Flow, State
 
 
 # -------------------------------------------------------- effect handlers
@@ -35,7 +35,7 @@ def handler(kind: str) -> Callable[[Handler], Handler]:
 def _passive(*kinds: str) -> None:
     """Kinds whose work happens inside combat or movement (looked up from ``st.active``)."""
     for kind in kinds:
-        def noop(st: "State", eff: Effect, source: str, player: int, **ctx: Any) -> bool:
+        def noop(st: Board, eff: Effect, source: str, player: int, **ctx: Any) -> bool:
             return False
         HANDLERS[kind] = noop
 
@@ -45,7 +45,7 @@ _passive("defence_skull_cancels", "reroll_defence_saves", "defence_skull_counter
          "multi_attack", "heroic_charge")
 
 
-def _targets(st: "State", target: str, ctx: dict[str, Any]) -> list[Marine]:
+def _targets(st: Board, target: str, ctx: dict[str, Any]) -> list[Marine]:
     ms = st.marines()
     if target == "chosen_marine":
         return ms
@@ -66,13 +66,13 @@ def _targets(st: "State", target: str, ctx: dict[str, Any]) -> list[Marine]:
     raise AssertionError(target)
 
 
-def _engaged(st: "State", m: Marine) -> bool:
+def _engaged(st: Board, m: Marine) -> bool:
     i = st.row_of(m)
     return any(st.rows[i].spot(s).count() for s in SIDES)
 
 
-def _one(st: "State", player: int, target: str, ctx: dict[str, Any], weigh: Callable[[Marine], int] | None = None,
-         kind: str = "target", effect: str = "") -> "Flow":
+def _one(st: Board, player: int, target: str, ctx: dict[str, Any], weigh: Callable[[Marine], int] | None = None,
+         kind: str = K.TARGET, effect: str = "") -> Flow:
     """Pick one marine for a 'chosen' target; the choice must make the effect as
     strong as possible (rulebook), so only the best-scoring marines are offered."""
     cands = _targets(st, target, ctx)
@@ -86,27 +86,38 @@ def _one(st: "State", player: int, target: str, ctx: dict[str, Any], weigh: Call
 
 
 @handler("attack_for_support")
-def h_attack_for_support(st: "State", eff: Effect, source: str, player: int, team=None, **ctx):
+def h_attack_for_support(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
     if eff.get("timing") != "after_action":
         return False  # Overwatch fires at the end of the event phase (phases.event_phase)
     yield from attack_for_support(st, team, eff, source)
 
 
-@handler("move_swarm")
-def h_move_swarm(st: "State", eff: Effect, source: str, player: int, **ctx):
-    swarms = [(i, s, sw) for i, s, sw in st.swarms()]
-    if not swarms:
-        return False
+def strategize_moves(st: Board, eff: Effect | None) -> list[tuple[int, int, str]]:
+    """The swarm moves a Strategize-like effect allows, as (swarm index in
+    :meth:`Board.swarms`, row, side), in the order they are offered: up to
+    ``max_positions`` positions up or down, switching sides when
+    ``may_switch_side`` (no effect: one position, either side).  The one home
+    of these moves: the handler offers them, agents weigh them."""
+    reach = int(eff.get("max_positions", 1)) if eff is not None else 1
+    switch = bool(eff.get("may_switch_side")) if eff is not None else True
     n = len(st.rows)
-    options = [Option("shift", "none")]
-    reach = int(eff.get("max_positions", 1))
-    for k, (i, s, sw) in enumerate(swarms):
+    moves: list[tuple[int, int, str]] = []
+    for k, (i, s, _) in enumerate(st.swarms()):
         for d in range(-reach, reach + 1):
-            for side in ((s, other(s)) if eff.get("may_switch_side") else (s,)):
+            for side in ((s, other(s)) if switch else (s,)):
                 j = i + d
                 if 0 <= j < n and (d != 0 or side != s):
-                    options.append(Option("shift", f"{k}:{j}:{side}"))
-    pick = yield from st.ask(player, "strategize", options)
+                    moves.append((k, j, side))
+    return moves
+
+
+@handler("move_swarm")
+def h_move_swarm(st: Board, eff: Effect, source: str, player: int, **ctx):
+    swarms = st.swarms()
+    if not swarms:
+        return False
+    options = [Option("shift", "none")] + [Option("shift", f"{k}:{j}:{side}") for k, j, side in strategize_moves(st, eff)]
+    pick = yield from st.ask(player, K.STRATEGIZE, options)
     if pick.value == "none":
         return False
     k_text, j_text, side = pick.value.split(":")
@@ -117,21 +128,21 @@ def h_move_swarm(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("shield_swarm")
-def h_shield(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_shield(st: Board, eff: Effect, source: str, player: int, **ctx):
     swarms = st.swarms()
     if not swarms:
         return False
-    i, s, _ = yield from st.pick_swarm(player, "power_field", swarms)
+    i, s, _ = yield from st.pick_swarm(player, K.POWER_FIELD, swarms)
     for sw in st.rows[i].spot(s).swarms:
         sw.shielded = True
 
 
 @handler("discard_from_blips")
-def h_stealth(st: "State", eff: Effect, source: str, player: int, team=None, **ctx):
+def h_stealth(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
     piles = [s for s in SIDES if st.pile(s)]
     if not piles:
         return False
-    pick = yield from st.ask(player, "blip_discard", [Option("pile", s) for s in piles] + [Option("pile", "none")])
+    pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles] + [Option("pile", "none")])
     if pick.value == "none":
         return False
     for _ in range(int(eff.get("free", 1))):
@@ -140,9 +151,9 @@ def h_stealth(st: "State", eff: Effect, source: str, player: int, team=None, **c
     rest = other(pick.value)
     payers = [m for m in st.team_marines(team.id) if m.tokens >= int(eff.get("cost", 1))] if team else []
     if st.pile(rest) and payers and int(eff.get("paid", 1)):
-        go = yield from _yes_no(st, player, "blip_discard_paid")
+        go = yield from _yes_no(st, player, K.BLIP_DISCARD_PAID)
         if go:
-            pay = yield from st.ask(player, "payer", [_marine_option(m) for m in payers])
+            pay = yield from st.ask(player, K.PAYER, [_marine_option(m) for m in payers])
             m = _find_marine(st, pay.value)
             for _ in range(int(eff.get("cost", 1))):
                 st.spend_token(m)
@@ -152,45 +163,45 @@ def h_stealth(st: "State", eff: Effect, source: str, player: int, team=None, **c
 
 
 @handler("scout_event_deck")
-def h_scout(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_scout(st: Board, eff: Effect, source: str, player: int, **ctx):
     if not st.event_deck and st.event_discard:
         st.event_deck = st.event_discard
         st.event_discard = []
         st.rng.shuffle(st.event_deck, "event_deck")
+        st.scouted = set()
     if not st.event_deck:
         return False
     top = st.event_deck[-1]
-    pick = yield from st.ask(player, "scout", [Option("event", "top"), Option("event", "bottom")], card=top)
+    st.scouted.add(top)  # the player has seen it, on top or at the bottom
+    pick = yield from st.ask(player, K.SCOUT, [Option("event", "top"), Option("event", "bottom")], card=top)
     if pick.value == "bottom":
         st.event_deck.insert(0, st.event_deck.pop())
 
 
-def _smaller_pile(st: "State", player: int) -> "Flow":
+def _smaller_pile(st: Board, player: int) -> Flow:
     if len(st.left) == len(st.right):
-        pick = yield from st.ask(player, "pile", [Option("pile", "left"), Option("pile", "right")])
+        pick = yield from st.ask(player, K.PILE, [Option("pile", "left"), Option("pile", "right")])
         return pick.value
     return "left" if len(st.left) < len(st.right) else "right"
 
 
 @handler("roll_return_engaged")
-def h_intimidation(st: "State", eff: Effect, source: str, player: int, team=None, **ctx):
-    engaged = [(i, s, sw) for i, s, sw in st.swarms()
-               if (mi := st.rows[i].marine) is not None and mi.team == team.id and not sw.shielded]
+def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
+    engaged = st.engaged_with(team.id)  # a Power Field swarm too: going back to a blip pile is not a kill
     if not engaged:
         return False
-    go = yield from _yes_no(st, player, "intimidation")
+    go = yield from _yes_no(st, player, K.INTIMIDATION)
     if not go:
         return False
     value, _ = st.roll()
     pile_side = yield from _smaller_pile(st, player)
     pile = st.pile(pile_side)
     for _ in range(value):
-        engaged = [(i, s, sw) for i, s, sw in st.swarms()
-                   if (mi := st.rows[i].marine) is not None and mi.team == team.id and not sw.shielded
-                   and any(not c.brood_lord for c in sw.cards)]  # Brood Lords never go into a blip pile
+        engaged = [t for t in st.engaged_with(team.id)
+                   if any(not c.brood_lord for c in t[2].cards)]  # Brood Lords never go into a blip pile
         if not engaged:
             break
-        picked = yield from st.pick_swarm(player, "return", engaged, optional=True)
+        picked = yield from st.pick_swarm(player, K.RETURN, engaged, optional=True)
         if picked is None:
             break
         sw = picked[2]
@@ -202,7 +213,7 @@ def h_intimidation(st: "State", eff: Effect, source: str, player: int, team=None
 
 
 @handler("gather_at_marine")
-def h_surrounded(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_surrounded(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: st.gs_in_formation() - sum(
         st.spot_count(st.row_of(m), s) for s in SIDES))
     if m is None:
@@ -215,7 +226,7 @@ def h_surrounded(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("swarms_to_rear")
-def h_flanking(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_flanking(st: Board, eff: Effect, source: str, player: int, **ctx):
     for i, s, sw in st.swarms():
         m = st.rows[i].marine
         if m is not None and s == m.facing:
@@ -224,7 +235,7 @@ def h_flanking(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("spawn_at_marine")
-def h_spawn_at_marine(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_spawn_at_marine(st: Board, eff: Effect, source: str, player: int, **ctx):
     count = int(eff.get("count", 1))
     rel = eff.get("side", "rear")
 
@@ -244,7 +255,7 @@ def h_spawn_at_marine(st: "State", eff: Effect, source: str, player: int, **ctx)
 
 
 @handler("add_to_blips")
-def h_add_to_blips(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_add_to_blips(st: Board, eff: Effect, source: str, player: int, **ctx):
     count = int(eff.get("count", 1)) * (len(st.marines()) if eff.get("per_marine") else 1)
     for _ in range(count):
         for side in SIDES:
@@ -254,7 +265,7 @@ def h_add_to_blips(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("roll_or_die")
-def h_roll_or_die(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_roll_or_die(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx)
     if m is None:
         return False
@@ -264,12 +275,12 @@ def h_roll_or_die(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("limit_team_attackers")
-def h_evasion(st: "State", eff: Effect, source: str, player: int, **ctx):
-    st.evasion_next = True
+def h_evasion(st: Board, eff: Effect, source: str, player: int, **ctx):
+    st.next.evasion = True
 
 
 @handler("lose_support")
-def h_lose_support(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_lose_support(st: Board, eff: Effect, source: str, player: int, **ctx):
     target = eff.get("target")
     if target.startswith("chosen"):
         m = yield from _one(st, player, target, ctx, weigh=lambda m: m.tokens)
@@ -285,13 +296,13 @@ def h_lose_support(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("flip_facing")
-def h_flip(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_flip(st: Board, eff: Effect, source: str, player: int, **ctx):
     for m in _targets(st, eff.get("target"), ctx):
         m.facing = other(m.facing)
 
 
 @handler("gather_support")
-def h_resupply(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_resupply(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx)
     if m is None:
         return False
@@ -302,21 +313,21 @@ def h_resupply(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("forbid_action_type")
-def h_gun_jam(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_gun_jam(st: Board, eff: Effect, source: str, player: int, **ctx):
     typ = eff.get("action_type")
     teams = [t for t in st.teams.values() if not t.removed and t.chosen and st.game.actions[t.chosen].type != typ]
     if not teams:
         return False
-    pick = yield from st.ask(player, "team_target", [Option("team", t.id) for t in teams])
+    pick = yield from st.ask(player, K.TEAM_TARGET, [Option("team", t.id) for t in teams])
     st.teams[pick.value].forbidden_next.add(typ)
 
 
-def _engaged_kill(st: "State", player: int, m: Marine) -> "Flow":
+def _engaged_kill(st: Board, player: int, m: Marine) -> Flow:
     i = st.row_of(m)
     swarms = [(s, sw) for s in SIDES for sw in st.rows[i].spot(s).swarms if st.killable(sw)]
     if not swarms:
         return False
-    pick = yield from st.ask(player, "kill_swarm", [Option("swarm", f"{i}:{s}:{k}") for k, (s, _) in enumerate(swarms)])
+    pick = yield from st.ask(player, K.KILL_SWARM, [Option("swarm", f"{i}:{s}:{k}") for k, (s, _) in enumerate(swarms)])
     k = int(pick.value.split(":")[2])
     s, sw = swarms[k]
     yield from st.choose_kill(player, i, s, sw)
@@ -324,7 +335,7 @@ def _engaged_kill(st: "State", player: int, m: Marine) -> "Flow":
 
 
 @handler("trade_support_for_kill")
-def h_battle_brothers(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_battle_brothers(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(_engaged(st, m)))
     if m is None:
         return False
@@ -336,12 +347,12 @@ def h_battle_brothers(st: "State", eff: Effect, source: str, player: int, **ctx)
 
 
 @handler("spend_support_to_kill")
-def h_rewarded_faith(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_rewarded_faith(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(m.tokens, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
     if m is None:
         return False
     while m.tokens and _engaged(st, m):
-        go = yield from _yes_no(st, player, "spend_to_kill", marine=m.id)
+        go = yield from _yes_no(st, player, K.SPEND_TO_KILL, marine=m.id)
         if not go:
             break
         st.spend_token(m)
@@ -349,18 +360,18 @@ def h_rewarded_faith(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("discard_blips")
-def h_full_scan(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_full_scan(st: Board, eff: Effect, source: str, player: int, **ctx):
     piles = [s for s in SIDES if st.pile(s)]
     if not piles:
         return False
-    pick = yield from st.ask(player, "blip_discard", [Option("pile", s) for s in piles])
+    pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles])
     for _ in range(int(eff.get("count", 1))):
         if st.pile(pick.value):
             st.gs_discard.append(st.pile(pick.value).pop())
 
 
 @handler("roll_skull_kill")
-def h_cleansing(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_cleansing(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(2, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
     if m is None:
         return False
@@ -373,15 +384,15 @@ def h_cleansing(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("defence_save_next_round")
-def h_second_wind(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_second_wind(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx)
     if m is None:
         return False
-    st.second_wind_next.add(m.id)
+    st.next.second_wind.add(m.id)
 
 
 @handler("immediate_attack")
-def h_quick(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_quick(st: Board, eff: Effect, source: str, player: int, **ctx):
     m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(bool(in_reach(st, m))))
     if m is None:
         return False
@@ -392,7 +403,7 @@ def h_quick(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("door_tokens")
-def h_secret_route(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_secret_route(st: Board, eff: Effect, source: str, player: int, **ctx):
     doors = [t for r in st.rows for s in SIDES for t in r.spot(s).terrain if any(e.kind == "door" for e in st.game.terrain[t.card].effects)]
     if not doors:
         return False
@@ -403,16 +414,16 @@ def h_secret_route(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("support_before_move")
-def h_enter_formation(st: "State", eff: Effect, source: str, player: int, **ctx):
-    st.enter_formation_next = True
+def h_enter_formation(st: Board, eff: Effect, source: str, player: int, **ctx):
+    st.next.enter_formation = True
 
 
 @handler("return_swarm")
-def h_sanctuary(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_sanctuary(st: Board, eff: Effect, source: str, player: int, **ctx):
     swarms = [(i, s, sw) for i, s, sw in st.swarms() if not sw.shielded]
     if not swarms:
         return False
-    pick = yield from st.ask(player, "swarm_target", [Option("swarm", f"{k}") for k in range(len(swarms))])
+    pick = yield from st.ask(player, K.SWARM_TARGET, [Option("swarm", f"{k}") for k in range(len(swarms))])
     i, s, sw = swarms[int(pick.value)]
     side = yield from _smaller_pile(st, player)
     pile = st.pile(side)
@@ -424,13 +435,13 @@ def h_sanctuary(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("revive_marine")
-def h_rescue(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_rescue(st: Board, eff: Effect, source: str, player: int, **ctx):
     from cardkit.games.death_angel.state import Row
 
     cands = [m for m in st.dead if st.team_marines(m.team)]
     if not cands:
         return False
-    pick = yield from st.ask(player, "revive", [_marine_option(m) for m in cands])
+    pick = yield from st.ask(player, K.REVIVE, [_marine_option(m) for m in cands])
     m = next(x for x in cands if x.id == pick.value)
     st.dead.remove(m)
     m.alive = True
@@ -439,7 +450,7 @@ def h_rescue(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("spawn_at_terrain")
-def h_spawn_at_terrain(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_spawn_at_terrain(st: Board, eff: Effect, source: str, player: int, **ctx):
     n = 0
     for i, r in enumerate(st.rows):
         for s in SIDES:
@@ -449,7 +460,7 @@ def h_spawn_at_terrain(st: "State", eff: Effect, source: str, player: int, **ctx
 
 
 @handler("replace_terrain")
-def h_replace_terrain(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_replace_terrain(st: Board, eff: Effect, source: str, player: int, **ctx):
     for r in st.rows:
         for s in SIDES:
             for k, t in enumerate(r.spot(s).terrain):
@@ -476,64 +487,64 @@ def h_replace_terrain(st: "State", eff: Effect, source: str, player: int, **ctx)
 
 
 @handler("set_facing")
-def h_set_facing(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_set_facing(st: Board, eff: Effect, source: str, player: int, **ctx):
     for m in _targets(st, eff.get("target"), ctx):
         m.facing = eff.get("facing")
 
 
 @handler("turn_from_terrain")
-def h_wreckage(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_wreckage(st: Board, eff: Effect, source: str, player: int, **ctx):
     for m in st.marines():
         if st.rows[st.row_of(m)].spot(m.facing).terrain:
             m.facing = other(m.facing)
 
 
 @handler("give_support")
-def h_give_support(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_give_support(st: Board, eff: Effect, source: str, player: int, **ctx):
     chosen = []  # marine ids
     for _ in range(int(eff.get("recipients", 1))):
         cands = [m for m in st.marines() if m.id not in chosen]
         if not cands or not st.supply:
             break
-        pick = yield from st.ask(player, "support", [_marine_option(m) for m in cands], card=source)
+        pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in cands], card=source)
         m = _find_marine(st, pick.value)
         chosen.append(m.id)
         st.place_token(m, int(eff.get("tokens", 1)))
         if eff.get("may_flip"):
-            flip = yield from _yes_no(st, player, "flip", marine=m.id)
+            flip = yield from _yes_no(st, player, K.FLIP, marine=m.id)
             if flip:
                 m.facing = other(m.facing)
 
 
 @handler("limit_spawn_at_terrain")
-def h_cogitator(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_cogitator(st: Board, eff: Effect, source: str, player: int, **ctx):
     cards = [(i, s, t) for i, r in enumerate(st.rows) for s in SIDES for t in r.spot(s).terrain]
     if not cards:
         return False
-    pick = yield from st.ask(player, "terrain_target", [Option("terrain", f"{i}:{s}:{t.card}") for i, s, t in cards])
+    pick = yield from st.ask(player, K.TERRAIN_TARGET, [Option("terrain", f"{i}:{s}:{t.card}") for i, s, t in cards])
     i, s, card = pick.value.split(":")
     t = next(t for ii, ss, t in cards if ii == int(i) and ss == s and t.card == card)
     # used by this round's event phase (an activation happens before it)
-    st.spawn_limits[id(t)] = int(eff.get("max", 1))
+    st.now.spawn_limits[t] = int(eff.get("max", 1))
 
 
 @handler("spawn_into_swarm")
-def h_black_holds(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_black_holds(st: Board, eff: Effect, source: str, player: int, **ctx):
     swarms = st.swarms()
     if not swarms:
         return False
-    i, s, _ = yield from st.pick_swarm(player, "swarm_target", swarms)
+    i, s, _ = yield from st.pick_swarm(player, K.SWARM_TARGET, swarms)
     return st.spawn_at(i, s, int(eff.get("count", 2))) > 0 or None
 
 
 @handler("pay_or_roll_then_clear_blips")
-def h_teleportarium(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_teleportarium(st: Board, eff: Effect, source: str, player: int, **ctx):
     for m in list(st.marines()):
         if not m.alive:
             continue
         pay = False
         if m.tokens >= int(eff.get("cost", 1)):
-            pay = yield from _yes_no(st, st.player_of(m.team), "teleport_pay", marine=m.id)
+            pay = yield from _yes_no(st, st.player_of(m.team), K.TELEPORT_PAY, marine=m.id)
         if pay:
             for _ in range(int(eff.get("cost", 1))):
                 st.spend_token(m)
@@ -547,14 +558,14 @@ def h_teleportarium(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("gamble_kill")
-def h_genetorium(st: "State", eff: Effect, source: str, player: int, marine=None, **ctx):
+def h_genetorium(st: Board, eff: Effect, source: str, player: int, marine=None, **ctx):
     _, skull = st.roll()
     if skull:
         for _ in range(int(eff.get("kills", 4))):
             targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
             if not targets:
                 break
-            picked = yield from st.pick_swarm(player, "kill_swarm", targets, optional=True)
+            picked = yield from st.pick_swarm(player, K.KILL_SWARM, targets, optional=True)
             if picked is None:
                 break
             k_row, k_side, k_swarm = picked
@@ -564,19 +575,19 @@ def h_genetorium(st: "State", eff: Effect, source: str, player: int, marine=None
 
 
 @handler("place_terrain")
-def h_wrath(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_wrath(st: Board, eff: Effect, source: str, player: int, **ctx):
     card = next((t for t in st.terrain_reserve if t.card == eff.get("terrain")), None)
     if card is None:
         return False
     options = [Option("place", f"{i}:{s}") for i in range(len(st.rows)) for s in SIDES]
-    pick = yield from st.ask(player, "place_terrain", options, terrain=card.card)
+    pick = yield from st.ask(player, K.PLACE_TERRAIN, options, terrain=card.card)
     i, s = pick.value.split(":")
     st.terrain_reserve.remove(card)
     st.rows[int(i)].spot(s).terrain.append(card)
 
 
 @handler("gather_at_terrain_colour")
-def h_lair_gather(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_lair_gather(st: Board, eff: Effect, source: str, player: int, **ctx):
     colour = eff.get("colour")
     for side in SIDES:
         rows = [i for i, r in enumerate(st.rows) if any(t.colour == colour for t in r.spot(side).terrain)]
@@ -590,7 +601,7 @@ def h_lair_gather(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("spawn_brood_lords")
-def h_lair_spawn(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_lair_spawn(st: Board, eff: Effect, source: str, player: int, **ctx):
     colour = eff.get("colour")
     for i, r in enumerate(st.rows):
         for s in SIDES:
@@ -606,8 +617,8 @@ def h_lair_spawn(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("token_or_roll")
-def h_launch_control(st: "State", eff: Effect, source: str, player: int, **ctx):
-    pick = yield from st.ask(player, "launch", [Option("launch", "token"), Option("launch", "roll")], tokens=st.location_tokens)
+def h_launch_control(st: Board, eff: Effect, source: str, player: int, **ctx):
+    pick = yield from st.ask(player, K.LAUNCH, [Option("launch", "token"), Option("launch", "roll")], tokens=st.location_tokens)
     if pick.value == "token":
         if st.supply:
             st.supply -= 1
@@ -620,19 +631,19 @@ def h_launch_control(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("roll_discard_blips")
-def h_toxin(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_toxin(st: Board, eff: Effect, source: str, player: int, **ctx):
     value, _ = st.roll()
     piles = [s for s in SIDES if st.pile(s)]
     if not piles or not value:
         return False
-    pick = yield from st.ask(player, "blip_discard", [Option("pile", s) for s in piles])
+    pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles])
     for _ in range(value):
         if st.pile(pick.value):
             st.gs_discard.append(st.pile(pick.value).pop())
 
 
 @handler("trigger_location")
-def h_control_panel(st: "State", eff: Effect, source: str, player: int, **ctx):
+def h_control_panel(st: Board, eff: Effect, source: str, player: int, **ctx):
     loc = st.location
     if loc is None or loc.trigger != "control_panel":
         return False
@@ -641,10 +652,10 @@ def h_control_panel(st: "State", eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("door")
-def h_door(st: "State", eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
+def h_door(st: Board, eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
     n = int(eff.get("tokens", 1))
     for card, e, t in _active(st, "door_bonus_token", team.id if team else None):
-        extra = yield from _yes_no(st, player, "door_bonus", card=card)
+        extra = yield from _yes_no(st, player, K.DOOR_BONUS, card=card)
         if extra:
             n += int(e.get("extra_tokens", 1))
             st.stats.fired[card] += 1
@@ -655,7 +666,7 @@ def h_door(st: "State", eff: Effect, source: str, player: int, terrain=None, tea
 
 
 @handler("promethium_tank")
-def h_promethium(st: "State", eff: Effect, source: str, player: int, terrain=None, marine=None, **ctx):
+def h_promethium(st: Board, eff: Effect, source: str, player: int, terrain=None, marine=None, **ctx):
     i = next(i for i, r in enumerate(st.rows) for s in SIDES if terrain in r.spot(s).terrain)
     for s in SIDES:
         spot = st.rows[i].spot(s)
@@ -673,7 +684,7 @@ def h_promethium(st: "State", eff: Effect, source: str, player: int, terrain=Non
 
 
 @handler("spore_chimney")
-def h_spore(st: "State", eff: Effect, source: str, player: int, terrain=None, **ctx):
+def h_spore(st: Board, eff: Effect, source: str, player: int, terrain=None, **ctx):
     _, skull = st.roll()
     if skull:
         for r in st.rows:
@@ -686,7 +697,7 @@ def h_spore(st: "State", eff: Effect, source: str, player: int, terrain=None, **
 
 
 @handler("artefact")
-def h_artefact(st: "State", eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
+def h_artefact(st: Board, eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
     for r in st.rows:
         for s in SIDES:
             if terrain in r.spot(s).terrain:

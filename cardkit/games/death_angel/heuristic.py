@@ -1,4 +1,6 @@
-"""The heuristic agent: a small risk model of the board, weights as data.
+"""The heuristic agent: it answers each decision kind by scoring the options
+with its risk model (:mod:`~cardkit.games.death_angel.risk`, one per agent, the
+memo included) and the weights it trades off (:mod:`~cardkit.games.death_angel.weights`).
 
 Every choice is scored in one currency, *expected marine deaths prevented in
 the coming Genestealer attack*, plus the lasting worth of what it leaves
@@ -6,319 +8,25 @@ behind: Genestealers removed, support tokens banked, blip cards gone (the way
 to the next location).  The agent reads what a card does from the effect kinds
 of the card data, never from card names, so a modified set plays as written.
 
-With the die faces 0, 1*, 2*, 3*, 4, 5 (* a skull), a swarm of two kills on 0,
-1 and 2, so ``kill_chance`` is 1/2; with a Block-like ability the skulls miss
-and only the 0 kills: 1/6 (``tests/engine/test_heuristic.py``).
 """
 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Callable, Final, Iterable, TypeVar
+from typing import Callable, Final
 
-from cardkit.games.death_angel.combat import shootable, swarms_near
-from cardkit.games.death_angel.state import SIDES, Marine, Row, Swarm, TerrainCard, other
+from cardkit.games.death_angel import kinds as K
+from cardkit.games.death_angel.board import Board
+from cardkit.games.death_angel.combat import defence_kills, shootable, swarms_near
+from cardkit.games.death_angel.effects import strategize_moves
+from cardkit.games.death_angel.risk import Risk, _most, _pick, _Slot, kill_chance
+from cardkit.games.death_angel.state import SIDES, Marine, Swarm, TerrainCard, other
 from cardkit.games.death_angel.support import _find_marine
+from cardkit.games.death_angel.weights import PRIORITIES, WEIGHTS
 from cardkit.model import Effect
 from cardkit.rules.core import Decision, Option
 
-if TYPE_CHECKING:
-    from cardkit.games.death_angel.engine import State
-
-T = TypeVar("T")
-
-# What the agent trades off; tweak these to tell "the set is too hard" from "the bot plays badly".
-WEIGHTS: Final[dict[str, float]] = {
-    "gs": 0.20,          # a Genestealer removed from the board, beyond the danger it poses this round
-    "token": 0.06,       # a support token banked for later rounds
-    "blip": 0.04,        # a blip card gone: one step closer to travel (or, at the end, to a cleared board)
-    "door_token": 0.30,  # a token on a Door: one Genestealer killed at travel
-    "reach": 0.03,       # a swarm within a marine's reach and facing for the next attack
-    "keep_facing": 0.001,  # ties: a marine does not turn for nothing
-    "reroll_attack_below": 0.12,  # spend a token on a missed attack when keeping it is worth less than this
-    "swap_margin": 0.02,  # a swap must prevent at least this many expected deaths
-    "lord_guard": 0.5,   # share of a Brood Lord kill that clearing its guard is worth
-    "win_step": 1.0,     # a step toward the final location's win (a Launch token or roll, a Brood Lord killed)
-}
-
-PRIORITIES: Final[dict[str, Any]] = {
-    # teams picked at setup: "rotate" (game k takes the k-th combination, so every card is in play at
-    # every player count) or a fixed order, best first; ["yellow", "blue", "red", "purple", "grey",
-    # "green"] is the strongest found (a sweep of all twenty solo team triples)
-    "teams": "rotate",
-    # control-panel gambles: worth taking when the formation holds at least this many Genestealers
-    # (Genetorium) or the blip piles hold at least this many cards (Teleportarium discards them: travel)
-    "gamble_at": {"gamble_kill": 6, "pay_or_roll_then_clear_blips": 5},
-    # roll at a roll-at-most-tokens location once this many tokens lie on it (fewer when the squad is dying)
-    "launch_roll_at": 2,
-    # event effects that hurt the marine they target
-    "harmful": ("roll_or_die", "lose_support", "trade_support_for_kill", "spawn_at_marine", "gather_at_marine"),
-}
-
-
-def kill_chance(faces: tuple[tuple[int, bool], ...], n: int, brood: int, block: bool, second_wind: bool) -> float:
-    """Chance that one defence roll against a swarm of ``n`` cards (``brood``
-    Brood Lords among them) kills the marine."""
-    k = 0
-    for value, skull in faces:
-        if block and skull:
-            continue
-        if second_wind and value == 0:
-            continue
-        if value - brood <= n:
-            k += 1
-    return k / len(faces)
-
-
-def _most(values: list[float]) -> float:
-    """``max(values, default=0.0)``, without the keyword parsing of the builtin
-    (it runs tens of thousands of times a sweep); a list, which compiled code
-    walks without the iterator protocol."""
-    best, seen = 0.0, False
-    for v in values:
-        if not seen or v > best:
-            best, seen = v, True
-    return best
-
-
-def _pick(items: Iterable[T], key: Callable[[T], Any], smallest: bool = False) -> T:
-    """``max(items, key=key)`` (``min`` when ``smallest``): the first item with
-    the best key, without the keyword parsing of the builtins."""
-    it = iter(items)
-    for best in it:
-        best_key = key(best)
-        for x in it:
-            k = key(x)
-            if (k < best_key) if smallest else (k > best_key):
-                best, best_key = x, k
-        return best
-    raise ValueError("_pick() of an empty sequence")
-
-
-class Profile:
-    """How a marine defends this round: the abilities in force for him."""
-
-    __slots__ = ("block", "stance", "second_wind")
-
-    def __init__(self, block: bool = False, stance: bool = False, second_wind: bool = False) -> None:
-        self.block, self.stance, self.second_wind = block, stance, second_wind
-
-
-def profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: ignore[type-arg]
-    """The defence abilities in force for ``m``; ``extra``: effects of a card
-    the agent considers playing."""
-    if not extra:
-        return _profile_memo(st, m)
-    return _profile(st, m, extra)
-
-
-BLOCK_KINDS: Final = ("defence_skull_cancels", "defence_skull_counterattack")  # skulls miss this marine
-DEFENCE_KINDS: Final = BLOCK_KINDS + ("reroll_defence_saves",)
-
-
-def _profile(st: "State", m: Marine, extra: tuple = ()) -> Profile:  # type: ignore[type-arg]
-    p = Profile(second_wind=m.id in st.second_wind)
-    for _, eff, team in st.active:
-        if team == m.team:
-            _apply_defence(p, eff, m)
-    for eff in extra:
-        _apply_defence(p, eff, m)
-    return p
-
-
-def _apply_defence(p: Profile, eff: Effect, m: Marine) -> None:
-    kind = eff.kind
-    if kind in BLOCK_KINDS and eff.get("marine") == m.id:
-        p.block = True
-    elif kind == "reroll_defence_saves":
-        p.stance = True
-
-
-class _Memo:
-    """What ``danger_at`` reuses between calls: the kill table of the last die
-    faces seen, and the defence profiles of the last state seen, keyed by
-    (round, cards in force).  Profiles change only when a round starts or an
-    action card comes into force; while no defence ability is in force (most of
-    the time) every marine has the plain profile.  The state is held and compared
-    by identity, so a new game never hits a stale entry."""
-
-    def __init__(self) -> None:
-        self.faces: tuple[tuple[int, bool], ...] = ()
-        self.table: tuple[tuple[float, ...], ...] = ()
-        self.state: object = None
-        self.round = -1
-        self.active = -1
-        self.plain = True  # no defence ability in force, no Second Wind
-        self.profiles: dict[str, Profile] = {}
-        # While the agent weighs one decision the board stands still: the danger of
-        # each marine where he stands is worked out once, kept by row in slots
-        # stamped with the decision, as is the best support-token value
-        # (``token_best``, -1.0: not yet).  The action cards of a round are
-        # chosen one team after another with nothing moving in between: those
-        # decisions share one stamp.  Only inside Heuristic.__call__, never for a
-        # board someone may change between calls.
-        self.deciding: object = None
-        self.stamp = 0
-        self.slots: list[_Slot] = []
-        self.token_best = -1.0
-        self.choosing: object = None  # the state and round of the last decision, when it was an action choice
-        self.choosing_round = -1
-
-
-class _Slot:
-    __slots__ = ("stamp", "value")
-
-    def __init__(self) -> None:
-        self.stamp = -1
-        self.value = 0.0
-
-
-_M: Final = _Memo()
-PLAIN: Final = Profile()
-_TABLES: Final[dict[tuple[tuple[int, bool], ...], tuple[tuple[float, ...], ...]]] = {}
-
-
-def _profile_memo(st: "State", m: Marine) -> Profile:
-    memo = _M
-    if memo.state is not st or memo.round != st.round or memo.active != len(st.active):
-        memo.state, memo.round, memo.active, memo.profiles = st, st.round, len(st.active), {}
-        memo.plain = not st.second_wind and not any(eff.kind in DEFENCE_KINDS for _, eff, _ in st.active)
-    if memo.plain:
-        return PLAIN
-    p = memo.profiles.get(m.id)
-    if p is None:
-        p = memo.profiles[m.id] = _profile(st, m)
-    return p
-
-
-def _kill_table(faces: tuple[tuple[int, bool], ...]) -> tuple[tuple[float, ...], ...]:
-    """kill_chance by [2 * block + second_wind][swarm size + Brood Lords, capped at 6]
-    (lowering the roll by 1 per Brood Lord is the same as raising the size)."""
-    memo = _M
-    if faces is memo.faces:  # the same game asks again: skip hashing the faces
-        return memo.table
-    table = _TABLES.get(faces)
-    if table is None:
-        table = _TABLES[faces] = tuple(
-            tuple(kill_chance(faces, t, 0, block, sw) for t in range(7))
-            for block in (False, True) for sw in (False, True))
-    memo.faces, memo.table = faces, table
-    return table
-
-
-def danger_at(st: "State", row: int, m: Marine, tokens: int = -1, facing: str | None = None,
-              prof: Profile | None = None, skip: Swarm | None = None, recount: Swarm | None = None,
-              size: int = 0, extra: Swarm | None = None, extra_side: str = "") -> float:
-    """Chance that ``m``, standing at ``row``, dies in the coming Genestealer attack
-    (with ``tokens`` support tokens instead of his own when given; -1: his own).
-
-    What-ifs without touching the board: ``skip`` leaves a swarm out, ``recount``
-    counts one as ``size`` (its cards plus Brood Lords; 0 when all would be gone),
-    and ``extra`` adds one as the last swarm on ``extra_side``.  Each gives exactly
-    the number the board changed that way would give.
-
-    The inner loop of the agent: it runs hundreds of thousands of times in a sweep."""
-    if (prof is None and skip is None and recount is None and extra is None
-            and (tokens < 0 or tokens == m.tokens) and (facing is None or facing == m.facing)):
-        return danger_here(st, row, m)
-    r = st.rows[row]
-    if not r.left.swarms and not r.right.swarms and extra is None:
-        return 0.0
-    return _danger(st, r, m, m.tokens if tokens < 0 else tokens, m.facing if facing is None else facing,
-                   _profile_memo(st, m) if prof is None else prof, skip, recount, size, extra, extra_side)
-
-
-def danger_here(st: "State", row: int, m: Marine) -> float:
-    """:func:`danger_at` without a what-if (the agent's most frequent question):
-    worked out once per decision while the agent decides."""
-    r = st.rows[row]
-    if not r.left.swarms and not r.right.swarms:
-        return 0.0
-    memo = _M
-    if memo.deciding is st and r.marine is m:
-        slot = memo.slots[row]
-        if slot.stamp != memo.stamp:
-            slot.value = _danger(st, r, m, m.tokens, m.facing, _profile_memo(st, m), None, None, 0, None, "")
-            slot.stamp = memo.stamp
-        return slot.value
-    return _danger(st, r, m, m.tokens, m.facing, _profile_memo(st, m), None, None, 0, None, "")
-
-
-def _danger(st: "State", r: Row, m: Marine, n_tokens: int, faced: str, prof: Profile, skip: Swarm | None,
-            recount: Swarm | None, size: int, extra: Swarm | None, extra_side: str) -> float:
-    left, right = r.left.swarms, r.right.swarms
-    faces = st.game.faces
-    table = _kill_table(faces)[2 * prof.block + prof.second_wind]
-    rerolls = 1 + (n_tokens if n_tokens < 2 else 2)
-    survive = 1.0
-    reroll = n_tokens > 0 and faced == "left"
-    if left:
-        survive = _survive(survive, left, table, reroll, prof.stance, rerolls, len(faces), skip, recount, size)
-    if extra is not None and extra_side == "left":
-        survive = _survive(survive, [extra], table, reroll, prof.stance, rerolls, len(faces), None, None, 0)
-    reroll = n_tokens > 0 and faced == "right"
-    if right:
-        survive = _survive(survive, right, table, reroll, prof.stance, rerolls, len(faces), skip, recount, size)
-    if extra is not None and extra_side == "right":
-        survive = _survive(survive, [extra], table, reroll, prof.stance, rerolls, len(faces), None, None, 0)
-    return 1.0 - survive
-
-
-def _survive(survive: float, swarms: list[Swarm], table: tuple[float, ...], reroll: bool, stance: bool, rerolls: int,
-             n_faces: int, skip: Swarm | None, recount: Swarm | None, size: int) -> float:
-    """``survive`` times the chance to live through the attacks of ``swarms`` (one
-    side), multiplied in the same order as ever: the results stay bit for bit."""
-    for sw in swarms:
-        cards = sw.cards
-        if not cards or sw.shielded or sw.attacked or sw is skip:
-            continue
-        if sw is recount:
-            if size <= 0:
-                continue
-            t = size
-        else:
-            t = len(cards)
-            for c in cards:
-                if c.brood_lord:
-                    t += 1
-        p = table[t if t < 6 else 6]
-        if reroll:
-            p = p / n_faces if stance else p ** rerolls  # Defensive Stance: a re-roll fails only on 0
-        survive *= 1.0 - p
-    return survive
-
-
-def kill_value(st: "State", row: int, sw: Swarm, kills: int = 1) -> float:
-    """Worth of killing ``kills`` killable cards of a swarm: the danger it no
-    longer poses to the marine it is engaged with, plus the cards themselves."""
-    killable = [c for c in sw.cards if not c.brood_lord] or list(sw.cards)
-    k = min(kills, len(killable))
-    if k == 0 or sw.shielded:
-        return 0.0
-    m = st.rows[row].marine
-    gain = WEIGHTS["gs"] * k
-    if k and at_brood_lord_finale(st):
-        if killable[0].brood_lord:
-            gain += WEIGHTS["win_step"] * k
-        elif any(c.brood_lord for c in sw.cards):  # each kill brings the Brood Lord nearer to the open
-            gain += WEIGHTS["lord_guard"] * WEIGHTS["win_step"] * k / len(killable)
-    if m is not None and not sw.attacked:
-        before = danger_here(st, row, m)
-        # what if they died: the swarm counts its cards and Brood Lords without the k killed
-        left_over = len(sw.cards) - k
-        lords = sum(1 for c in sw.cards if c.brood_lord) - (k if killable[0].brood_lord else 0)
-        after = danger_at(st, row, m, recount=sw, size=left_over + lords if left_over > 0 else 0)
-        gain += before - after
-    return gain
-
-
-def at_brood_lord_finale(st: "State") -> bool:
-    loc = st.location
-    return loc is not None and not st.location_deck and loc.win is not None and loc.win.kind == "kill_brood_lords"
-
-
-def best_kill_value(st: "State", targets: list[tuple[int, str, Swarm]], kills: int = 1) -> float:
-    return _most([kill_value(st, j, sw, kills) for j, s, sw in targets])
+__all__ = ["DEFAULTED", "PRIORITIES", "WEIGHTS", "Heuristic", "Risk", "heuristic_agent", "kill_chance"]
 
 
 # ------------------------------------------------------------------ scoring
@@ -327,14 +35,15 @@ class Heuristic:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        self.risk = Risk()  # its memo: this agent's alone
         self.cards: dict[str, tuple[str, tuple[Effect, ...], dict[str, Effect]]] = {}
         self.spawn_boxes: dict[str, int] | None = None  # spawn boxes of the event deck by colour
 
-    def __call__(self, st: "State", d: Decision) -> Option:
+    def __call__(self, st: Board, d: Decision) -> Option:
         fn = _BY_KIND.get(d.kind)
         if fn is None:
             return self.default(st, d)
-        memo = _M
+        memo = self.risk
         memo.deciding = st
         if d.kind != "action" or memo.choosing is not st or memo.choosing_round != st.round:
             memo.stamp += 1
@@ -348,20 +57,20 @@ class Heuristic:
 
     # -------------------------------------------------------------- helpers
     @staticmethod
-    def default(st: "State", d: Decision) -> Option:
+    def default(st: Board, d: Decision) -> Option:
         for o in d.options:
             if o.value == "yes":
                 return o
         return d.options[0]
 
-    def token_worth(self, st: "State", m: Marine, row: int | None = None) -> float:
+    def token_worth(self, st: Board, m: Marine, row: int | None = None) -> float:
         """What one more support token on ``m`` is worth now."""
         row = st.row_of(m) if row is None else row
-        return danger_here(st, row, m) - danger_at(st, row, m, tokens=m.tokens + 1) + WEIGHTS["token"]
+        return self.risk.danger_here(st, row, m) - self.risk.danger_at(st, row, m, tokens=m.tokens + 1) + WEIGHTS["token"]
 
-    def token_best(self, st: "State") -> float:
+    def token_best(self, st: Board) -> float:
         """The most one more support token on any marine is worth now."""
-        memo = _M
+        memo = self.risk
         if memo.deciding is st and memo.token_best >= 0.0:
             return memo.token_best
         best = _most([self.token_worth(st, m, st.row_of(m)) for m in st.marines()])
@@ -369,15 +78,15 @@ class Heuristic:
             memo.token_best = best
         return best
 
-    def token_loss(self, st: "State", m: Marine) -> float:
+    def token_loss(self, st: Board, m: Marine) -> float:
         """What spending one of ``m``'s tokens costs him."""
         if m.tokens <= 0:
             return 0.0
         row = st.row_of(m)
-        return danger_at(st, row, m, tokens=m.tokens - 1) - danger_here(st, row, m) + WEIGHTS["token"]
+        return self.risk.danger_at(st, row, m, tokens=m.tokens - 1) - self.risk.danger_here(st, row, m) + WEIGHTS["token"]
 
-    def facing_score(self, st: "State", m: Marine, row: int, side: str, with_activation: bool = False) -> float:
-        score = -danger_at(st, row, m, facing=side)
+    def facing_score(self, st: Board, m: Marine, row: int, side: str, with_activation: bool = False) -> float:
+        score = -self.risk.danger_at(st, row, m, facing=side)
         score += WEIGHTS["reach"] * float(len(shootable(st, m, row, side)))  # (float * float: compiled, no boxing)
         if with_activation:
             score += _most([self.terrain_value(st, m, row, t) for t in st.rows[row].spot(side).terrain
@@ -386,7 +95,7 @@ class Heuristic:
             score += WEIGHTS["keep_facing"]
         return score
 
-    def spawn_weight(self, st: "State", terrain: str | None) -> int:
+    def spawn_weight(self, st: Board, terrain: str | None) -> int:
         """How many spawn boxes of the event deck name this terrain card's colour."""
         t = st.game.terrain.get(terrain or "")
         if t is None:
@@ -398,7 +107,7 @@ class Heuristic:
                     self.spawn_boxes[b.colour] = self.spawn_boxes.get(b.colour, 0) + 1
         return self.spawn_boxes.get(t.colour, 0)
 
-    def location_panel_value(self, st: "State", m: Marine, row: int) -> float:
+    def location_panel_value(self, st: Board, m: Marine, row: int) -> float:
         """Worth of triggering the current location's control-panel ability, by its effect kinds."""
         loc = st.location
         if loc is None or loc.trigger != "control_panel":
@@ -425,7 +134,7 @@ class Heuristic:
                 total += 0.02
         return total
 
-    def terrain_value(self, st: "State", m: Marine, row: int, t: TerrainCard, door_bonus: int = 0) -> float:
+    def terrain_value(self, st: Board, m: Marine, row: int, t: TerrainCard, door_bonus: int = 0) -> float:
         """Worth of ``m`` activating terrain card ``t`` at ``row`` now, by its effect kinds."""
         effects = st.game.terrain[t.card].effects
         total = 0.0
@@ -437,7 +146,7 @@ class Heuristic:
                 gain = 0.0
                 for s in SIDES:
                     for sw in st.rows[row].spot(s).swarms:
-                        gain += kill_value(st, row, sw, kills=len(sw.cards))
+                        gain += self.risk.kill_value(st, row, sw, kills=len(sw.cards))
                 death = sum(1 for v, _ in st.game.faces if v in tuple(eff.get("death_faces", (0,)))) / len(st.game.faces)
                 total += gain - death  # the activating marine may die
             elif k == "spore_chimney":
@@ -448,7 +157,7 @@ class Heuristic:
                 total += self.location_panel_value(st, m, row)
         return total
 
-    def activation_value(self, st: "State", m: Marine, row: int) -> float:
+    def activation_value(self, st: Board, m: Marine, row: int) -> float:
         """The best terrain card ``m`` could activate from ``row`` (after turning)."""
         best = 0.0
         for side in SIDES:
@@ -457,7 +166,7 @@ class Heuristic:
                     best = max(best, self.terrain_value(st, m, row, t))
         return best
 
-    def swap_gain(self, st: "State", m: Marine, i: int, j: int, with_activation: bool = True,
+    def swap_gain(self, st: Board, m: Marine, i: int, j: int, with_activation: bool = True,
                   here: list[float] | None = None) -> float:
         """Expected deaths prevented (and terrain made usable) by swapping ``m`` at ``i`` with position ``j``.
         ``here`` keeps what ``m`` risks and could activate at ``i`` across the positions a caller tries."""
@@ -471,14 +180,14 @@ class Heuristic:
         if here is None:
             here = []
         if not here:
-            here.append(danger_here(st, i, m))
+            here.append(self.risk.danger_here(st, i, m))
             here.append(self.activation_value(st, m, i))
-        gain = here[0] + danger_here(st, j, o) - danger_here(st, j, m) - danger_here(st, i, o)
+        gain = here[0] + self.risk.danger_here(st, j, o) - self.risk.danger_here(st, j, m) - self.risk.danger_here(st, i, o)
         if with_activation:
             gain += self.activation_value(st, m, j) - here[1]
         return gain
 
-    def best_swap(self, st: "State", m: Marine, free: bool) -> tuple[float, int | None]:
+    def best_swap(self, st: Board, m: Marine, free: bool) -> tuple[float, int | None]:
         """Expected deaths a swap of ``m`` prevents, and with which position."""
         i = st.row_of(m)
         best, where = 0.0, None
@@ -492,7 +201,7 @@ class Heuristic:
         return best, where
 
     # ------------------------------------------------------- action choice
-    def score_action(self, st: "State", card: str, team: str) -> float:
+    def score_action(self, st: Board, card: str, team: str) -> float:
         """Expected deaths a card prevents this round plus the lasting worth of what it does."""
         known = self.cards.get(card)
         if known is None:  # the card's type and effects by kind, read once per game
@@ -508,16 +217,16 @@ class Heuristic:
                 score += self.token_best(st)
             for m in ms:
                 row = st.row_of(m)
-                now = danger_here(st, row, m)
-                prof = profile(st, m, extra=tuple(effs))
+                now = self.risk.danger_here(st, row, m)
+                prof = self.risk.profile(st, m, extra=tuple(effs))
                 if prof.block or prof.stance:
                     tokens = m.tokens + (1 if prof.stance and st.supply else 0)
-                    score += now - danger_at(st, row, m, tokens=tokens, prof=prof)
+                    score += now - self.risk.danger_at(st, row, m, tokens=tokens, prof=prof)
             if "attack_for_support" in kinds:
                 for m in ms:
                     t = shootable(st, m, st.row_of(m))
                     if t and (m.tokens or st.supply):
-                        score += 0.5 * best_kill_value(st, t) - WEIGHTS["token"]
+                        score += 0.5 * self.risk.best_kill_value(st, t) - WEIGHTS["token"]
             if "shield_swarm" in kinds:
                 score += _most([self.shield_gain(st, i, s, sw) for i, s, sw in st.swarms()])
             if "move_swarm" in kinds:
@@ -540,7 +249,7 @@ class Heuristic:
                              if t.activatable and not t.used])
                 turn = max(turn, s + max(0.0, act))
             score += turn
-        if st.enter_formation and st.supply:
+        if st.now.enter_formation and st.supply:
             score += self.token_best(st)
         for e in effs:
             if e.kind == "discard_from_blips":
@@ -548,26 +257,25 @@ class Heuristic:
             elif e.kind == "scout_event_deck":
                 score += 0.02
             elif e.kind == "roll_return_engaged":
-                engaged = sum(len(sw.cards) for i, s, sw in st.swarms()
-                              if (mi := st.rows[i].marine) is not None and mi.team == team)
+                engaged = sum(len(sw.cards) for _, _, sw in st.engaged_with(team))
                 if engaged:
                     score += min(2.5, engaged) * WEIGHTS["gs"] + sum(
-                        danger_at(st, st.row_of(m), m) for m in ms) * 0.5
+                        self.risk.danger_at(st, st.row_of(m), m) for m in ms) * 0.5
             elif e.kind == "attack_for_support":
                 for m in ms:
                     t = shootable(st, m, st.row_of(m))
                     if t and m.tokens:
-                        score += max(0.0, 0.5 * best_kill_value(st, t) - self.token_loss(st, m))
+                        score += max(0.0, 0.5 * self.risk.best_kill_value(st, t) - self.token_loss(st, m))
         return score
 
-    def score_attack(self, st: "State", ms: list[Marine], effs: tuple[Effect, ...]) -> float:
+    def score_attack(self, st: Board, ms: list[Marine], effs: tuple[Effect, ...]) -> float:
         per_marine = []
         for m in ms:
             row = st.row_of(m)
             targets = shootable(st, m, row)
             best = 0.0
             if targets:
-                one = best_kill_value(st, targets)
+                one = self.risk.best_kill_value(st, targets)
                 hits = 0.5
                 for e in effs:
                     if e.get("marine") not in (None, m.id):
@@ -578,46 +286,39 @@ class Heuristic:
                         hits = 1.0
                 if any(e.kind == "attack_kills_face_value" and e.get("marine") == m.id for e in effs):
                     faces = st.game.faces
-                    best = max(sum(kill_value(st, j, sw, v) for v, _ in faces) / len(faces) for j, s, sw in targets)
+                    best = max(sum(self.risk.kill_value(st, j, sw, v) for v, _ in faces) / len(faces) for j, s, sw in targets)
                 else:
                     best = hits * one
                     for e in effs:
                         if e.kind == "attack_face_kills":
-                            best += (1 / len(st.game.faces)) * (best_kill_value(st, targets, int(e.get("kills", 3))) - one)
+                            best += (1 / len(st.game.faces)) * (self.risk.best_kill_value(st, targets, int(e.get("kills", 3))) - one)
             for e in effs:
                 if e.kind == "heroic_charge" and e.get("marine") == m.id:
                     near = swarms_near(st, row, int(e.get("reach", 1)))
                     if near:
                         kills = int(e.get("kills", 3))
-                        gain = sum(sorted((kill_value(st, j, sw, kills) for j, s, sw in near), reverse=True)[:kills])
+                        gain = sum(sorted((self.risk.kill_value(st, j, sw, kills) for j, s, sw in near), reverse=True)[:kills])
                         gain = min(gain, kills * (WEIGHTS["gs"] + 0.34))
                         best = max(best, gain - 1 / len(st.game.faces))
             per_marine.append(best)
-        if st.evasion:
+        if st.now.evasion:
             return _most(per_marine)
         return sum(per_marine)
 
-    def shield_gain(self, st: "State", i: int, s: str, sw: Swarm) -> float:
+    def shield_gain(self, st: Board, i: int, s: str, sw: Swarm) -> float:
         m = st.rows[i].marine
         if m is None:
             return 0.0
-        return danger_here(st, i, m) - danger_at(st, i, m, skip=sw)
+        return self.risk.danger_here(st, i, m) - self.risk.danger_at(st, i, m, skip=sw)
 
-    def best_strategize(self, st: "State", eff: Effect | None, options: tuple[Option, ...] | None = None) -> tuple[float, Option]:
+    def best_strategize(self, st: Board, eff: Effect | None, options: tuple[Option, ...] | None = None) -> tuple[float, Option]:
         """The swarm move that prevents most expected deaths (merging ignored):
         among ``options`` (``shift:<swarm>:<row>:<side>``), or every move ``eff`` allows."""
         swarms = st.swarms()
         n = len(st.rows)
         moves: list[tuple[int, int, str]] = []  # (swarm index, row, side)
         if options is None:
-            reach = int(eff.get("max_positions", 1)) if eff is not None else 1
-            switch = bool(eff.get("may_switch_side")) if eff is not None else True
-            for k, (i, s, _) in enumerate(swarms):
-                for dd in range(-reach, reach + 1):
-                    for side in ((s, other(s)) if switch else (s,)):
-                        j = i + dd
-                        if 0 <= j < n and (dd != 0 or side != s):
-                            moves.append((k, j, side))
+            moves = strategize_moves(st, eff)
         else:
             offered = [o for o in options if o.value != "none"]
             for o in offered:
@@ -632,20 +333,20 @@ class Heuristic:
             if before < 0.0:
                 before = 0.0
                 if m_from is not None:
-                    before += danger_here(st, i, m_from)
+                    before += self.risk.danger_here(st, i, m_from)
                 if m_to is not None and j != i:
-                    before += danger_here(st, j, m_to)
+                    before += self.risk.danger_here(st, j, m_to)
                 before_of[i * n + j] = before
             # what if it moved: gone from its spot, last in the spot it moves to
             after = 0.0
             if j == i:
                 if m_from is not None:
-                    after = danger_at(st, i, m_from, skip=sw, extra=sw, extra_side=side)
+                    after = self.risk.danger_at(st, i, m_from, skip=sw, extra=sw, extra_side=side)
             else:
                 if m_from is not None:
-                    after += danger_at(st, i, m_from, skip=sw)
+                    after += self.risk.danger_at(st, i, m_from, skip=sw)
                 if m_to is not None:
-                    after += danger_at(st, j, m_to, extra=sw, extra_side=side)
+                    after += self.risk.danger_at(st, j, m_to, extra=sw, extra_side=side)
             # reach: a swarm brought in front of a marine can be shot next round
             if m_to is not None and side == m_to.facing:
                 after -= WEIGHTS["reach"]
@@ -659,7 +360,7 @@ class Heuristic:
         return best, Option("shift", f"{k}:{j}:{side}")
 
     # ------------------------------------------------------------ decisions
-    def on_team(self, st: "State", d: Decision) -> Option:
+    def on_team(self, st: Board, d: Decision) -> Option:
         order = PRIORITIES["teams"]
         if order == "rotate":
             # game k plays the k-th combination of teams: over a sweep every team (and every card)
@@ -668,11 +369,11 @@ class Heuristic:
             order = list(combos[self.seed % len(combos)])
         return _pick(d.options, lambda o: order.index(o.value) if o.value in order else 99, smallest=True)
 
-    def on_action(self, st: "State", d: Decision) -> Option:
+    def on_action(self, st: Board, d: Decision) -> Option:
         team = d.ctx("team")
         return _pick(d.options, lambda o: self.score_action(st, o.value, team))
 
-    def on_support(self, st: "State", d: Decision) -> Option:
+    def on_support(self, st: Board, d: Decision) -> Option:
         # the marine whose token is worth most (to 6 decimals; ties: the one facing most
         # Genestealers), first in the offer on a tie
         cands: list[tuple[float, int, Option]] = []
@@ -696,18 +397,18 @@ class Heuristic:
         assert pick is not None  # the top itself is never skipped
         return pick
 
-    def on_facing(self, st: "State", d: Decision) -> Option:
+    def on_facing(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         return _pick(d.options, lambda o: self.facing_score(st, m, row, o.value, with_activation=True))
 
-    def on_flip(self, st: "State", d: Decision) -> Option:
+    def on_flip(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         flip = self.facing_score(st, m, row, other(m.facing)) > self.facing_score(st, m, row, m.facing)
         return d.options[0] if flip else d.options[1]
 
-    def on_move(self, st: "State", d: Decision) -> Option:
+    def on_move(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         i = st.row_of(m)
         best, pick = WEIGHTS["swap_margin"], Option("move", "stay")
@@ -720,7 +421,7 @@ class Heuristic:
                 best, pick = gain, o
         return pick
 
-    def on_activate(self, st: "State", d: Decision) -> Option:
+    def on_activate(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         bonus = sum(int(e.get("extra_tokens", 1)) for _, e, t in st.active if e.kind == "door_bonus_token" and t == m.team)
@@ -734,7 +435,7 @@ class Heuristic:
                 best, pick = v, o
         return pick
 
-    def on_attack_target(self, st: "State", d: Decision) -> Option:
+    def on_attack_target(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         team_effects = [e for _, e, t in st.active if t == m.team]
         flamer = any(e.kind == "attack_kills_face_value" and e.get("marine") == m.id for e in team_effects)
@@ -750,76 +451,75 @@ class Heuristic:
             target = _pick(sw, len)
             if flamer:
                 faces = st.game.faces
-                v = sum([kill_value(st, j, target, f) for f, _ in faces]) / len(faces)
+                v = sum([self.risk.kill_value(st, j, target, f) for f, _ in faces]) / len(faces)
             else:
-                v = kill_value(st, j, target)
+                v = self.risk.kill_value(st, j, target)
             if v > best:
                 best, pick = v, o
         return pick
 
-    def on_reroll_attack(self, st: "State", d: Decision) -> Option:
+    def on_reroll_attack(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         return d.options[0] if self.token_loss(st, m) < WEIGHTS["reroll_attack_below"] else d.options[1]
 
-    def on_reroll_defence(self, st: "State", d: Decision) -> Option:
+    def on_reroll_defence(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         value = d.ctx("value")
         skull = dict(st.game.faces).get(value, False)
-        prof = profile(st, m)
+        prof = self.risk.profile(st, m)
         brood = max((sw.brood_lords() for sw in st.rows[row].spot(m.facing).swarms), default=0)
-        saved = (prof.block and skull) or (prof.second_wind and value == 0)
-        dies = not saved and value - brood <= d.ctx("swarm")
+        dies = defence_kills(value, skull, d.ctx("swarm"), brood, prof.block, prof.second_wind)
         return d.options[0] if dies else d.options[1]
 
-    def on_launch(self, st: "State", d: Decision) -> Option:
+    def on_launch(self, st: Board, d: Decision) -> Option:
         tokens = d.ctx("tokens", 0)
         dying = len(st.marines()) <= 2 and tokens >= 1
         return Option("launch", "roll") if tokens >= PRIORITIES["launch_roll_at"] or dying or not st.supply else Option("launch", "token")
 
-    def on_blip_discard(self, st: "State", d: Decision) -> Option:
+    def on_blip_discard(self, st: Board, d: Decision) -> Option:
         piles = [o for o in d.options if o.value in SIDES]
         return _pick(piles, lambda o: len(st.pile(o.value)), smallest=True) if piles else d.options[0]
 
-    def on_blip_discard_paid(self, st: "State", d: Decision) -> Option:
+    def on_blip_discard_paid(self, st: Board, d: Decision) -> Option:
         cheap = any(m.tokens and self.token_loss(st, m) < WEIGHTS["blip"] + WEIGHTS["token"] for m in st.marines())
         return d.options[0] if cheap else d.options[1]
 
-    def on_payer(self, st: "State", d: Decision) -> Option:
+    def on_payer(self, st: Board, d: Decision) -> Option:
         return _pick(d.options, lambda o: self.token_loss(st, _find_marine(st, o.value)), smallest=True)
 
-    def on_strategize(self, st: "State", d: Decision) -> Option:
+    def on_strategize(self, st: Board, d: Decision) -> Option:
         eff = next((e for _, e, _ in st.active if e.kind == "move_swarm"), None)
         return self.best_strategize(st, eff, d.options)[1]
 
-    def on_power_field(self, st: "State", d: Decision) -> Option:
+    def on_power_field(self, st: Board, d: Decision) -> Option:
         def gain(o: Option) -> float:
             i, s = o.value.split(":")
             return sum(self.shield_gain(st, int(i), s, sw) for sw in st.rows[int(i)].spot(s).swarms)
         return _pick(d.options, gain)
 
-    def _swarm_option_value(self, st: "State", o: Option) -> float:
+    def _swarm_option_value(self, st: Board, o: Option) -> float:
         parts = o.value.split(":")
         if parts[0] in ("stop", "none"):
             return 0.0
         i, s = int(parts[0]), parts[1]
         sws = [sw for sw in st.rows[i].spot(s).swarms if sw.cards]
-        return _most([kill_value(st, i, sw) for sw in sws])
+        return _most([self.risk.kill_value(st, i, sw) for sw in sws])
 
-    def on_door_kill(self, st: "State", d: Decision) -> Option:
+    def on_door_kill(self, st: Board, d: Decision) -> Option:
         return _pick(d.options, lambda o: self._swarm_option_value(st, o))
 
-    def on_charge_target(self, st: "State", d: Decision) -> Option:
+    def on_charge_target(self, st: Board, d: Decision) -> Option:
         return self.on_door_kill(st, d)
 
-    def on_return(self, st: "State", d: Decision) -> Option:
+    def on_return(self, st: Board, d: Decision) -> Option:
         return self.on_door_kill(st, d)
 
-    def on_kill_swarm(self, st: "State", d: Decision) -> Option:
+    def on_kill_swarm(self, st: Board, d: Decision) -> Option:
         real = [o for o in d.options if o.value not in ("stop", "none")]
         return _pick(real, lambda o: self._swarm_option_value(st, o)) if real else d.options[0]
 
-    def on_swarm_target(self, st: "State", d: Decision) -> Option:
+    def on_swarm_target(self, st: Board, d: Decision) -> Option:
         # Temporary Sanctuary (swarm by index): the swarm that threatens most; Black Holds (by position): the
         # swarm whose growth hurts least
         if d.options and d.options[0].value.isdigit():
@@ -827,50 +527,50 @@ class Heuristic:
 
             def worth(o: Option) -> float:
                 i, s, sw = swarms[int(o.value)]
-                return kill_value(st, i, sw, len(sw.cards))
+                return self.risk.kill_value(st, i, sw, len(sw.cards))
             return _pick(d.options, worth)
         return _pick(d.options, lambda o: self._swarm_option_value(st, o), smallest=True)
 
-    def on_target(self, st: "State", d: Decision) -> Option:
+    def on_target(self, st: Board, d: Decision) -> Option:
         effect = d.ctx("effect")
         cands = [_find_marine(st, o.value) for o in d.options]
         if effect in PRIORITIES["harmful"]:
             # harm lands best on the marine the squad is likeliest to lose anyway, holding the fewest tokens
             def doomed(m: Marine) -> tuple[float, int]:
-                return (danger_at(st, st.row_of(m), m), -m.tokens)
+                return (self.risk.danger_at(st, st.row_of(m), m), -m.tokens)
             return Option("marine", _pick(cands, doomed).id)
         if effect == "immediate_attack":
-            return Option("marine", _pick(cands, lambda m: best_kill_value(st, shootable(st, m, st.row_of(m)))).id)
-        return Option("marine", _pick(cands, lambda m: danger_at(st, st.row_of(m), m)).id)
+            return Option("marine", _pick(cands, lambda m: self.risk.best_kill_value(st, shootable(st, m, st.row_of(m)))).id)
+        return Option("marine", _pick(cands, lambda m: self.risk.danger_at(st, st.row_of(m), m)).id)
 
-    def on_team_target(self, st: "State", d: Decision) -> Option:
+    def on_team_target(self, st: Board, d: Decision) -> Option:
         return _pick(d.options, lambda o: sum(len(shootable(st, m, st.row_of(m))) for m in st.team_marines(o.value)), smallest=True)
 
-    def on_teleport_pay(self, st: "State", d: Decision) -> Option:
+    def on_teleport_pay(self, st: Board, d: Decision) -> Option:
         return d.options[0]
 
-    def on_extra_attack(self, st: "State", d: Decision) -> Option:
+    def on_extra_attack(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
-        worth = 0.5 * best_kill_value(st, shootable(st, m, row))
+        worth = 0.5 * self.risk.best_kill_value(st, shootable(st, m, row))
         return d.options[0] if worth > self.token_loss(st, m) else d.options[1]
 
-    def on_heroic_charge(self, st: "State", d: Decision) -> Option:
+    def on_heroic_charge(self, st: Board, d: Decision) -> Option:
         m = _find_marine(st, d.ctx("marine"))
         row = st.row_of(m)
         charge = next(e for _, e, _ in st.active if e.kind == "heroic_charge" and e.get("marine") == m.id)
         near = sum(len(sw.cards) for _, _, sw in swarms_near(st, row, int(charge.get("reach", 1))))
-        normal = 0.5 * best_kill_value(st, shootable(st, m, row))
+        normal = 0.5 * self.risk.best_kill_value(st, shootable(st, m, row))
         return d.options[0] if near >= 2 or normal < 0.05 else d.options[1]
 
-    def on_scout(self, st: "State", d: Decision) -> Option:
+    def on_scout(self, st: Board, d: Decision) -> Option:
         event, _ = st.game.event_of[d.ctx("card")]
         setup = st.game.setup
         colours = {t.colour for r in st.rows for s in SIDES for t in r.spot(s).terrain}
         spawns = sum((setup.major if b.severity == "major" else setup.minor) for b in event.spawn if b.colour in colours)
         return Option("event", "bottom") if spawns > setup.major + setup.minor else Option("event", "top")
 
-    def on_terrain_target(self, st: "State", d: Decision) -> Option:
+    def on_terrain_target(self, st: Board, d: Decision) -> Option:
         order = ["red", "orange", "yellow", "green"]
         colour = {t.card: t.colour for t in st.terrain_reserve}
         for r in st.rows:
@@ -880,7 +580,7 @@ class Heuristic:
         return _pick(d.options, lambda o: order.index(colour.get(o.value.split(":")[2], "green"))
                    if colour.get(o.value.split(":")[2]) in order else 9, smallest=True)
 
-    def on_place_terrain(self, st: "State", d: Decision) -> Option:
+    def on_place_terrain(self, st: Board, d: Decision) -> Option:
         # a marine who faces it can pick it up next round; best where he stands least threatened
         rows = st.rows
 
@@ -889,14 +589,33 @@ class Heuristic:
             m = rows[int(i)].marine
             if m is None:
                 return -9.0
-            return (1.0 if m.facing == s else 0.0) - danger_at(st, int(i), m)
+            return (1.0 if m.facing == s else 0.0) - self.risk.danger_at(st, int(i), m)
         return _pick(d.options, worth)
 
 
+# Decision kinds the heuristic leaves to :meth:`Heuristic.default` ("yes" when offered, else the first
+# option), each for a reason; every other kind of :data:`kinds.ALL` has an ``on_<kind>`` method
+# (tests/engine/test_decision_kinds.py)
+DEFAULTED: Final[dict[str, str]] = {
+    K.ARTEFACT: "yes: the Artefact is used only when the marine would die otherwise",
+    K.ATTACK_AGAIN: "yes: another attack of the same card costs nothing",
+    K.DOOR_BONUS: "yes: one more token on a Door is one more kill at travel",
+    K.ENTER_FORMATION: "yes: a free support token",
+    K.LEAD_BY_EXAMPLE: "yes: a free support token",
+    K.INTIMIDATION: "yes: the roll only ever removes engaged Genestealers",
+    K.SPEND_TO_KILL: "yes: a token for a kill of an engaged Genestealer",
+    K.EVASION_ATTACKER: "the first marine offered (formation order)",
+    K.NEXT_MARINE: "formation order: the order rarely matters and the rules code offers it top down",
+    K.KILL: "the first card kind: which kind dies matters only for the movement icons",
+    K.PILE: "asked only when the two piles tie for smallest: either is the same",
+    K.REVIVE: "the first marine offered",
+    K.SPAWN_FIRST: "the first terrain offered",
+}
+
 # decision kind -> the Heuristic method that answers it (on_<kind>), found once
-_BY_KIND: Final[dict[str, Callable[[Heuristic, State, Decision], Option]]] = {
+_BY_KIND: Final[dict[str, Callable[[Heuristic, Board, Decision], Option]]] = {
     name[3:]: getattr(Heuristic, name) for name in sorted(dir(Heuristic)) if name.startswith("on_")}
 
 
-def heuristic_agent(seed: int = 0) -> Callable[["State", Decision], Option]:
+def heuristic_agent(seed: int = 0) -> Callable[[Board, Decision], Option]:
     return Heuristic(seed)

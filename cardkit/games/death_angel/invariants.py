@@ -5,15 +5,12 @@ and at the end of a game in bulk mode.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
+from cardkit.games.death_angel.engine import State
 from cardkit.games.death_angel.state import SIDES
 
-if TYPE_CHECKING:
-    from cardkit.games.death_angel.engine import State
 
-
-def violations(st: "State") -> list[str]:
+def violations(st: State) -> list[str]:
     out: list[str] = []
     g = st.game
     if st.decision is not None and not st.decision.options:

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel import combat, effects  # noqa: F401  (effects: registers the handlers)
-from cardkit.games.death_angel.support import run_effect
+from cardkit.games.death_angel.board import Board, Flow, RoundEffects
 from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard, other
 from cardkit.games.death_angel.cards import Event, Location, Placement
+from cardkit.games.death_angel.support import run_effect
 from cardkit.rules.core import Option
 
-if TYPE_CHECKING:
-    from cardkit.games.death_angel.engine import Flow, State
 
 
 # ------------------------------------------------------------------ setup
-def setup(st: "State") -> "Flow":
+def setup(st: Board) -> Flow:
     g = st.game
     rng = st.rng
     # 1. decks
@@ -35,7 +35,7 @@ def setup(st: "State") -> "Flow":
     chosen: list[tuple[str, int]] = []
     for rnd in range(g.teams_per_player):
         for p in range(g.players):
-            pick = yield from st.ask(p, "team", [g.team_options[t] for t in free])
+            pick = yield from st.ask(p, K.TEAM, [g.team_options[t] for t in free])
             free.remove(pick.value)
             chosen.append((pick.value, p))
     for team, p in chosen:
@@ -62,14 +62,14 @@ def setup(st: "State") -> "Flow":
     st.ready = True
 
 
-def _event(st: "State", card_id: str) -> tuple[Event, int]:  # (the card, its copy index)
+def _event(st: Board, card_id: str) -> tuple[Event, int]:  # (the card, its copy index)
     found = st.game.event_of.get(card_id)
     if found is None:
         raise AssertionError(card_id)
     return found
 
 
-def place_terrain(st: "State", placements: tuple[Placement, ...]) -> None:
+def place_terrain(st: Board, placements: tuple[Placement, ...]) -> None:
     n = len(st.rows)
     for p in placements:
         card = next((t for t in st.terrain_reserve if t.card == p.terrain), None)
@@ -81,7 +81,7 @@ def place_terrain(st: "State", placements: tuple[Placement, ...]) -> None:
         st.rows[p.row(n)].spot(p.side).terrain.append(card)
 
 
-def fill_blips(st: "State", counts: tuple[int, int]) -> None:
+def fill_blips(st: Board, counts: tuple[int, int]) -> None:
     """Deal the blip piles, left then right; a short supply is shared as evenly as possible."""
     want = {"left": counts[0], "right": counts[1]}
     have = {"left": 0, "right": 0}
@@ -100,14 +100,11 @@ def fill_blips(st: "State", counts: tuple[int, int]) -> None:
 
 
 # ------------------------------------------------------------------ round
-def start_round(st: "State") -> None:
+def start_round(st: Board) -> None:
     """Round bookkeeping: effects decided last round come into force."""
     st.round += 1
     st.log("round", st.round)
-    st.evasion, st.evasion_next = st.evasion_next, False
-    st.second_wind, st.second_wind_next = st.second_wind_next, set()
-    st.enter_formation, st.enter_formation_next = st.enter_formation_next, False
-    st.spawn_limits, st.spawn_limits_next = st.spawn_limits_next, {}
+    st.now, st.next = st.next, RoundEffects()
     st.active = []
     st.lead_used = set()
     st.lead_pending = set()
@@ -123,18 +120,18 @@ def start_round(st: "State") -> None:
         team.chosen = None
 
 
-def choose_actions(st: "State") -> "Flow":
-    live = [t for t in st.teams.values() if not t.removed]
+def choose_actions(st: Board) -> Flow:
+    live = [t for t in st.teams.values() if not t.removed and t.chosen is None]  # (a copy resumes mid-choice)
     for team in sorted(live, key=lambda t: (t.player, t.id)):
         options = [st.game.action_options[a] for a in team.hand
                    if a != team.last and st.game.actions[a].type not in team.forbidden]
         if not options:
             options = [st.game.action_options[a] for a in team.hand if a != team.last]
-        pick = yield from st.ask(team.player, "action", options, team=team.id)
+        pick = yield from st.ask(team.player, K.ACTION, options, team=team.id)
         team.chosen = pick.value
 
 
-def resolve_actions(st: "State") -> "Flow":
+def resolve_actions(st: Board) -> Flow:
     live = [t for t in st.teams.values() if not t.removed and t.chosen]
     order = sorted((st.game.actions[t.chosen or ""].order, t.id) for t in live)  # (all chosen: see live)
     if order:
@@ -151,7 +148,7 @@ def resolve_actions(st: "State") -> "Flow":
     yield from end_of_phase(st)
 
 
-def play_round(st: "State") -> "Flow":
+def play_round(st: Board) -> Flow:
     start_round(st)
     yield from choose_actions(st)
     yield from rest_of_round(st, "resolve")
@@ -160,7 +157,7 @@ def play_round(st: "State") -> "Flow":
 PHASES: Final = ("resolve", "genestealer_attack", "event")
 
 
-def rest_of_round(st: "State", phase: str) -> "Flow":
+def rest_of_round(st: Board, phase: str) -> Flow:
     """The round from ``phase`` on (rule scenarios may start mid-round)."""
     if phase == "resolve":
         yield from resolve_actions(st)
@@ -171,7 +168,7 @@ def rest_of_round(st: "State", phase: str) -> "Flow":
     st.stats.alive_by_round.append(len(st.marines()))
 
 
-def _current_team_check(st: "State") -> None:
+def _current_team_check(st: Board) -> None:
     """If the current player's teams are all out, the player with the lowest card this round takes over."""
     live = [t for t in st.teams.values() if not t.removed]
     if live and not any(t.player == st.current_player for t in live):
@@ -179,7 +176,7 @@ def _current_team_check(st: "State") -> None:
         st.current_player = first.player
 
 
-def end_of_phase(st: "State") -> "Flow":
+def end_of_phase(st: Board) -> Flow:
     _current_team_check(st)
     st.check_victory()
     if (not st.left or not st.right) and st.location_deck:
@@ -187,7 +184,7 @@ def end_of_phase(st: "State") -> "Flow":
     st.check_victory()
 
 
-def travel(st: "State") -> "Flow":
+def travel(st: Board) -> Flow:
     st.log("travel_start", st.location.id if st.location else "setup")
     # Doors: each support token on a Door kills one Genestealer anywhere; tokens go back
     for r in st.rows:
@@ -199,7 +196,7 @@ def travel(st: "State") -> "Flow":
                     targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
                     if not targets:
                         continue
-                    picked = yield from st.pick_swarm(st.current_player, "door_kill", targets)
+                    picked = yield from st.pick_swarm(st.current_player, K.DOOR_KILL, targets)
                     k_row, k_side, k_swarm = picked
                     yield from st.choose_kill(st.current_player, k_row, k_side, k_swarm)
                     st.stats.fired["door"] += 1
@@ -233,7 +230,7 @@ def travel(st: "State") -> "Flow":
 
 
 # ------------------------------------------------------- genestealer attack
-def genestealer_attack(st: "State") -> "Flow":
+def genestealer_attack(st: Board) -> Flow:
     queue = [sw for _, _, sw in st.swarms()]  # fixed order: top down, left before right
     for sw in queue:
         if not sw.cards or sw.attacked or sw.shielded:
@@ -250,7 +247,7 @@ def genestealer_attack(st: "State") -> "Flow":
 
 
 # ------------------------------------------------------------ event phase
-def event_phase(st: "State") -> "Flow":
+def event_phase(st: Board) -> Flow:
     card_id = st.draw_event()
     st.event_current = card_id
     event, copy = _event(st, card_id)
@@ -266,7 +263,7 @@ def event_phase(st: "State") -> "Flow":
     move = event.moves[copy]
     if move is not None:
         move_swarms(st, move.type, move.icon)
-    st.spawn_limits = {}
+    st.now.spawn_limits = {}
     # effects timed for the end of the event phase (Overwatch)
     for card, eff, team in list(st.active):
         if eff.kind == "attack_for_support" and eff.get("timing") == "end_of_event_phase":
@@ -277,7 +274,7 @@ def event_phase(st: "State") -> "Flow":
     yield from end_of_phase(st)
 
 
-def spawn_boxes(st: "State", event_and_copy, first_spawn: bool = False) -> "Flow":
+def spawn_boxes(st: Board, event_and_copy, first_spawn: bool = False) -> Flow:
     event, _ = event_and_copy
     setup = st.game.setup
     for box in event.spawn:
@@ -294,20 +291,20 @@ def spawn_boxes(st: "State", event_and_copy, first_spawn: bool = False) -> "Flow
                 pile_side = "left" if len(st.left) >= len(st.right) else "right"
             # a short pile: the current player picks which terrain is served first
             while spots:
-                need = sum(min(count, st.spawn_limits.get(id(t), count)) for _, t in spots)
+                need = sum(min(count, st.now.spawn_limits.get(t, count)) for _, t in spots)
                 if len(st.pile(pile_side)) >= need or len(spots) == 1:
                     for i, t in spots:
-                        st.spawn_at(i, side, min(count, st.spawn_limits.get(id(t), count)), pile_side)
+                        st.spawn_at(i, side, min(count, st.now.spawn_limits.get(t, count)), pile_side)
                     break
-                pick = yield from st.ask(st.current_player, "spawn_first",
+                pick = yield from st.ask(st.current_player, K.SPAWN_FIRST,
                                          [Option("terrain", f"{i}:{t.card}") for i, t in spots])
                 row_text, tid = pick.value.split(":")
                 first = next(x for x in spots if x[0] == int(row_text) and x[1].card == tid)
-                st.spawn_at(first[0], side, min(count, st.spawn_limits.get(id(first[1]), count)), pile_side)
+                st.spawn_at(first[0], side, min(count, st.now.spawn_limits.get(first[1], count)), pile_side)
                 spots.remove(first)
 
 
-def move_swarms(st: "State", kind: str, icon: str) -> None:
+def move_swarms(st: Board, kind: str, icon: str) -> None:
     moving = [(i, s, sw) for i, s, sw in st.swarms() if sw.has_icon(icon) and not any(c.moved for c in sw.cards)]
     n = len(st.rows)
     for i, side, sw in moving:
@@ -328,7 +325,7 @@ def move_swarms(st: "State", kind: str, icon: str) -> None:
             c.moved = True
 
 
-def _flank(st: "State", i: int, side: str, sw: Swarm, marine: Marine | None) -> None:
+def _flank(st: Board, i: int, side: str, sw: Swarm, marine: Marine | None) -> None:
     if marine is None:
         return
     rear = other(marine.facing)

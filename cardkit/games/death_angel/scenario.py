@@ -104,9 +104,9 @@ def _start(spec: dict[str, Any], doc: YamlDoc) -> Any:
             art = next(t for t in st.terrain_reserve if t.card == "artefact")
             st.terrain_reserve.remove(art)
         eff = s.get("effects", {})
-        st.evasion = bool(eff.get("evasion"))
-        st.enter_formation = bool(eff.get("enter_formation"))
-        st.second_wind = set(eff.get("second_wind", []))
+        st.now.evasion = bool(eff.get("evasion"))
+        st.now.enter_formation = bool(eff.get("enter_formation"))
+        st.now.second_wind = set(eff.get("second_wind", []))
         st.round = s.get("round", 1)
         st.ready = True
         phase = s.get("phase", "round")

@@ -3,14 +3,13 @@ marine options, and the abilities in force this round."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Final, Iterator
+from typing import Any, Callable, Final, Iterator
 
+from cardkit.games.death_angel.board import Flow, Board
 from cardkit.games.death_angel.state import SIDES, Marine, other
 from cardkit.model import Effect
 from cardkit.rules.core import Option
 
-if TYPE_CHECKING:
-    from cardkit.games.death_angel.engine import Flow, State
 
 YES: Final = Option("choice", "yes")
 NO: Final = Option("choice", "no")
@@ -24,7 +23,7 @@ Handler = Callable[..., Any]
 HANDLERS: Final[dict[str, Handler]] = {}
 
 
-def run_effect(st: "State", eff: Effect, source: str, player: int, ctx: dict[str, Any]) -> "Flow":
+def run_effect(st: Board, eff: Effect, source: str, player: int, ctx: dict[str, Any]) -> Flow:
     """Run one effect by its kind's handler; ``ctx`` (a fresh dict: the effect
     kind is added) holds what the handler may use: team, marine, terrain, action."""
     fn = HANDLERS.get(eff.kind)
@@ -40,12 +39,12 @@ def run_effect(st: "State", eff: Effect, source: str, player: int, ctx: dict[str
     st.check_victory()
 
 
-def _yes_no(st: "State", player: int, kind: str, **ctx: Any) -> "Flow":
+def _yes_no(st: Board, player: int, kind: str, **ctx: Any) -> Flow:
     pick = yield from st.ask_in(player, kind, [YES, NO], ctx)
     return pick == YES
 
 
-def _active(st: "State", kind: str, team: str | None = None) -> Iterator[tuple[str, Effect, str]]:
+def _active(st: Board, kind: str, team: str | None = None) -> Iterator[tuple[str, Effect, str]]:
     for card, eff, t in st.active:
         if eff.kind == kind and (team is None or t == team):
             yield card, eff, t
@@ -55,7 +54,7 @@ def _marine_option(m: Marine) -> Option:
     return m.option
 
 
-def _find_marine(st: "State", mid: str) -> Marine:
+def _find_marine(st: Board, mid: str) -> Marine:
     for r in st.rows:
         m = r.marine
         if m is not None and m.id == mid:

@@ -1,0 +1,61 @@
+"""A copy of a game in progress (State.fork) plays exactly as the original:
+the same decisions, the same dice, the same events to the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardkit.games.death_angel import kinds as K
+from cardkit.games.death_angel.agents import AGENTS, play
+from cardkit.games.death_angel.engine import Game
+from cardkit.load.project import load_project
+from tests.conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def cards():
+    return load_project(REPO).card_set("death-angel")
+
+
+def _final(st):
+    return st.outcome, st.events, [o.text() for o in st.decisions], dict(st.stats.fired), st.stats.alive_by_round
+
+
+@pytest.mark.parametrize("players", [1, 2, 4, 6])
+def test_fork_plays_on_exactly_as_the_original(cards, players):
+    game = Game(cards, players)
+    forks = 0
+    for seed in range(6):
+        st = game.new_state(seed)
+        agent = AGENTS["heuristic"](seed)
+        copies = []
+        step = 0
+        while st.decision is not None:
+            if st.decision.kind == K.ACTION or step % 37 == 5:  # every action choice, and now and then any other
+                copies.append((st.fork(), st.decision.kind))
+            st.apply(agent(st, st.decision))
+            step += 1
+        want = _final(st)
+        for copy, kind in copies:
+            # the same agent (it keeps no memory of the game) plays the copy on
+            play(copy, AGENTS["heuristic"](seed))
+            assert _final(copy) == want, f"seed {seed}: a copy taken at a {kind} decision played differently"
+            forks += 1
+    assert forks > 50
+
+
+def test_fork_is_independent(cards):
+    st = Game(cards, 1).new_state(3)
+    agent = AGENTS["heuristic"](3)
+    while st.decision is not None and not (st.decision.kind == K.ACTION and st.round == 3):
+        st.apply(agent(st, st.decision))
+    copy = st.fork()
+    before = (len(st.events), st.supply, [m.tokens for m in st.marines()], [len(x) for x in (st.gs_deck, st.left, st.right)])
+    play(copy, AGENTS["random"](1))
+    assert copy.over
+    assert (len(st.events), st.supply, [m.tokens for m in st.marines()], [len(x) for x in (st.gs_deck, st.left, st.right)]) == before
+    # the original still plays its own game to the same end as a fresh replay of it
+    again = st.clone()
+    play(st, AGENTS["heuristic"](3))
+    play(again, AGENTS["heuristic"](3))
+    assert _final(st) == _final(again)
