@@ -76,9 +76,14 @@ class _Progress:
             self._bar = bar
         return self
 
-    def update(self, done: int, label: str | None = None) -> None:
+    def update(self, done: int, label: str | None = None, total: int | None = None) -> None:
+        if total is not None:
+            self.total = total
         if self._bar is not None:
-            self._bar.update(self._task, completed=done, **({"description": label} if label else {}))  # type: ignore[attr-defined]
+            extra: dict[str, object] = {"description": label} if label else {}
+            if total is not None:
+                extra["total"] = total
+            self._bar.update(self._task, completed=done, **extra)  # type: ignore[attr-defined]
 
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
@@ -199,7 +204,9 @@ def l10n_check(root: RootOpt = Path("."),
     locales = list(locale or project_locales(root))
     if not locales:
         raise CardkitError("no locales to check (locales/<lang>/LC_MESSAGES is empty)", code="L002")
-    report = check_translations(root, project, locales, list(set_id or []), fit=not no_fit)
+    with _Progress("l10n check", 1, "items", enabled=format is Format.text) as bar:
+        report = check_translations(root, project, locales, list(set_id or []), fit=not no_fit,
+                                    progress=lambda done, total: bar.update(done, total=total))
     if format is Format.json:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:

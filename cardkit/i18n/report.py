@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from cardkit.errors import CardkitError, Severity
 from cardkit.i18n.catalogs import plan_update, po_path, read_catalog, rel
@@ -156,7 +156,9 @@ def _plural_entries(s: SourceString, m: Any, locale: str, domain: str, file: str
 
 
 def check_translations(root: Path, project: Project, locales: list[str], set_ids: list[str] | None = None,
-                       fit: bool = True) -> CheckReport:
+                       fit: bool = True, progress: Callable[[int, int], None] | None = None) -> CheckReport:
+    """Every check of every locale; ``progress(done, total)`` is called as the
+    strings of each catalog are checked and each set is laid out."""
     report = CheckReport()
     book = FontBook()
     sets = [ls.set for sid, ls in sorted(project.sets.items()) if ls.set is not None and (not set_ids or sid in set_ids)]
@@ -166,6 +168,8 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
             raise CardkitError(f"unknown set(s): {', '.join(unknown)}", code="P002")
     wanted = {s.id for s in sets} | {UI_DOMAIN}
     domains = [d for d in translation_domains(project) if d[0] in wanted]
+    steps = [sum(len(strings) for _, strings, _ in domains), sum(len(st.cards) for st in sets) if fit else 0]
+    total, done = len(locales) * sum(steps), 0
     for locale in locales:
         glossary, problems = load_glossary(root, locale)
         for p in problems:
@@ -175,6 +179,9 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
             entries = _entries(root, domain, strings, locale, report, budgets)
             report.findings.extend(run_entry_checks(entries, glossary, book))
             everything.extend(entries)
+            done += len(strings)
+            if progress:
+                progress(done, total)
         report.findings.extend(check_consistency(everything, glossary))
         # a catalog that cannot be read is reported with its lines; laying it out would only repeat that
         readable = not any(f.locale == locale and f.check in ("L001", "F001") for f in report.findings)
@@ -182,6 +189,10 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
             by_key = {(e.domain, e.msgctxt): e for e in everything}
             for s in sets:
                 _fit(root, s, locale, report, by_key)
+                done += len(s.cards)
+                if progress:
+                    progress(done, total)
+        done = (locales.index(locale) + 1) * sum(steps)
     report.findings.sort(key=lambda f: (f.locale, f.set, _card_of(f.msgctxt, f.set), f.msgctxt, f.check))
     return report
 

@@ -51,9 +51,11 @@ def check_card_count(ls: LoadedSet) -> list[Issue]:
     by_kind = Counter()
     for c in s.cards.values():
         by_kind[c.kind] += c.quantity
+    message = f"the card files hold {total} physical cards but the manifest declares {s.cards_total}"
     detail = ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items()))
-    return [Issue("C005", f"the card files hold {total} physical cards ({detail}) but the manifest declares {s.cards_total}",
-                  file=manifest, line=line, column=col)]
+    if len(message) + len(detail) < 130:  # the count by kind while the line stays readable (under 200 characters)
+        message += f" (by kind: {detail})"
+    return [Issue("C005", message, file=manifest, line=line, column=col)]
 
 
 @_any
