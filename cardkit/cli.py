@@ -13,7 +13,7 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Iterable, Optional
 
 import typer
 
@@ -441,13 +441,20 @@ def rules_play(root: RootOpt = Path("."),
     card_set = project.card_set(set_id)
     Game, AGENTS = engine_for(card_set.game, "rules play")
     if agent not in AGENTS:
-        raise CardkitError(f"unknown agent '{agent}' (agents: {', '.join(AGENTS)})", code="G002")
+        raise CardkitError(f"unknown agent '{agent[:40]}' (agents: {_agent_names(AGENTS)})", code="G002")
     narrator = Narrator(Localizer(root, locale, card_set))
     st = Game(card_set, players).new_state(seed)
     play(st, AGENTS[agent](seed))
     typer.echo(narrator.loc.ui("play.title", players=narrator.num(players), seed=seed))
     for line in narrator.story(st.events):
         typer.echo(line)
+
+
+def _agent_names(agents: Iterable[str]) -> str:
+    """The agents a user may name, budgets folded: ``search[:N]`` for search, search:4, search:16 ..."""
+    names = list(agents)
+    bases = list(dict.fromkeys(n.split(":", 1)[0] for n in names))
+    return ", ".join(f"{b}[:N]" if any(n.startswith(b + ":") for n in names) else b for b in bases)
 
 
 LARGE_SWEEP = 20_000  # games: from here on the compiled engine saves a user real minutes
@@ -507,7 +514,8 @@ def playtest(root: RootOpt = Path("."),
     agents = list(dict.fromkeys(agent or ["random", "heuristic"]))
     unknown = [a for a in agents if a not in AGENTS]
     if unknown:
-        raise CardkitError(f"unknown agent(s) {', '.join(unknown)} (agents: {', '.join(AGENTS)})", code="G002")
+        raise CardkitError(f"unknown agent(s) {', '.join(a[:40] for a in unknown[:3])} (agents: {_agent_names(AGENTS)})",
+                          code="G002")
     if backend not in ("local", "dask"):
         raise CardkitError(f"unknown --backend '{backend}' (local or dask)", code="G003")
     try:
