@@ -451,10 +451,13 @@ def rules_play(root: RootOpt = Path("."),
 
 
 def _agent_names(agents: Iterable[str]) -> str:
-    """The agents a user may name, budgets folded: ``search[:N]`` for search, search:4, search:16 ..."""
+    """The agents a user may name, budgets folded: ``search[:4|16]`` for search, search:4, search:16."""
     names = list(agents)
-    bases = list(dict.fromkeys(n.split(":", 1)[0] for n in names))
-    return ", ".join(f"{b}[:N]" if any(n.startswith(b + ":") for n in names) else b for b in bases)
+    out = []
+    for base in dict.fromkeys(n.split(":", 1)[0] for n in names):
+        budgets = [n.split(":", 1)[1] for n in names if n.startswith(base + ":")]
+        out.append(f"{base}[:{'|'.join(budgets)}]" if budgets else base)
+    return ", ".join(out)
 
 
 LARGE_SWEEP = 20_000  # games: from here on the compiled engine saves a user real minutes
