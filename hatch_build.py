@@ -171,6 +171,23 @@ def _manifest(c: ModuleType, pkg: Path, profile_guided: bool) -> str:
     return json.dumps(manifest, indent=1, sort_keys=True) + "\n"
 
 
+def _entry_points(root: Path, target: Path) -> None:
+    """Make the package's entry points (the game plugins the loader finds through
+    ``importlib.metadata``) visible from ``target`` as an installed package's
+    would be: a minimal ``.dist-info`` beside the copied sources."""
+    import tomllib
+
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    info = target / f"cardkit-{project['version']}.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: cardkit\nVersion: {project['version']}\n",
+                                   encoding="utf-8")
+    groups = project.get("entry-points", {})
+    text = "".join(f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in eps.items()) + "\n"
+                   for group, eps in groups.items())
+    (info / "entry_points.txt").write_text(text, encoding="utf-8")
+
+
 def _failed(proc: subprocess.CompletedProcess[str]) -> str:
     return "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
 
@@ -251,6 +268,7 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
                         ignore=shutil.ignore_patterns("*.so", "*.pyd", c.MANIFEST, "__pycache__"))
         shutil.copytree(root / "schemas", train / "cardkit" / "_data" / "schemas", dirs_exist_ok=True)  # as in a wheel
         (train / "cardkit" / c.MANIFEST).write_text(_manifest(c, train / "cardkit", profile_guided=False), encoding="utf-8")
+        _entry_points(root, train)
         run_env = dict(env, PYTHONPATH=os.pathsep.join([str(train), env.get("PYTHONPATH", "")]).rstrip(os.pathsep))
         run_env.pop("CARDKIT_PURE", None)
         try:
