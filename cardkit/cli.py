@@ -115,6 +115,7 @@ def validate(root: RootOpt = Path("."),
     for loaded in project.sets.values():
         if loaded.set is not None:
             issues.extend(catalog_entry_issues(root, loaded.set.id, loaded.set.strings, locales))
+            issues.extend(_face_issues(root, loaded))
     issues.extend(catalog_entry_issues(root, UI_DOMAIN, ui_strings(), locales))
     errors = [i for i in issues if i.severity is Severity.ERROR]
     sets = {sid: {"cards": ls.set.physical_count()} for sid, ls in sorted(project.sets.items()) if ls.set}
@@ -131,6 +132,20 @@ def validate(root: RootOpt = Path("."),
             typer.echo(f"{len(errors)} error(s)", err=True)
     if errors:
         raise typer.Exit(1)
+
+
+def _face_issues(root: Path, loaded) -> list[Issue]:  # (LoadedSet)
+    """Every problem of the set's ``faces.yaml``, when it has one and its cards
+    are clean (a face is checked against the fields its kinds' cards have)."""
+    from cardkit.layout.faces import FACE_FILE, load_faces
+
+    if not loaded.schema_clean or not (root / loaded.set.directory / FACE_FILE).is_file():
+        return []
+    try:
+        load_faces(root, loaded.set)
+    except CardkitError as exc:
+        return exc.issues
+    return []
 
 
 def _clean_project(root: Path):
