@@ -3,6 +3,14 @@
 The canvas is created in reportlab's invariant mode, so the same operations
 give byte-identical files.  Text is split along the same font fallback chain
 the layout measured with; fonts are embedded as TrueType subsets.
+
+A group's content is drawn in the group's own coordinates, so the same
+operations always write the same page content within one document (the font
+subsets a string is encoded with belong to the document and are fixed the first
+time a character is drawn).  A card face placed again (every copy of a card,
+every deck back) replays the content recorded the first time instead of drawing
+it again; pictures and SVG drawings, which register page resources as they are
+drawn, are always drawn.
 """
 
 from __future__ import annotations
@@ -21,10 +29,20 @@ from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rec
 PAPER_WHITE = "#ffffff"
 
 
+_NOT_SEEN: list[str] = []
+
+
+def _replayable(ops: Iterable[Op]) -> bool:
+    """Whether drawing ``ops`` only writes page content (no image or form resources)."""
+    return all(_replayable(op.ops) if isinstance(op, Group) else isinstance(op, (Text, Rect, Icon, Circle, Line, Poly))
+               for op in ops)
+
+
 class PdfDocument:
     """A multi-page PDF built in memory; :meth:`finish` returns its bytes."""
 
-    def __init__(self, page_size: tuple[float, float], title: str, subject: str = "", lang: str = "en") -> None:
+    def __init__(self, page_size: tuple[float, float], title: str, subject: str = "", lang: str = "en",
+                 replay: bool = True) -> None:
         self.buffer = io.BytesIO()
         self.book = FontBook()
         self.book.info("NotoSans")  # registered first, so the canvas default font is embedded too (no Helvetica)
@@ -36,6 +54,9 @@ class PdfDocument:
         self.canvas.setSubject(subject)
         self.pages = 0
         self._colour_cache: dict[str, HexColor] = {}
+        # group contents drawn so far -> the page content they wrote (None: not replayable)
+        self._recorded: dict[tuple[Op, ...], list[str] | None] | None = {} if replay else None
+        self.replayed = 0  # groups written from a recording (for tests)
 
     def colour(self, hex_colour: str) -> HexColor:
         c = self._colour_cache.get(hex_colour)
@@ -105,7 +126,7 @@ class PdfDocument:
                     p = c.beginPath()
                     p.rect(x, y, w, h)
                     c.clipPath(p, stroke=0, fill=0)
-                self.draw(op.ops)
+                self._group_content(op.ops)
                 c.restoreState()
             elif isinstance(op, SvgOp):
                 from reportlab.graphics import renderPDF
@@ -113,6 +134,23 @@ class PdfDocument:
                 renderPDF.draw(op.drawing, c, 0, 0)
             else:  # pragma: no cover - closed union
                 raise TypeError(op)
+
+    def _group_content(self, ops: tuple[Op, ...]) -> None:
+        """Draw a group's operations, or replay what the same operations wrote before."""
+        recorded = self._recorded
+        if recorded is None:
+            self.draw(ops)
+            return
+        code = recorded.get(ops, _NOT_SEEN)
+        if code is _NOT_SEEN:
+            start = len(self.canvas._code)
+            self.draw(ops)
+            recorded[ops] = self.canvas._code[start:] if _replayable(ops) else None
+        elif code is None:
+            self.draw(ops)
+        else:
+            self.canvas._code.extend(code)
+            self.replayed += 1
 
     def _paint_style(self, fill: str | None, stroke: str | None, lw: float) -> None:
         c = self.canvas
