@@ -165,13 +165,13 @@ def test_deep_strike_cards_and_map_labels(tmp_path):
 
 
 def test_replayed_faces_write_what_drawing_them_writes(tmp_path):
-    """A face placed again (a copy, a deck back) is replayed from what its first
-    drawing wrote: the document is byte for byte the one drawn op by op, turned
-    backs included, and a group holding a picture (a page resource) is drawn
-    every time."""
+    """A face placed again (a copy, a deck back) and an operation seen before are
+    replayed from what their first drawing wrote: the document is byte for byte
+    the one drawn op by op, turned backs included; a group holding a picture (a
+    page resource) and an operation that cannot be a key are drawn every time."""
     from PIL import Image
 
-    from cardkit.layout.ops import Group, Picture, Rect
+    from cardkit.layout.ops import Group, Picture, Poly, Rect
     from cardkit.printing import _place
     from cardkit.render.images import load_art
     from cardkit.render.pdf import PdfDocument
@@ -188,7 +188,7 @@ def test_replayed_faces_write_what_drawing_them_writes(tmp_path):
             chunk = faces[start:start + 9]
             doc.draw([_place(f, (i % 3) * 190, (i // 3) * 260, 8.5, i % 2 == 1) for i, f in enumerate(chunk)])
             if start % 2 == 0:
-                doc.draw([picture])
+                doc.draw([picture, Poly([(0.0, 0.0), (30.0, 0.0), (15.0, 20.0)], fill="#aa0000")])  # type: ignore[arg-type]
             doc.end_page()
         return doc.finish(), doc.replayed
 
