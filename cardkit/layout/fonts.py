@@ -78,7 +78,7 @@ class FontBook:
         return _chain(locale, role)
 
     def info(self, name: str) -> FontInfo:
-        return _load(name, str(self.font_dir))
+        return _load(name, self._dir)
 
     def has(self, font: str, char: str) -> bool:
         return ord(char) in self.info(font).cmap
@@ -101,7 +101,7 @@ class FontBook:
         return _width_cached(self._dir, text, chain, size)
 
     def missing(self, text: str, chain: tuple[str, ...]) -> list[str]:
-        return sorted({ch for ch in text if ch not in "\n\u00ad" and self.font_for(ch, chain) is None})
+        return sorted({ch for ch in set(text) if ch not in "\n\u00ad" and self.font_for(ch, chain) is None})
 
 
 @functools.lru_cache(maxsize=256)
