@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Any, Literal, Sequence
 
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.hyphen import SOFT_HYPHEN, break_points, split_at
@@ -136,7 +136,8 @@ class _Breaker:
 
     def __init__(self, book: FontBook, style: Style, size: float, width: float) -> None:
         self.book, self.style, self.size, self.width = book, style, size, width
-        self.lines: list[list[Piece]] = [[]]
+        # pieces as [kind, value, role, x, width], grown in place as words are added; Pieces at the end
+        self.lines: list[list[list[Any]]] = [[]]
         self.x = 0.0
         self.space: Piece | None = None
         self.too_wide = False
@@ -155,11 +156,12 @@ class _Breaker:
 
     def _put(self, kind: str, value: str, role: str, w: float) -> None:
         line = self.lines[-1]
-        if kind == "text" and line and line[-1].kind == "text" and line[-1].role == role:
-            prev = line[-1]
-            line[-1] = Piece("text", prev.value + value, role, prev.x, prev.width + w)
+        prev = line[-1] if line else None
+        if kind == "text" and prev is not None and prev[0] == "text" and prev[2] == role:
+            prev[1] += value
+            prev[4] += w
         else:
-            line.append(Piece(kind, value, role, self.x, w))
+            line.append([kind, value, role, self.x, w])
         self.x += w
 
     def _put_unit(self, parts: Sequence[tuple[str, str, str]], widths: list[float]) -> None:
@@ -250,7 +252,7 @@ def break_lines(text: str, style: Style, size: float, width: float, book: FontBo
             br.add_space(value)  # type: ignore[arg-type]
         else:
             br.newline()
-    lines = [Line(tuple(p), sum(x.width for x in p)) for p in br.lines]
+    lines = [Line(tuple(Piece(*x) for x in p), sum(x[4] for x in p)) for p in br.lines]
     while len(lines) > 1 and not lines[-1].pieces:
         lines.pop()
     return lines, br.too_wide
