@@ -402,9 +402,9 @@ def terms_in_source(terms: Iterable[Term], source: str, names: Iterable[str] = (
     occurrence inside a longer term (``Fast Attack`` is not ``Attack``) or
     inside a proper name."""
     src = _strip_markup(source)
-    for name, rx in _name_patterns(names if isinstance(names, frozenset) else frozenset(names)):
+    for name, name_rx in _name_patterns(names if isinstance(names, frozenset) else frozenset(names)):
         if name in src:
-            src = rx.sub(lambda m: " " * len(m.group(0)), src)
+            src = name_rx.sub(lambda m: " " * len(m.group(0)), src)
     spans: list[tuple[int, int, str]] = []
     for t in terms:
         rx = _rx("en", t.en, True)

@@ -121,7 +121,7 @@ def _segments(font_dir: str, text: str, chain: tuple[str, ...]) -> tuple[tuple[s
     book = FontBook(Path(font_dir))
     out: list[tuple[str, str]] = []
     for ch in text:
-        font = book.font_for(ch, chain) or book.info(chain[0]).name
+        font = book.font_for(ch, chain) or chain[0]
         if out and out[-1][0] == font:
             out[-1] = (font, out[-1][1] + ch)
         else:

@@ -39,7 +39,9 @@ def _replayable(ops: Iterable[Op]) -> bool:
 
 
 class PdfDocument:
-    """A multi-page PDF built in memory; :meth:`finish` returns its bytes."""
+    """A multi-page PDF built in memory; :meth:`finish` returns its bytes.
+    ``replay=False`` draws every operation each time (the same bytes, slower:
+    the tests compare the two)."""
 
     def __init__(self, page_size: tuple[float, float], title: str, subject: str = "", lang: str = "en",
                  replay: bool = True) -> None:
@@ -96,7 +98,7 @@ class PdfDocument:
         except TypeError:  # an operation holding a list: not a key, drawn each time
             draw(arg)
             return
-        if code is not None:
+        if code is not None:  # (reportlab's canvas keeps the page content as a list of strings)
             self.canvas._code.extend(code)
             self.replayed += 1
             return
