@@ -136,16 +136,21 @@ def validate(root: RootOpt = Path("."),
 
 def _face_issues(root: Path, loaded) -> list[Issue]:  # (LoadedSet)
     """Every problem of the set's ``faces.yaml``, when it has one and its cards
-    are clean (a face is checked against the fields its kinds' cards have)."""
+    are clean (a face is checked against the fields its kinds' cards have);
+    then a warning per declared field no face shows (M006)."""
     from cardkit.layout.faces import FACE_FILE, load_faces
+
+    from cardkit.layout.shown import unshown_issues
 
     if not loaded.schema_clean or not (root / loaded.set.directory / FACE_FILE).is_file():
         return []
     try:
-        load_faces(root, loaded.set)
+        book = load_faces(root, loaded.set)
     except CardkitError as exc:
         return exc.issues
-    return []
+    if loaded.kinds is None or loaded.kinds.file not in loaded.docs:
+        return []
+    return unshown_issues(loaded.kinds, book, loaded.docs[loaded.kinds.file])
 
 
 def _clean_project(root: Path):
