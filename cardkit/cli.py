@@ -101,16 +101,16 @@ def _load(root: Path):  # -> Project
 @app.command()
 def validate(root: RootOpt = Path("."),
              format: Annotated[Format, typer.Option("--format", help="text lines or one JSON document")] = Format.text,
-             write_schemas: Annotated[bool, typer.Option("--write-schemas", help="(re)write each set's schemas/*.schema.json from its kinds.yaml")] = False) -> None:
+             write_schemas: Annotated[bool, typer.Option("--write-schemas", help="(re)write each set's schemas/*.schema.json from its kinds.yaml, and cardkit's own schemas the project's files point at under schemas/")] = False) -> None:
     """Check every card file against the schema derived from its set's
     kinds.yaml and the game's rules of composition, and every catalog for an
     entry per card string."""
     from cardkit.i18n.catalogs import catalog_entry_issues, project_locales
     from cardkit.i18n.localize import UI_DOMAIN, ui_strings
-    from cardkit.load.project import derived_schemas
+    from cardkit.load.project import core_schemas, derived_schemas
 
     project = _load(root)
-    issues = list(project.issues) + derived_schemas(project, write=write_schemas)
+    issues = list(project.issues) + derived_schemas(project, write=write_schemas) + core_schemas(root, write=write_schemas)
     locales = project_locales(root)
     for loaded in project.sets.values():
         if loaded.set is not None:
