@@ -140,8 +140,12 @@ def test_wheel_carries_the_same_schemas(tmp_path: Path):
         assert not [n for n in names if n.endswith((".so", ".pyd")) or n.endswith("_compiled.json")]
         assert "cardkit/games/death_angel/engine.py" in names
         packed = {Path(n).name: zf.read(n) for n in names if n.startswith("cardkit/_data/schemas/")}
+        starter = {n for n in names if n.startswith("cardkit/starter/")}
     shipped = {p.name: p.read_bytes() for p in (REPO / "schemas").glob("*.json")}
     assert packed == shipped
+    # `cardkit init` copies its starter game from the package
+    assert starter == {f"cardkit/{p.relative_to(REPO / 'cardkit').as_posix()}"
+                       for p in (REPO / "cardkit" / "starter").rglob("*") if p.is_file()}
 
 
 def test_effects_doc_is_current():
