@@ -2,7 +2,8 @@
 
 The starter's files ship in the package (``cardkit/starter/``): a set with two
 kinds of card, its faces, its interface strings, four cards, and Finnish and
-Korean catalogs and glossaries.  :func:`init_project` writes them under the
+Korean catalogs and glossaries; cardkit's own Finnish and Korean interface
+catalogs (``ui.po``, shipped in the wheel) go beside them.  :func:`init_project` writes them under the
 new set id into a temporary sibling of ``DIR``, completes them with what
 cardkit derives (the card files' schemas, cardkit's own schemas the files'
 modelines point at, the ``.pot`` template and the catalogs merged with it, so
@@ -97,6 +98,16 @@ def init_project(target: Path, set_id: str | None = None) -> InitResult:
     return InitResult(target, sid, files)
 
 
+def ui_catalog(locale: str) -> Path | None:
+    """cardkit's own translated interface catalog (``ui.po``) of ``locale``:
+    the wheel's copy, or the repository's in a source checkout."""
+    for base in (Path(__file__).resolve().parent / "_data" / "locales", Path(__file__).resolve().parents[1] / "locales"):
+        path = base / locale / "LC_MESSAGES" / "ui.po"
+        if path.is_file():
+            return path
+    return None
+
+
 def _write_starter(root: Path, sid: str) -> None:
     from cardkit.i18n.budget import translation_domains
     from cardkit.i18n.catalogs import plan_update, write_plans
@@ -106,11 +117,15 @@ def _write_starter(root: Path, sid: str) -> None:
         out = root / dst.format(set=sid)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes((STARTER / src).read_bytes().replace(PLACEHOLDER.encode(), sid.encode()))
+    # cardkit's interface strings (build summary, fit report, the sheet's calibration page) in fi and ko
+    for loc in LOCALES:
+        ui = ui_catalog(loc)
+        if ui is not None:
+            shutil.copyfile(ui, root / "locales" / loc / "LC_MESSAGES" / "ui.po")
     project = load_project(root)
     if project.issues:  # the starter itself is broken: a bug of this cardkit, not of the user's input
         raise CardkitError(project.issues)
     derived_schemas(project, write=True)
     core_schemas(root, write=True)
-    for domain, strings, budgets in translation_domains(project):
-        if domain == sid:  # the set's catalogs; cardkit's own interface strings are not the project's
-            write_plans(plan_update(root, domain, strings, list(LOCALES), budgets))
+    for domain, strings, budgets in translation_domains(project):  # templates, and catalogs merged with them
+        write_plans(plan_update(root, domain, strings, list(LOCALES), budgets))

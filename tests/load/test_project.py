@@ -141,11 +141,15 @@ def test_wheel_carries_the_same_schemas(tmp_path: Path):
         assert "cardkit/games/death_angel/engine.py" in names
         packed = {Path(n).name: zf.read(n) for n in names if n.startswith("cardkit/_data/schemas/")}
         starter = {n for n in names if n.startswith("cardkit/starter/")}
+        ui = {n: zf.read(n) for n in names if n.startswith("cardkit/_data/locales/")}
     shipped = {p.name: p.read_bytes() for p in (REPO / "schemas").glob("*.json")}
     assert packed == shipped
     # `cardkit init` copies its starter game from the package
     assert starter == {f"cardkit/{p.relative_to(REPO / 'cardkit').as_posix()}"
                        for p in (REPO / "cardkit" / "starter").rglob("*") if p.is_file()}
+    # and cardkit's own interface catalogs, which init gives the new project
+    assert ui == {f"cardkit/_data/{p.relative_to(REPO).as_posix()}": p.read_bytes()
+                  for p in [REPO / "locales/ui.pot", REPO / "locales/fi/LC_MESSAGES/ui.po", REPO / "locales/ko/LC_MESSAGES/ui.po"]}
 
 
 def test_effects_doc_is_current():
