@@ -15,7 +15,7 @@ none of them is a warning located at its declaration, unless the declaration
 says ``shown: false`` (data for the game's rules, printed by no face).
 
 A field read through a reference from another kind's face counts as shown: a
-location card that prints the name of the terrain it names shows the terrain's
+hero card that prints the name of the place it names shows the place's
 ``name``.  A nested field of a named type (``types:``) is declared once and
 counts as shown when any use of the type shows it.
 """
@@ -34,7 +34,7 @@ from cardkit.load.yamlsafe import YamlDoc
 CODE = "M006"
 Sym = Union[KindSpec, FieldSpec]  # what a name in a face's scope stands for: a card of a kind, or a declared field
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-_CTX_REF = re.compile(r"^\{([^{}|]+)\}\.(.+)$")  # "{item.terrain}.name": a string of the card an id names
+_CTX_REF = re.compile(r"^\{([^{}|]+)\}\.(.+)$")  # "{item.home}.name": a string of the card an id names
 
 
 @dataclass(frozen=True)
@@ -230,7 +230,7 @@ def shown_fields(kinds: Kinds, book: Any) -> set[JsonPath]:
         for kname in entry["kinds"]:
             kind = kinds.kinds.get(kname)
             if kind is None:
-                continue  # a kind a game plugin's views name (a Brood Lord): its cards' kind is declared elsewhere
+                continue  # a kind only a game plugin's typed views name: its cards' kind is declared too
             scope = _Scope(kind)
             if isinstance(entry.get("copies"), str):
                 listed = kind.fields.get(entry["copies"])
