@@ -8,8 +8,8 @@ new set id into a temporary sibling of ``DIR``, completes them with what
 cardkit derives (the card files' schemas, cardkit's own schemas the files'
 modelines point at, the ``.pot`` template and the catalogs merged with it, so
 that ``l10n update --check`` holds), checks that the result loads cleanly,
-and only then renames the folder into place: an interrupted or failed init
-leaves nothing behind.
+and only then renames the folder into place (or, for an existing empty
+folder, its top-level entries into it): a failed init leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -89,9 +89,12 @@ def init_project(target: Path, set_id: str | None = None) -> InitResult:
     try:
         _write_starter(stage, sid)
         files = tuple(sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file()))
-        if target.is_dir():
-            target.rmdir()  # empty (checked above): the staged folder takes its place
-        os.replace(stage, target)
+        if target.is_dir():  # an empty folder (checked above), perhaps the current one: fill it
+            for child in sorted(stage.iterdir()):
+                os.replace(child, target / child.name)
+            stage.rmdir()
+        else:
+            os.replace(stage, target)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise

@@ -126,7 +126,7 @@ def test_set_id_from_the_folder_name_or_the_option(tmp_path: Path):
     assert bad.returncode == 1 and "error[P005]" in bad.stderr and len(bad.stderr.splitlines()) == 1
     taken = run("init", str(tmp_path / "fourth"), "--set-id", "death-angel")
     assert taken.returncode == 1 and "error[P005]" in taken.stderr
-    assert not (tmp_path / "third").exists() and not (tmp_path / "fourth").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["My Game", "other"]  # no staging folder left behind
 
 
 def test_starter_sources_are_what_init_copies():
