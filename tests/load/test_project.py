@@ -170,8 +170,8 @@ def test_core_schemas_are_copied_where_the_modelines_point(tmp_path: Path, cli):
     first = cli("validate", "--root", str(tmp_path))
     assert first.code == 0, first.err
     warned = sorted(ln.split(":", 1)[0] for ln in first.err.splitlines() if "warning[K010]" in ln)
-    # set.yaml, kinds.yaml, faces.yaml and the glossaries point at four; set.schema.json refers to common
-    assert warned == [f"schemas/{n}.schema.json" for n in ("common", "face", "glossary", "kinds", "set")]
+    # set.yaml, kinds.yaml, faces.yaml, strings.yaml and the glossaries point at five; set.schema.json refers to common
+    assert warned == [f"schemas/{n}.schema.json" for n in ("common", "face", "glossary", "kinds", "set", "strings")]
     assert cli("validate", "--root", str(tmp_path), "--write-schemas").code == 0
     for name in warned:
         assert (tmp_path / name).read_bytes() == (schema_dir() / Path(name).name).read_bytes()
