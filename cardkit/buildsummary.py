@@ -3,13 +3,15 @@
 ``cardkit build`` gathers what it did as small values (:class:`BuildFacts`);
 :func:`render_summary` words them through the ``summary.*`` interface messages,
 asking for every counted phrase with its number (plural messages), so "1 card"
-and "2 cards", "1 kortti" and "2 korttia" both read right.  Numbers are
+and "2 cards", "1 kortti" and "2 korttia" both read right.  A game's
+playability line is worded by its set's own interface strings.  Numbers are
 formatted by Babel for the locale.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from babel.numbers import format_decimal
 
@@ -70,8 +72,10 @@ class BuildFacts:
     seconds: float
 
 
-def render_summary(facts: BuildFacts, loc: Localizer) -> str:
-    """The summary text, one line per fact, ending with a newline."""
+def render_summary(facts: BuildFacts, loc: Localizer, set_locs: Mapping[str, Localizer] | None = None) -> str:
+    """The summary text, one line per fact, ending with a newline; a set's
+    playability line is worded by that set's own interface strings
+    (``set_locs``: a localizer per set id)."""
     locale = loc.locale.replace("-", "_")
 
     def num(n: float, pattern: str | None = None) -> str:
@@ -88,6 +92,10 @@ def render_summary(facts: BuildFacts, loc: Localizer) -> str:
         lines.append(ui("summary.wrote", path=p.path, cards=ui_n("summary.cards", p.cards, cards=num(p.cards)),
                         pages=ui_n("summary.pages", p.pages, pages=num(p.pages))))
     for f in facts.playability:
+        if set_locs and f.set_id in set_locs:
+            ui, ui_n = set_locs[f.set_id].ui, set_locs[f.set_id].ui_n
+        else:
+            ui, ui_n = loc.ui, loc.ui_n
         if isinstance(f, DeepStrikeFacts):
             lines.append(ui("summary.deep_strike", set=f.set_id,
                             scenarios=ui_n("summary.deployable", f.scenarios, ok=num(f.deployable), total=num(f.scenarios)),
@@ -99,5 +107,6 @@ def render_summary(facts: BuildFacts, loc: Localizer) -> str:
             lines.append(ui("summary.death_angel", set=f.set_id, games=ui_n("summary.games", f.games, games=num(f.games)),
                             status=ui("summary.complete" if f.complete else "summary.incomplete"), rates=rates,
                             never=num(f.never_fired)))
+    ui, ui_n = loc.ui, loc.ui_n
     lines.append(ui_n("summary.built", facts.cards, cards=num(facts.cards), seconds=num(round(facts.seconds, 1), "0.0")))
     return "\n".join(lines) + "\n"

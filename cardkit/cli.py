@@ -308,7 +308,8 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
             playability.append(plugin.playability(root, loaded.set))
     facts = bs.BuildFacts(sets, tuple(translations), tuple(pdfs), tuple(playability), cards,
                           time.perf_counter() - started)
-    text = bs.render_summary(facts, summary_loc)
+    set_locs = {sid: Localizer(root, locale, ls.set, strict=False) for sid, ls in project.sets.items() if ls.set}
+    text = bs.render_summary(facts, summary_loc, set_locs)
     atomic_write_bytes(root / "output" / "build-summary.txt", text.encode("utf-8"))
     typer.echo(text, nl=False)
 

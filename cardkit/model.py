@@ -49,7 +49,8 @@ class Effect:
 
 @dataclass(frozen=True)
 class SourceString:
-    """One translatable English string: its gettext context is ``<card id>.<field>``.
+    """One translatable English string: its gettext context is ``<card id>.<field>``
+    (``set.<field>`` for the manifest, the id itself for an interface string).
 
     A string whose wording depends on a number is a plural message: ``text`` is
     the English singular (gettext ``msgid``), ``plural`` the English plural
@@ -103,6 +104,10 @@ class CardSet:
     ``manifest`` is the validated ``set.yaml`` mapping (read-only at the top
     level), for a game plugin to read its own sections from; ``kinds`` maps each
     kind name to its deck for the printer (see :mod:`cardkit.load.kinds`).
+    ``strings`` holds every translatable string of the set: the manifest's, the
+    cards' and, last, the set's own interface strings (``strings.yaml``), whose
+    ids ``ui_ids`` lists (a face or an engine asks for them by id, like
+    cardkit's own interface strings).
     """
 
     id: str
@@ -116,6 +121,7 @@ class CardSet:
     kinds: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False, compare=False)
     glossary: tuple[str, ...] = ()
     strings: tuple[SourceString, ...] = ()
+    ui_ids: frozenset[str] = frozenset()
 
     def of_kind(self, cls: type[C]) -> list[C]:
         return [c for c in self.cards.values() if isinstance(c, cls)]

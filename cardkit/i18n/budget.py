@@ -31,7 +31,7 @@ def box_capacity(w: float, h: float, size: float, leading: float, max_lines: int
 
 def split_by_english(capacity: float, english: dict[K, int]) -> dict[K, int]:
     """Each string's share of a box several strings share (a column of
-    paragraphs, a scenario back): the box's capacity in characters split by
+    paragraphs, the back of a card): the box's capacity in characters split by
     the strings' English lengths.
 
     >>> split_by_english(400, {"a": 10, "b": 30})
@@ -65,7 +65,8 @@ def length_budgets(root: Path, card_set: CardSet) -> tuple[dict[str, int], dict[
                 else:
                     shares = {keys[0]: capacity}
                 for key, n in shares.items():
-                    table, k = (ui, key[3:]) if key.startswith("ui:") else (budgets, key)
+                    ui_key = key.startswith("ui:") and key[3:] not in card_set.ui_ids  # else the set's own
+                    table, k = (ui, key[3:]) if ui_key else (budgets, key.removeprefix("ui:"))
                     table[k] = min(table.get(k, n), n)
     return budgets, ui
 

@@ -219,7 +219,7 @@ INCH_WORDS = {"en": ("inches", "inch"), "fi": ("tuumaa", "tuuman", "tuumalla", "
 EN_NUMBER_WORDS = {"one": 1, "once": 1, "single": 1, "first": 1, "two": 2, "twice": 2, "second": 2, "both": 2,
                    "three": 3, "third": 3, "four": 4, "fourth": 4, "five": 5, "fifth": 5, "six": 6, "sixth": 6,
                    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
-# English words Korean renders as one + counter (a Genestealer: 진스틸러 1마리, a Space Marine: 스페이스마린 한 명)
+# English words Korean renders as one + counter (a dragon: 드래곤 1마리, a knight: 기사 한 명)
 EN_ONE_ARTICLES = ("a", "an", "each", "another")
 _NUMBER_RX: dict[str, re.Pattern[str]] = {}
 MAX_DIGITS = 60
@@ -287,7 +287,7 @@ def _word_numbers(text: str, g: Glossary) -> Counter[int]:
 
 def _en_words(source: str, locale: str) -> Counter[int]:
     """Values of the English number words in a source; for Korean the article
-    counts as one, since Korean counts the noun (a Space Marine: 스페이스마린 한 명)."""
+    counts as one, since Korean counts the noun (a knight: 기사 한 명)."""
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", _strip_markup(source))]
     found = Counter(EN_NUMBER_WORDS[w] for w in words if w in EN_NUMBER_WORDS)
     if locale.startswith("ko"):
@@ -300,7 +300,7 @@ def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Nu
     the translation, compared as multisets of values (so "1" changed to "5" is
     found even when another 1 stays).  A source number may be written as a
     glossary number word; a translation number may stand for an English number
-    word (one, twice; in Korean also the article: a Genestealer, 진스틸러
+    word (one, twice; in Korean also the article: a dragon, 드래곤
     1마리); a number word of the translation that stands for an English number
     word cannot also stand for a digit; an inch length may be given in whole
     centimetres."""
@@ -499,10 +499,10 @@ def check_end_punctuation(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity
 
 # ---------------------------------------------------------------- plurals
 # A placeholder is counted when the English puts a noun in the plural right
-# after it: "{players} players", "{games} games per setup", "{points} pts",
+# after it: "{players} players", "{games} games per player count", "{points} pts",
 # "{count} support token(s)".  The noun is recognised by a "(s)" ending; or by an
 # "s" ending when it abbreviates the placeholder's name or extends it ("pts" for
-# {points}, "players" for {player}), so "{unit} holds" and "{marine} moves" are
+# {points}, "players" for {player}), so "{unit} holds" and "{hero} moves" are
 # not counts; or, after a placeholder named for a number (count, n, number,
 # total), by an "s" ending on one of the next two words.
 _COUNT_NAMES = frozenset({"count", "n", "number", "total"})
@@ -521,7 +521,7 @@ def counted_placeholders(text: str) -> list[str]:
     (['players'], ['count'])
     >>> counted_placeholders("{points} pts"), counted_placeholders("{total} strings translated")
     (['points'], ['total'])
-    >>> counted_placeholders("{unit} holds the box"), counted_placeholders("{marine} moves to {row}.")
+    >>> counted_placeholders("{unit} holds the box"), counted_placeholders("{hero} moves to {row}.")
     ([], [])
     """
     out = []

@@ -1,5 +1,6 @@
 """Localized strings for layout and reports: card strings from a set's catalog,
-interface strings from the ``ui`` catalog, English when a locale lacks one.
+interface strings from the set's own ``strings.yaml`` (in the set's catalog) or
+else cardkit's ``ui`` catalog, English when a locale lacks one.
 
 A message whose wording depends on a number is a plural message (gettext
 ``msgid_plural``, ``msgstr[n]``); code asks for it with the number, in the
@@ -130,13 +131,17 @@ def require_locale(root: Path, locale: str, domain: str) -> None:
 class Localizer:
     """Translations of one locale for one set (plus the interface strings)."""
 
-    def __init__(self, root: Path, locale: str, card_set: CardSet | None = None) -> None:
+    def __init__(self, root: Path, locale: str, card_set: CardSet | None = None, strict: bool = True) -> None:
+        """``strict``: a locale the set (or, without a set, cardkit) has no
+        catalog for is an error; otherwise its strings stay English."""
         self.root, self.locale, self.card_set = Path(root), locale, card_set
-        require_locale(self.root, locale, card_set.id if card_set else UI_DOMAIN)
+        if strict:
+            require_locale(self.root, locale, card_set.id if card_set else UI_DOMAIN)
         self.english = {s.msgctxt: s.text for s in (card_set.strings if card_set else ())}
         self.ui_english = {s.msgctxt: s.text for s in ui_strings()}
         self.plurals = {s.msgctxt: s for s in (card_set.strings if card_set else ()) if s.plural is not None}
         self.ui_plurals = {s.msgctxt: s for s in ui_strings() if s.plural is not None}
+        self.set_ui = card_set.ui_ids if card_set else frozenset()
         self.set_po = self._path(card_set.id) if card_set else None
         self.ui_po = self._path(UI_DOMAIN)
         self.table = self._load(self.set_po)
@@ -190,26 +195,37 @@ class Localizer:
     def has(self, msgctxt: str) -> bool:
         return msgctxt in self.english
 
+    def ui_domain(self, key: str) -> str:
+        """The catalog domain of an interface string: the set's id when the set
+        defines it (its ``strings.yaml``), else cardkit's ``ui``."""
+        return self.card_set.id if self.card_set is not None and key in self.set_ui else UI_DOMAIN
+
+    def ui_lookup(self, key: str) -> tuple[dict[str, Translation], SourceString | None, str]:
+        """Translations, plural source (if a plural message) and English of an
+        interface string: the set's own strings first, then cardkit's."""
+        if key in self.set_ui:
+            return self.table, self.plurals.get(key), self.english[key]
+        return self.ui_table, self.ui_plurals.get(key), self.ui_english[key]
+
     def ui(self, key: str, **values: object) -> str:
         """An interface message, its placeholders filled.  For a plural message
         whose count is given as a whole number the form follows that number, so a
         caller cannot print "2 pelaaja" by asking without :meth:`ui_n`."""
-        src = self.ui_plurals.get(key)
+        table, src, english = self.ui_lookup(key)
         count = values.get(src.count) if src is not None and src.count else None
         if isinstance(count, int) and not isinstance(count, bool):
             return self.ui_n(key, count, **values)
-        text = self._pick(self.ui_table, src, key, self.ui_english[key], None)
-        return self._fill(text, values)
+        return self._fill(self._pick(table, src, key, english, None), values)
 
     def ui_n(self, key: str, n: int, **values: object) -> str:
         """An interface message in the form the number ``n`` takes, in the style of
         ``ngettext``: ``ui_n("report.legend", 1, players="1")`` is "1 pelaaja" in
         Finnish.  The count placeholder is filled with ``n`` unless given (callers
         pass it formatted by Babel)."""
-        src = self.ui_plurals.get(key)
+        table, src, english = self.ui_lookup(key)
         if src is not None and src.count:
             values.setdefault(src.count, n)
-        return self._fill(self._pick(self.ui_table, src, key, self.ui_english[key], n), values)
+        return self._fill(self._pick(table, src, key, english, n), values)
 
     def _fill(self, text: str, values: dict[str, object]) -> str:
         if not values:
@@ -233,6 +249,14 @@ class Localizer:
         return "", 0
 
     def where_ui(self, key: str) -> tuple[str, int]:
+        """Catalog file and line of an interface string's translation, else its
+        English source (the set's ``strings.yaml`` or cardkit's ``ui.yaml``)."""
+        if key in self.set_ui:
+            found = self.where(key)
+            if found[0]:
+                return found
+            src = next(s for s in self.card_set.strings if s.msgctxt == key)  # type: ignore[union-attr]
+            return src.file, src.line
         if self.ui_po is not None and key in self.ui_table:
             return self._rel(self.ui_po), self.ui_table[key][1]
         src = {s.msgctxt: s for s in ui_strings()}[key]

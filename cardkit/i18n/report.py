@@ -222,7 +222,7 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
 
     for f in fits:
-        keys = [_split_key(k, card_set.id) for k in f.key.split(",")]
+        keys = [_split_key(k, card_set) for k in f.key.split(",")]
         blamed = blame(f, keys, entries) if len(keys) > 1 and f.result.status != "fits" else []
         if blamed:
             domain, msgctxt = blamed[0].entry.domain, blamed[0].entry.msgctxt
@@ -249,9 +249,12 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
 _ORDINAL = {1: "", 2: "second ", 3: "third "}
 
 
-def _split_key(key: str, set_id: str) -> tuple[str, str]:
-    """(domain, msgctxt) of a layout key (``ui:<id>`` is an interface string)."""
-    return (UI_DOMAIN, key[3:]) if key.startswith("ui:") else (set_id, key)
+def _split_key(key: str, card_set: Any) -> tuple[str, str]:
+    """(domain, msgctxt) of a layout key (``ui:<id>`` is an interface string:
+    the set's own when its ``strings.yaml`` defines it, else cardkit's)."""
+    if key.startswith("ui:"):
+        return (card_set.id if key[3:] in card_set.ui_ids else UI_DOMAIN), key[3:]
+    return card_set.id, key
 
 
 @dataclass(frozen=True)
@@ -320,8 +323,8 @@ def _fit_plural_forms(fits: list[FieldFit], boxes: dict[tuple[str, str, str], An
             continue  # several strings flowed in one column: fitted as printed only
         ui = f.key.startswith("ui:")
         msgctxt = f.key[3:] if ui else f.key
-        src = (loc.ui_plurals if ui else loc.plurals).get(msgctxt)
-        entry = (loc.ui_table if ui else loc.table).get(msgctxt)
+        table, src = (loc.ui_lookup(msgctxt)[:2]) if ui else (loc.table, loc.plurals.get(msgctxt))
+        entry = table.get(msgctxt)
         if src is None or src.count is None:
             continue
         forms = entry[0] if entry is not None and isinstance(entry[0], tuple) else (src.text, src.plural)
@@ -330,7 +333,7 @@ def _fit_plural_forms(fits: list[FieldFit], boxes: dict[tuple[str, str, str], An
             n = form_example(locale, i) if entry is not None else (1 if i == 0 else 2)
             result = fit(fill(form, **{src.count: n}), style, f.box[2], f.box[3], field.size, field.min, book)
             if result.status in ("below_min", "overflow"):
-                domain = UI_DOMAIN if ui else set_id
+                domain = loc.ui_domain(msgctxt) if ui else set_id
                 file, line = loc.where_ui(msgctxt) if ui else loc.where(msgctxt)
                 report.findings.append(Finding("T950", Severity.ERROR, locale, domain, msgctxt, file, line,
                                                f"card '{f.card}', field '{f.field}', msgstr[{i}] (for {n}): "

@@ -105,16 +105,21 @@ class ReviewResult:
 def image_name(face_id: str) -> str:
     """The PNG file name of a face, as ``cardkit build png`` names it.
 
-    >>> image_name("back:location:1A"), image_name("gun_jam#2")
-    ('back_location_1A.png', 'gun_jam-2.png')
+    >>> image_name("back:spell:2A"), image_name("fireball#2")
+    ('back_spell_2A.png', 'fireball-2.png')
     """
     return f"{face_id.replace(':', '_').replace('#', '-')}.png"
 
 
-def _split_keys(key: str, set_id: str) -> tuple[tuple[str, str], ...]:
+def _split_keys(key: str, card_set: CardSet) -> tuple[tuple[str, str], ...]:
+    """(domain, msgctxt) of each string of a layout key; ``ui:<id>`` is the
+    set's own interface string when its ``strings.yaml`` defines it."""
     out = []
     for part in key.split(","):
-        out.append((UI_DOMAIN, part[3:]) if part.startswith("ui:") else (set_id, part))
+        if part.startswith("ui:"):
+            out.append((card_set.id if part[3:] in card_set.ui_ids else UI_DOMAIN, part[3:]))
+        else:
+            out.append((card_set.id, part))
     return tuple(out)
 
 
@@ -146,7 +151,7 @@ def render_faces(root: Path, card_set: CardSet, locale: str, folder: Path, dpi: 
             boxes = []
             for f in face.fits:
                 x, y, bw, bh = f.box
-                boxes.append(Box(f.field, _split_keys(f.key, card_set.id), x / w, (h - y - bh) / h, bw / w, bh / h,
+                boxes.append(Box(f.field, _split_keys(f.key, card_set), x / w, (h - y - bh) / h, bw / w, bh / h,
                                  f.result.status, f.result.describe()))
             out.append(RenderedFace(face.id, face.card, _kind(card_set, face.card), name, w, h, tuple(boxes)))
     return out
@@ -185,6 +190,8 @@ class _Entries:
         self.english.update({(UI_DOMAIN, s.msgctxt): s for s in ui_strings()})
         self.by_card: dict[str, list[str]] = {}
         for s in card_set.strings:
+            if s.msgctxt in card_set.ui_ids:
+                continue  # an interface string belongs to no card
             self.by_card.setdefault(s.msgctxt.split(".")[0], []).append(s.msgctxt)
         self.catalogs = {d: _catalog_rows(root, locale, d) for d in (card_set.id, UI_DOMAIN)}
 

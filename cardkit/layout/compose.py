@@ -591,7 +591,7 @@ class Composer:
     def _card_items(self, card: Card, entry: Mapping[str, Any]) -> list[PrintItem]:
         deck = self.deck_of(card)
         scope = card_scope(card)
-        scope["card_deck"] = deck  # ("deck" may be a field of the card: a setup card's location deck)
+        scope["card_deck"] = deck  # ("deck" may also be a field of the card, meaning something else)
         back_name = entry.get("back")
         back_is_deck = back_name is not None and self.faces.faces[back_name].get("back", False)
         out = []
@@ -621,7 +621,7 @@ class Composer:
 
     def deck_of(self, card: Card) -> str:
         """The deck a card is printed in (which back it gets): its kind's deck
-        rule from ``kinds.yaml`` (a Brood Lord is a Genestealer card with a back
+        rule from ``kinds.yaml`` (``deck_when`` may send some cards of a kind to a back
         of its own), else the kind itself."""
         spec = self.set.kinds.get(card.kind)
         return spec.deck_of(card.fields) if spec is not None and hasattr(spec, "deck_of") else card.kind

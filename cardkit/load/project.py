@@ -1,5 +1,6 @@
 """Load a cardkit project folder: ``cards/<set>/set.yaml``, the set's
-``kinds.yaml`` (:mod:`cardkit.load.kinds`) and the card files it lists.
+``kinds.yaml`` (:mod:`cardkit.load.kinds`), the card files it lists and its
+optional interface strings (``strings.yaml``).
 
 Loading never stops at the first problem.  Each card file is read, bounded and
 checked on its own against the schema derived from its kind; every card that
@@ -78,6 +79,7 @@ class Project:
 
 
 KINDS_FILE = "kinds.yaml"
+STRINGS_FILE = "strings.yaml"
 
 
 def _rel(root: Path, path: Path) -> str:
@@ -130,6 +132,48 @@ def _card_strings(doc: YamlDoc, kind: KindSpec) -> list[SourceString]:
             name = card.get("name", card.get("id"))
             where = f"{kind.label} '{name['text'] if isinstance(name, dict) else name}', field {fieldname}"
             out.append(_source(ctx, value, doc, path, where))
+    return out
+
+
+def _load_strings(root: Path, set_dir: Path, taken: list[SourceString], issues: list[Issue]) -> list[SourceString]:
+    """The set's own interface strings (``strings.yaml``, optional): extraction
+    records whose msgctxt is the id.  An id already used by a card string of the
+    set, by cardkit's own interface strings or earlier in the file is C014."""
+    from cardkit.i18n.localize import ui_strings
+
+    path = set_dir / STRINGS_FILE
+    if not path.is_file():
+        return []
+    rel = _rel(root, path)
+    doc = _read(root, rel, path, issues)
+    if doc is None:
+        return []
+    problems = validate_doc(doc, "strings.schema.json")
+    if problems:
+        issues.extend(problems)
+        return []
+    cards = {s.msgctxt: s for s in taken}
+    cardkit_ids = {s.msgctxt for s in ui_strings()}
+    seen: dict[str, int] = {}
+    out = []
+    for i, entry in enumerate(doc.data["strings"]):
+        sid = entry["id"]
+        where = ("strings", i, "id")
+        if sid in seen:
+            issues.append(doc.issue("C014", f"interface string '{sid}' is defined twice (first at line {seen[sid]})", where))
+        elif sid in cards:
+            other = cards[sid]
+            issues.append(doc.issue("C014", f"interface string '{sid}' has the msgctxt of a card string ({other.file}:{other.line}); "
+                                            "choose another id", where))
+        elif sid in cardkit_ids:
+            issues.append(doc.issue("C014", f"interface string '{sid}' is one of cardkit's own interface strings "
+                                            "(cardkit/i18n/ui.yaml); choose another id", where))
+        else:
+            seen[sid] = doc.mark(where)[0]
+            if "plural" in entry:
+                out.append(_source(sid, entry, doc, ("strings", i), entry["comment"]))
+            else:
+                out.append(_source(sid, entry["text"], doc, ("strings", i, "text"), entry["comment"]))
     return out
 
 
@@ -275,12 +319,13 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
     issues.extend(duplicates)
     if duplicates:
         loaded.schema_clean = False
+    interface = _load_strings(root, set_dir, strings, issues)
     card_set = CardSet(
         id=m["id"], game=m["game"], directory=_rel(root, set_dir), cards_total=m["components"]["cards"],
         components=MappingProxyType(dict(m["components"])), cards=MappingProxyType(cards),
         teams=tuple(Team(t["id"], t["colour"]) for t in m.get("teams", [])),
         manifest=MappingProxyType(m), kinds=MappingProxyType(dict(kinds.kinds)),
-        glossary=tuple(g["id"] for g in m.get("glossary", [])), strings=tuple(strings),
+        glossary=tuple(g["id"] for g in m.get("glossary", [])), strings=tuple(strings + interface), ui_ids=frozenset(s.msgctxt for s in interface),
     )
     if plugin is not None and plugin.views is not None:
         card_set = plugin.views(card_set)

@@ -78,11 +78,12 @@ def test_broken_plural_forms_found_on_their_msgctxt(fixture, project: Path, cli)
     planted_ctx = {ctx for _, ctx in planted}
     assert [f for f in findings if f["severity"] == "error" and f["msgctxt"] not in planted_ctx
             and f["check"] != "T105"] == []
-    ui_po = PO.format(spec["locale"], "ui")
+    domain = {m["msgctxt"]: m["domain"] for m in spec["mutations"]}
     for f in findings:
         if f["check"] in ("T150", "T151", "T152"):
-            text = (project / ui_po).read_text(encoding="utf-8").splitlines()
-            assert f["file"] == ui_po and text[f["line"] - 1].startswith("msgid "), f  # the entry's msgid line
+            po = PO.format(spec["locale"], domain[f["msgctxt"]])  # a set's own interface string: the set's catalog
+            text = (project / po).read_text(encoding="utf-8").splitlines()
+            assert f["file"] == po and text[f["line"] - 1].startswith("msgid "), f  # the entry's msgid line
             assert text[f["line"] - 2] == f'msgctxt "{f["msgctxt"]}"', f
         if f["check"] in ("T150", "T152"):
             assert re.search(r"msgstr\[\d\]", f["message"]), f
@@ -105,15 +106,24 @@ def test_shipped_catalogs_have_every_plural_form(cli):
     result = cli("l10n", "check", "--root", str(REPO), "--no-fit", "--format", "json")
     assert result.code == 0, result.out[-2000:]
     assert [f for f in json.loads(result.out)["findings"] if f["check"].startswith("T15")] == []
-    plural = [s.msgctxt for s in ui_strings() if s.plural]
-    assert {"report.legend", "report.subtitle", "play.spawn", "play.support", "summary.cards"} <= set(plural)
+    from cardkit.load.project import load_project
+
+    da = load_project(REPO).card_set("death-angel")
+    plural = {"ui": {s.msgctxt for s in ui_strings() if s.plural},
+              "death-angel": {s.msgctxt for s in da.strings if s.plural and s.msgctxt in da.ui_ids}}
+    assert {"report.legend", "report.subtitle", "summary.cards"} <= plural["ui"]
+    assert {"play.spawn", "play.support"} <= plural["death-angel"]  # the set's own (strings.yaml)
     for locale, nplurals in (("fi", 2), ("ko", 1)):
-        text = (REPO / PO.format(locale, "ui")).read_text(encoding="utf-8")
-        assert f'"Plural-Forms: nplurals={nplurals};' in text
-        cat = read_po(io.StringIO(text), locale=locale)
-        for m in cat:
-            if m.context in plural:
-                assert isinstance(m.id, tuple) and len(m.string) == nplurals and all(m.string), (locale, m.context)
+        for domain, ids in plural.items():
+            text = (REPO / PO.format(locale, domain)).read_text(encoding="utf-8")
+            assert f'"Plural-Forms: nplurals={nplurals};' in text
+            cat = read_po(io.StringIO(text), locale=locale)
+            seen = set()
+            for m in cat:
+                if m.context in ids:
+                    assert isinstance(m.id, tuple) and len(m.string) == nplurals and all(m.string), (locale, m.context)
+                    seen.add(m.context)
+            assert seen == ids, (locale, domain)
 
 
 @pytest.mark.parametrize("source, counted", [

@@ -162,12 +162,22 @@ SUMMARY = {
 
 @pytest.mark.parametrize("locale, n", sorted(SUMMARY))
 def test_build_summary_words(locale, n):
-    assert render_summary(_facts(n), Localizer(REPO, locale)).splitlines() == SUMMARY[(locale, n)]
+    """The playability lines are the sets' own interface strings (strings.yaml),
+    asked through each set's localizer."""
+    from cardkit.load.project import load_project
+
+    project = load_project(REPO)
+    set_locs = {"tiny": Localizer(REPO, locale, project.card_set("deep-strike")),
+                "da": Localizer(REPO, locale, project.card_set("death-angel"))}
+    assert render_summary(_facts(n), Localizer(REPO, locale), set_locs).splitlines() == SUMMARY[(locale, n)]
 
 
 def test_build_summary_audit_line():
     facts = BuildFacts((), (), (), (AuditFailed("da", "void_lock", "tier 3 is unreachable"),), 0, 0.0)
-    assert render_summary(facts, Localizer(REPO, "fi")).splitlines() == [
+    from cardkit.load.project import load_project
+
+    da = Localizer(REPO, "fi", load_project(REPO).card_set("death-angel"))
+    assert render_summary(facts, Localizer(REPO, "fi"), {"da": da}).splitlines() == [
         "tarkistettu: ", "pelattavuus da: aloitusasetelmien tarkistus epäonnistui: void_lock: tier 3 is unreachable",
         "koottu 0 korttia 0,0 sekunnissa"]
 

@@ -188,4 +188,4 @@ def views(card_set: CardSet) -> DeathAngelSet:
     return DeathAngelSet(id=card_set.id, game=card_set.game, directory=card_set.directory,
                          cards_total=card_set.cards_total, components=card_set.components, cards=cards,
                          teams=card_set.teams, manifest=card_set.manifest, kinds=card_set.kinds,
-                         glossary=card_set.glossary, strings=card_set.strings, die_faces=faces, rules=rules)
+                         glossary=card_set.glossary, strings=card_set.strings, ui_ids=card_set.ui_ids, die_faces=faces, rules=rules)
