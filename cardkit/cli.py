@@ -106,7 +106,7 @@ def validate(root: RootOpt = Path("."),
     kinds.yaml and the game's rules of composition, and every catalog for an
     entry per card string."""
     from cardkit.i18n.catalogs import catalog_entry_issues, project_locales
-    from cardkit.i18n.localize import UI_DOMAIN, ui_strings
+    from cardkit.i18n.localize import UI_DOMAIN, keeps_ui_catalogs, ui_strings
     from cardkit.load.project import derived_schemas
 
     project = _load(root)
@@ -116,7 +116,8 @@ def validate(root: RootOpt = Path("."),
         if loaded.set is not None:
             issues.extend(catalog_entry_issues(root, loaded.set.id, loaded.set.strings, locales))
             issues.extend(_face_issues(root, loaded))
-    issues.extend(catalog_entry_issues(root, UI_DOMAIN, ui_strings(), locales))
+    if keeps_ui_catalogs(root):  # else cardkit's shipped ui catalogs serve
+        issues.extend(catalog_entry_issues(root, UI_DOMAIN, ui_strings(), locales))
     errors = [i for i in issues if i.severity is Severity.ERROR]
     sets = {sid: {"cards": ls.set.physical_count()} for sid, ls in sorted(project.sets.items()) if ls.set}
     if format is Format.json:

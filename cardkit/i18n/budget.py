@@ -72,9 +72,10 @@ def length_budgets(root: Path, card_set: CardSet) -> tuple[dict[str, int], dict[
 
 
 def translation_domains(project) -> list[tuple[str, tuple, dict[str, int]]]:  # type: ignore[no-untyped-def]
-    """Every catalog domain of a project: each set, then ``ui``, with the
+    """Every catalog domain of a project: each set, then ``ui`` when the
+    project keeps cardkit's own catalogs (the cardkit repository), with the
     strings and length budgets its template carries."""
-    from cardkit.i18n.localize import UI_DOMAIN, ui_strings
+    from cardkit.i18n.localize import UI_DOMAIN, keeps_ui_catalogs, ui_strings
 
     out = []
     ui_budgets: dict[str, int] = {}
@@ -85,4 +86,4 @@ def translation_domains(project) -> list[tuple[str, tuple, dict[str, int]]]:  # 
         out.append((sid, ls.set.strings, budgets))
         for k, n in ui.items():
             ui_budgets[k] = min(ui_budgets.get(k, n), n)
-    return out + [(UI_DOMAIN, ui_strings(), ui_budgets)]
+    return out + ([(UI_DOMAIN, ui_strings(), ui_budgets)] if keeps_ui_catalogs(project.root) else [])

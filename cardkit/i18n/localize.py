@@ -19,6 +19,7 @@ import functools
 import gettext
 import io
 import re
+from importlib import resources
 from pathlib import Path
 from typing import Callable, Union
 
@@ -108,11 +109,47 @@ def _catalog(path: str, mtime: float, locale: str) -> dict[str, Translation]:
     return out
 
 
-def available_locales(root: Path, domain: str) -> list[str]:
-    """English and every locale with a catalog for ``domain`` (a set id or ``ui``)."""
+def shipped_locales() -> Path:
+    """The folder holding cardkit's own ``ui`` catalogs in this installation:
+    packaged in the wheel (``cardkit/_data/locales``), else the source
+    checkout's ``locales``."""
+    packaged = Path(str(resources.files("cardkit"))) / "_data" / "locales"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "locales"
+
+
+def keeps_ui_catalogs(root: Path) -> bool:
+    """Whether a project maintains cardkit's ``ui`` catalogs itself (the cardkit
+    repository does: ``locales/ui.pot`` or a ``ui.po``); any other project uses
+    the shipped ones, and ``l10n update``/``check`` neither write nor demand them."""
     base = Path(root) / "locales"
-    found = sorted(p.name for p in base.iterdir() if (p / "LC_MESSAGES" / f"{domain}.po").is_file()) if base.is_dir() else []
-    return [SOURCE_LOCALE] + [loc for loc in found if loc != SOURCE_LOCALE]
+    return (base / f"{UI_DOMAIN}.pot").is_file() or any(base.glob(f"*/LC_MESSAGES/{UI_DOMAIN}.po"))
+
+
+def ui_catalog(root: Path, locale: str) -> Path | None:
+    """The ``ui`` catalog of ``locale``: the project's own when it has one, else
+    the one shipped with cardkit (None for English or a locale with neither)."""
+    if locale == SOURCE_LOCALE:
+        return None
+    for base in (Path(root) / "locales", shipped_locales()):
+        path = base / locale / "LC_MESSAGES" / f"{UI_DOMAIN}.po"
+        if path.is_file():
+            return path
+    return None
+
+
+def _locales_with(base: Path, domain: str) -> set[str]:
+    return {p.name for p in base.iterdir() if (p / "LC_MESSAGES" / f"{domain}.po").is_file()} if base.is_dir() else set()
+
+
+def available_locales(root: Path, domain: str) -> list[str]:
+    """English and every locale with a catalog for ``domain`` (a set id, or
+    ``ui``: the project's catalogs and those shipped with cardkit)."""
+    found = _locales_with(Path(root) / "locales", domain)
+    if domain == UI_DOMAIN:
+        found |= _locales_with(shipped_locales(), domain)
+    return [SOURCE_LOCALE] + sorted(found - {SOURCE_LOCALE})
 
 
 def require_locale(root: Path, locale: str, domain: str) -> None:
@@ -143,7 +180,7 @@ class Localizer:
         self.ui_plurals = {s.msgctxt: s for s in ui_strings() if s.plural is not None}
         self.set_ui = card_set.ui_ids if card_set else frozenset()
         self.set_po = self._path(card_set.id) if card_set else None
-        self.ui_po = self._path(UI_DOMAIN)
+        self.ui_po = ui_catalog(self.root, locale)
         self.table = self._load(self.set_po)
         self.ui_table = self._load(self.ui_po)
 

@@ -35,7 +35,7 @@ from typing import Callable, Iterator, TypeVar
 from cardkit.errors import CardkitError, Issue
 from cardkit.i18n.catalogs import po_path, read_catalog, project_locales, rel
 from cardkit.i18n.checks import Finding
-from cardkit.i18n.localize import SOURCE_LOCALE, UI_DOMAIN, ui_strings
+from cardkit.i18n.localize import SOURCE_LOCALE, UI_DOMAIN, ui_catalog, ui_strings
 from cardkit.load.project import Project
 from cardkit.model import CardSet
 
@@ -173,8 +173,9 @@ def _translation(string: object) -> str:
 
 
 def _catalog_rows(root: Path, locale: str, domain: str) -> tuple[str, dict[str, tuple[str, int, bool]]]:
-    """A locale's catalog of one domain: msgctxt -> (translation, line, fuzzy)."""
-    path = po_path(root, locale, domain)
+    """A locale's catalog of one domain: msgctxt -> (translation, line, fuzzy)
+    (``ui``: the project's own or the one shipped with cardkit)."""
+    path = (ui_catalog(root, locale) if domain == UI_DOMAIN else None) or po_path(root, locale, domain)
     file = rel(root, path)
     if not path.is_file():
         return file, {}

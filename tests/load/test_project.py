@@ -139,8 +139,12 @@ def test_wheel_carries_the_same_schemas(tmp_path: Path):
         assert not [n for n in names if n.endswith((".so", ".pyd")) or n.endswith("_compiled.json")]
         assert "cardkit/games/death_angel/engine.py" in names
         packed = {Path(n).name: zf.read(n) for n in names if n.startswith("cardkit/_data/schemas/")}
+        catalogs = {n: zf.read(n) for n in names if n.startswith("cardkit/_data/locales/")}
     shipped = {p.name: p.read_bytes() for p in (REPO / "schemas").glob("*.json")}
     assert packed == shipped
+    # cardkit's own ui catalogs, every locale the repository keeps, for projects without a ui.po
+    assert catalogs == {f"cardkit/_data/{p.relative_to(REPO).as_posix()}": p.read_bytes()
+                        for p in (REPO / "locales").glob("*/LC_MESSAGES/ui.po")}
 
 
 def test_effects_doc_is_current():
