@@ -3,7 +3,9 @@
 A card string is plain text with three kinds of markup:
 
 * icon tokens in square brackets, drawn as vector icons scaled with the text:
-  ``[skull]``, ``[claw]``, ``[spawn-major]`` ... (:data:`TOKEN_NAMES`);
+  cardkit's built-in ``[skull]``, ``[claw]``, ``[spawn-major]`` ...
+  (:data:`TOKEN_NAMES`) and, in a set's own strings, the set's SVG icons
+  (the names under ``icons:`` in its ``faces.yaml``), passed as ``icons``;
 * emphasis tags ``<b>...</b>`` and ``<i>...</i>``;
 * run-time placeholders ``{name}`` (used by narrative strings, not card faces).
 
@@ -14,6 +16,8 @@ itself, so nothing is ever interpreted as reportlab markup.
 [('text', 'Roll a ', False), ('icon', 'skull', False), ('text', ': ', False), ('text', 'dead', True)]
 >>> markup_problems("a [skul] <b>b")
 ["unknown icon token '[skul]'", "unclosed tag '<b>'"]
+>>> [r.kind for r in parse_runs("[lamp]")], [r.kind for r in parse_runs("[lamp]", icons=frozenset({"lamp"}))]
+(['text'], ['icon'])
 """
 
 from __future__ import annotations
@@ -42,14 +46,15 @@ class Run:
     italic: bool = False
 
 
-def parse_runs(text: str) -> list[Run]:
-    """Split a string into text and icon runs carrying their emphasis.  Unknown
+def parse_runs(text: str, icons: frozenset[str] = frozenset()) -> list[Run]:
+    """Split a string into text and icon runs carrying their emphasis.  A token
+    is an icon when it is built in or one of the set's own ``icons``; unknown
     ``[words]`` stay text (the checks report them)."""
     runs: list[Run] = []
     bold = italic = False
     pos = 0
     for m in MARKUP_RE.finditer(text):
-        if m.group(1) is not None and m.group(1) not in TOKEN_NAMES:
+        if m.group(1) is not None and m.group(1) not in TOKEN_NAMES and m.group(1) not in icons:
             continue
         if m.start() > pos:
             runs.append(Run("text", text[pos:m.start()], bold, italic))
@@ -93,9 +98,10 @@ def plural_problems(msgctxt: str, text: str, plural: str | None, count: str | No
             for which, t in (("singular", text), ("plural", plural)) if count not in placeholders(t)]
 
 
-def markup_problems(text: str) -> list[str]:
-    """Unknown icon tokens and unbalanced or mis-nested emphasis tags."""
-    problems = [f"unknown icon token '[{t}]'" for t in tokens(text) if t not in TOKEN_NAMES]
+def markup_problems(text: str, icons: frozenset[str] = frozenset()) -> list[str]:
+    """Unknown icon tokens (neither built in nor one of the set's own ``icons``)
+    and unbalanced or mis-nested emphasis tags."""
+    problems = [f"unknown icon token '[{t}]'" for t in tokens(text) if t not in TOKEN_NAMES and t not in icons]
     stack: list[str] = []
     for m in TAG_RE.finditer(text):
         tag = m.group(1)

@@ -120,6 +120,7 @@ class Entry:
     line: int
     fuzzy: bool = False
     form: int | None = None  # the msgstr[n] index of one form of a plural message
+    icons: frozenset[str] = frozenset()  # the set's own icon names: inline tokens besides the built-in ones
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,7 @@ def check_placeholders(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, s
 def check_tags(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     from cardkit.text import markup_problems
 
-    problems = markup_problems(e.translation)
+    problems = markup_problems(e.translation, icons=e.icons)
     if sorted(tags(e.source)) != sorted(tags(e.translation)) or problems:
         detail = "; ".join(problems) or f"{tags(e.source)} in the source, {tags(e.translation)} in the translation"
         yield "T303", E, f"markup tags differ: {detail}"

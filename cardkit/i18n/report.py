@@ -17,7 +17,7 @@ from cardkit.i18n.localize import UI_DOMAIN, form_example, plural_forms
 from cardkit.layout.compose import FieldFit
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.textfit import ColumnResult
-from cardkit.load.project import Project
+from cardkit.load.project import Project, set_icon_names
 from cardkit.model import SourceString
 
 
@@ -72,7 +72,7 @@ def _card_of(msgctxt: str, domain: str) -> str:
 
 
 def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale: str,
-             report: CheckReport, budgets: dict[str, int]) -> list[Entry]:
+             report: CheckReport, budgets: dict[str, int], icons: frozenset[str] = frozenset()) -> list[Entry]:
     path = po_path(root, locale, domain)
     file = rel(root, path)
     total = len(strings)
@@ -106,7 +106,7 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
                                            "msgid_plural (run: cardkit l10n update)"))
             continue
         if s.plural is not None:
-            forms = _plural_entries(s, m, locale, domain, file, line, report)
+            forms = _plural_entries(s, m, locale, domain, file, line, report, icons)
             if forms:
                 translated += not m.fuzzy and len(forms) == plural_forms(locale)
                 entries.extend(forms)
@@ -120,7 +120,7 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
                                            "fuzzy: the English changed since this was translated; review and clear the flag"))
         else:
             translated += 1
-        entries.append(Entry(locale, domain, s.msgctxt, s.text, text, file, line, m.fuzzy))
+        entries.append(Entry(locale, domain, s.msgctxt, s.text, text, file, line, m.fuzzy, icons=icons))
     report.coverage[locale][domain]["translated"] = translated
     for key, m in cat.obsolete.items():
         report.findings.append(Finding("T104", Severity.WARNING, locale, domain, str(m.context or key), file, m.lineno or 0,
@@ -133,7 +133,7 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
 
 
 def _plural_entries(s: SourceString, m: Any, locale: str, domain: str, file: str, line: int,
-                    report: CheckReport) -> list[Entry]:
+                    report: CheckReport, icons: frozenset[str] = frozenset()) -> list[Entry]:
     """One :class:`Entry` per translated form of a plural message (each checked
     against the English form it stands for: the singular for ``msgstr[0]`` when
     the locale has more than one form, else the plural); T150 for each form left
@@ -152,7 +152,7 @@ def _plural_entries(s: SourceString, m: Any, locale: str, domain: str, file: str
         report.findings.append(Finding("T103", Severity.ERROR, locale, domain, s.msgctxt, file, line,
                                        "fuzzy: the English changed since this was translated; review and clear the flag"))
     return [Entry(locale, domain, s.msgctxt, s.text if i == 0 and n > 1 else (s.plural or s.text), f, file, line,
-                  m.fuzzy, form=i) for i, f in enumerate(forms) if f]
+                  m.fuzzy, form=i, icons=icons) for i, f in enumerate(forms) if f]
 
 
 def check_translations(root: Path, project: Project, locales: list[str], set_ids: list[str] | None = None,
@@ -176,7 +176,8 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
             report.findings.append(Finding(p.code, Severity.ERROR, locale, "glossary", "", p.file, p.line, p.message))
         everything: list[Entry] = []
         for domain, strings, budgets in domains:
-            entries = _entries(root, domain, strings, locale, report, budgets)
+            ls = project.sets.get(domain)
+            entries = _entries(root, domain, strings, locale, report, budgets, ls.icons if ls is not None else frozenset())
             report.findings.extend(run_entry_checks(entries, glossary, book))
             everything.extend(entries)
             done += len(strings)
@@ -216,7 +217,7 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
                     seen.add(k)
                     fits.append(f)
                     boxes[k] = face.template.fields.get(f.field)
-    _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report)
+    _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report, set_icon_names(root / card_set.directory))
 
     def where(domain: str, msgctxt: str) -> tuple[str, int]:
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
@@ -308,7 +309,7 @@ def blame(f: FieldFit, keys: list[tuple[str, str]], entries: dict[tuple[str, str
 
 
 def _fit_plural_forms(fits: list[FieldFit], boxes: dict[tuple[str, str, str], Any], loc: Any, set_id: str,
-                      locale: str, report: CheckReport) -> None:
+                      locale: str, report: CheckReport, icons: frozenset[str] = frozenset()) -> None:
     """Lay out every form of each plural message printed on a card in the box
     and style its printed form got (the count filled with the smallest number
     that selects the form); T950 for each form that does not fit."""
@@ -331,7 +332,7 @@ def _fit_plural_forms(fits: list[FieldFit], boxes: dict[tuple[str, str, str], An
         style = Style(locale, field.role, field.leading, field.align, field.max_lines)
         for i, form in enumerate(forms):
             n = form_example(locale, i) if entry is not None else (1 if i == 0 else 2)
-            result = fit(fill(form, **{src.count: n}), style, f.box[2], f.box[3], field.size, field.min, book)
+            result = fit(fill(form, **{src.count: n}), style, f.box[2], f.box[3], field.size, field.min, book, icons=icons)
             if result.status in ("below_min", "overflow"):
                 domain = loc.ui_domain(msgctxt) if ui else set_id
                 file, line = loc.where_ui(msgctxt) if ui else loc.where(msgctxt)

@@ -146,6 +146,7 @@ class Composer:
         self.faces = faces
         self.options = dict(options or {})
         self.set_data = set_scope(card_set)
+        self.inline_icons = frozenset(getattr(faces, "svg_icons", None) or ())  # the set's SVG icons, inline tokens too
         self._backs: dict[str, Face] = {}
         self._templates: dict[str, Template] = {}
 
@@ -154,7 +155,7 @@ class Composer:
              colour: str = INK, valign: str = "top") -> FitResult:
         f = box or face.template.fields[fieldname]
         style = Style(self.locale, f.role, f.leading, f.align, f.max_lines, colour)
-        result = fit(text, style, f.w, f.h, f.size, f.min, self.book)
+        result = fit(text, style, f.w, f.h, f.size, f.min, self.book, icons=self.inline_icons)
         start = len(face.ops)
         self._draw_lines(face.ops, result.lines, style, result.size, f, valign)
         face.fits.append(FieldFit(face.card, fieldname, key, self.locale, text, result, (f.x, f.y, f.w, f.h),
@@ -179,7 +180,7 @@ class Composer:
             for p in line.pieces:
                 if p.kind == "icon":
                     s = size * 1.0
-                    ops.append(Icon(p.value, x0 + p.x + (p.width - s) / 2, y - size * 0.16, s, style.colour))
+                    ops.append(self._icon_op(p.value, x0 + p.x + (p.width - s) / 2, y - size * 0.16, s, style.colour))
                 elif p.value.strip():
                     ops.append(Text(x0 + p.x, y, p.value, self.locale, p.role, size, style.colour))
             y -= lead
@@ -187,7 +188,7 @@ class Composer:
 
     def column(self, face: Face, fieldname: str, blocks: list[tuple[Block, str]], box: Field, colour: str = INK) -> ColumnResult:
         """Flow several paragraphs in one box at one shared size."""
-        result = fit_column([b for b, _ in blocks], box.w, box.h, box.size, box.min, self.book)
+        result = fit_column([b for b, _ in blocks], box.w, box.h, box.size, box.min, self.book, icons=self.inline_icons)
         keys = ",".join(k for _, k in blocks)
         start = len(face.ops)
         top = box.y + box.h
@@ -431,11 +432,15 @@ class Composer:
                                   gap_after=float(spec.get("gap_after", 0))), key))
 
     def _icon(self, face: Face, name: str, x: float, y: float, size: float, colour: str) -> None:
+        face.ops.append(self._icon_op(name, x, y, size, colour))
+
+    def _icon_op(self, name: str, x: float, y: float, size: float, colour: str) -> Op:
+        """The set's SVG icon of that name (a set's own icon wins over a built-in
+        one), else the built-in icon; in an element and inline in text alike."""
         svg = self.faces.svg_icons.get(name)
         if svg is not None:
-            face.ops.append(Group((svg.op(size, colour),), dx=x, dy=y))
-        else:
-            face.ops.append(Icon(name, x, y, size, colour))
+            return Group((svg.op(size, colour),), dx=x, dy=y)
+        return Icon(name, x, y, size, colour)
 
     def _image(self, face: Face, el: Mapping[str, Any], s: dict[str, Any], origin: tuple[float, float],
                colours: dict[str, str]) -> None:

@@ -9,7 +9,8 @@ renderer draws.
 
 Breaking: lines break at spaces; a word that does not fit may break at the
 locale's hyphenation points (:mod:`cardkit.layout.hyphen`); Korean breaks only
-between words.  Icons are inline boxes one em wide.
+between words.  Icons (built in, or the set's own SVG icons named in ``icons``)
+are inline boxes one em wide.
 
 >>> from cardkit.layout.fonts import FontBook
 >>> r = fit("Roll the die. On a [skull], discard this card.", Style("en"), 100, 40, 9, 6, FontBook())
@@ -106,11 +107,11 @@ class _Atom:
 _SUFFIX_HYPHEN = re.compile(r" (-\w)")
 
 
-def _atoms(text: str) -> list[_Atom]:
+def _atoms(text: str, icons: frozenset[str] = frozenset()) -> list[_Atom]:
     # a spaced hyphen suffix ("ohjauspaneeli -ominaisuus") never starts a line
     text = _SUFFIX_HYPHEN.sub("\u00a0\\1", text)
     out: list[_Atom] = []
-    for run in parse_runs(text):
+    for run in parse_runs(text, icons):
         if run.kind == "icon":
             out.append(_Atom("icon", run.value, run.bold, run.italic))
             continue
@@ -220,14 +221,14 @@ Unit = tuple[tuple[str, str, str], ...]  # (kind, value, role) parts glued toget
 
 
 @functools.lru_cache(maxsize=8192)
-def _tokens(text: str, role: str) -> tuple[tuple[str, Unit | str], ...]:
+def _tokens(text: str, role: str, icons: frozenset[str] = frozenset()) -> tuple[tuple[str, Unit | str], ...]:
     """What the breaker is fed for ``text`` in a style of ``role``, whatever the
     size and width: ``("unit", parts)``, ``("space", role)`` or ``("newline", "")``.
     A fit tries many sizes of the same text, so this is worked out once."""
     style = Style("", role)
     out: list[tuple[str, Unit | str]] = []
     unit: list[tuple[str, str, str]] = []
-    for atom in _atoms(text):
+    for atom in _atoms(text, icons):
         r = style.role_for(atom.bold, atom.italic)
         if atom.kind in ("space", "newline"):
             if unit:
@@ -241,11 +242,13 @@ def _tokens(text: str, role: str) -> tuple[tuple[str, Unit | str], ...]:
     return tuple(out)
 
 
-def break_lines(text: str, style: Style, size: float, width: float, book: FontBook) -> tuple[list[Line], bool]:
+def break_lines(text: str, style: Style, size: float, width: float, book: FontBook,
+                icons: frozenset[str] = frozenset()) -> tuple[list[Line], bool]:
     """Lines of ``text`` at ``size`` within ``width``; second value is True when
-    some unit could not be made to fit the width."""
+    some unit could not be made to fit the width.  ``icons``: the set's own icon
+    names, inline tokens besides the built-in ones."""
     br = _Breaker(book, style, size, width)
-    for kind, value in _tokens(text, style.role):
+    for kind, value in _tokens(text, style.role, icons):
         if kind == "unit":
             br.add_unit(value)  # type: ignore[arg-type]
         elif kind == "space":
@@ -276,21 +279,22 @@ def _fits(lines: list[Line], too_wide: bool, size: float, style: Style, height: 
 
 
 def fit(text: str, style: Style, width: float, height: float, size: float, min_size: float,
-        book: FontBook, floor_ratio: float = 0.5) -> FitResult:
+        book: FontBook, floor_ratio: float = 0.5, icons: frozenset[str] = frozenset()) -> FitResult:
     """Fit ``text`` into ``width`` x ``height`` points.
 
     Tries ``size``; if that overflows, the largest size between ``min_size`` and
     ``size`` that fits (0.1 pt resolution).  If even ``min_size`` overflows,
     looks below it (down to ``floor_ratio`` of the nominal size) only to say
     whether it would fit there (``below_min``) or not at all (``overflow``,
-    with the line count missing at ``min_size``)."""
-    lines, wide = break_lines(text, style, size, width, book)
+    with the line count missing at ``min_size``).  ``icons``: the set's own
+    icon names (see :func:`break_lines`)."""
+    lines, wide = break_lines(text, style, size, width, book, icons)
     ok, _ = _fits(lines, wide, size, style, height)
     if ok:
         return FitResult("fits", size, size, lines)
 
     def attempt(s: float) -> tuple[bool, list[Line], bool, int]:
-        ls, w = break_lines(text, style, s, width, book)
+        ls, w = break_lines(text, style, s, width, book, icons)
         good, over = _fits(ls, w, s, style, height)
         return good, ls, w, over
 
@@ -345,7 +349,7 @@ class ColumnResult:
 
 
 def fit_column(blocks: list[Block], width: float, height: float, size: float, min_size: float,
-               book: FontBook, floor_ratio: float = 0.5) -> ColumnResult:
+               book: FontBook, floor_ratio: float = 0.5, icons: frozenset[str] = frozenset()) -> ColumnResult:
     """Fit a column of paragraphs sharing one size (headings scaled by their
     ratio) into ``width`` x ``height``; the same statuses as :func:`fit`."""
 
@@ -353,7 +357,7 @@ def fit_column(blocks: list[Block], width: float, height: float, size: float, mi
         used, laid, wide = 0.0, [], False
         for b in blocks:
             bs = s * b.ratio
-            lines, w = break_lines(b.text, b.style, bs, width, book)
+            lines, w = break_lines(b.text, b.style, bs, width, book, icons)
             wide = wide or w
             laid.append((b, lines, bs))
             used += block_height(len(lines), bs, b.style.leading) + b.gap_after * s

@@ -62,7 +62,7 @@ def check_card_count(ls: LoadedSet) -> list[Issue]:
 def check_markup(ls: LoadedSet) -> list[Issue]:
     out = []
     for s in ls.set.strings if ls.set else ():
-        for problem in markup_problems(s.text):
+        for problem in markup_problems(s.text, icons=ls.icons):
             out.append(Issue("C013", f"{s.msgctxt}: {problem}", file=s.file, line=s.line, column=1))
     return out
 

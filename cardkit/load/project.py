@@ -52,6 +52,7 @@ class LoadedSet:
     schema_clean: bool = True
     kinds: Kinds | None = None
     derived: dict[str, str] = field(default_factory=dict)  # project-relative path -> derived schema text
+    icons: frozenset[str] = frozenset()  # the set's own SVG icon names (faces.yaml ``icons:``), inline tokens in its strings
 
     def locate(self, origin: Origin, *sub: str | int, key: bool = False) -> tuple[int, int]:
         doc = self.docs.get(origin.file)
@@ -330,7 +331,20 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
     if plugin is not None and plugin.views is not None:
         card_set = plugin.views(card_set)
     loaded.set = card_set
+    loaded.icons = set_icon_names(set_dir)
     return loaded
+
+
+def set_icon_names(set_dir: Path) -> frozenset[str]:
+    """The names under ``icons:`` in the set's ``faces.yaml``: valid inline tokens
+    in the set's strings and their translations.  A face file that cannot be read
+    gives none here; the face loader reports why."""
+    try:
+        doc = read_yaml_file(set_dir / "faces.yaml", "faces.yaml")
+    except (YamlError, OSError):
+        return frozenset()
+    icons = doc.data.get("icons") if isinstance(doc.data, dict) else None
+    return frozenset(k for k in icons if isinstance(k, str)) if isinstance(icons, dict) else frozenset()
 
 
 def load_project(root: Path | str, checks: bool = True) -> Project:
