@@ -104,7 +104,11 @@ def test_ablate_switches_off_one_card_and_leaves_the_set_alone(card_set):
     with pytest.raises(ValueError, match="no such card"):
         ablate(card_set, "no_such_card")
     with pytest.raises(ValueError, match="no ability"):
-        ablate(card_set, "brood_lord_a")
+        ablate(card_set, "genestealer_claw")
+    # a Brood Lord's abilities are data too: switched off, it is still a Brood Lord with its icons
+    lord = ablate(card_set, "brood_lord_a").cards["brood_lord_a"]
+    assert lord.effects == () and card_set.cards["brood_lord_a"].effects != ()
+    assert lord.brood_lord and lord.icons == card_set.cards["brood_lord_a"].icons
 
 
 def test_an_ablated_card_never_takes_effect(card_set):
