@@ -99,18 +99,31 @@ def _load(root: Path):  # -> Project
 
 
 @app.command()
+def init(folder: Annotated[Path, typer.Argument(help="the folder to create (it must not exist, or be empty)")],
+         set_id: Annotated[Optional[str], typer.Option("--set-id", help="the set's id (default: made from the folder name)")] = None) -> None:
+    """Write a starter game folder: a set with two kinds of card, faces, interface
+    strings, four cards, Finnish and Korean catalogs and glossaries, and the
+    schemas editors validate with.  It validates and builds at once."""
+    from cardkit.scaffold import init_project
+
+    result = init_project(folder, set_id)
+    typer.echo(f"wrote {result.path} (set '{result.set_id}', {len(result.files)} files); next: "
+               f"cardkit validate --root {result.path}")
+
+
+@app.command()
 def validate(root: RootOpt = Path("."),
              format: Annotated[Format, typer.Option("--format", help="text lines or one JSON document")] = Format.text,
-             write_schemas: Annotated[bool, typer.Option("--write-schemas", help="(re)write each set's schemas/*.schema.json from its kinds.yaml")] = False) -> None:
+             write_schemas: Annotated[bool, typer.Option("--write-schemas", help="(re)write each set's schemas/*.schema.json from its kinds.yaml, and cardkit's own schemas the project's files point at under schemas/")] = False) -> None:
     """Check every card file against the schema derived from its set's
     kinds.yaml and the game's rules of composition, and every catalog for an
     entry per card string."""
     from cardkit.i18n.catalogs import catalog_entry_issues, project_locales
     from cardkit.i18n.localize import UI_DOMAIN, keeps_ui_catalogs, ui_strings
-    from cardkit.load.project import derived_schemas
+    from cardkit.load.project import core_schemas, derived_schemas
 
     project = _load(root)
-    issues = list(project.issues) + derived_schemas(project, write=write_schemas)
+    issues = list(project.issues) + derived_schemas(project, write=write_schemas) + core_schemas(root, write=write_schemas)
     locales = project_locales(root)
     for loaded in project.sets.values():
         if loaded.set is not None:
@@ -137,16 +150,32 @@ def validate(root: RootOpt = Path("."),
 
 def _face_issues(root: Path, loaded) -> list[Issue]:  # (LoadedSet)
     """Every problem of the set's ``faces.yaml``, when it has one and its cards
-    are clean (a face is checked against the fields its kinds' cards have)."""
+    are clean (a face is checked against the fields its kinds' cards have);
+    then a warning per declared field no face shows (M006)."""
     from cardkit.layout.faces import FACE_FILE, load_faces
+
+    from cardkit.layout.shown import unshown_issues
 
     if not loaded.schema_clean or not (root / loaded.set.directory / FACE_FILE).is_file():
         return []
     try:
-        load_faces(root, loaded.set)
+        book = load_faces(root, loaded.set)
     except CardkitError as exc:
         return exc.issues
-    return []
+    if loaded.kinds is None or loaded.kinds.file not in loaded.docs:
+        return []
+    return unshown_issues(loaded.kinds, book, loaded.docs[loaded.kinds.file])
+
+
+SET_HELP = "card set id (default: the project's only set; with several, the first by id)"
+
+
+def _set_id(project, set_id: str | None) -> str:  # (Project)
+    """The set a command works on: the one named, else the project's only set
+    (a starter from ``cardkit init``), else the first by id (death-angel here)."""
+    if set_id is not None:
+        return set_id
+    return min(project.sets) if project.sets else ""
 
 
 def _clean_project(root: Path):
@@ -317,7 +346,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
 
 @build_app.command("pdf")
 def build_pdf_cmd(root: RootOpt = Path("."),
-                  set_id: Annotated[str, typer.Option("--set", help="card set id")] = "death-angel",
+                  set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                   locale: Annotated[str, typer.Option("--locale", help="en, fi or ko (any locale with catalogs)")] = "en",
                   paper: Annotated[str, typer.Option("--paper", help="a4 or letter")] = "a4",
                   duplex: Annotated[str, typer.Option("--duplex", help="long-edge, short-edge or none (fronts only)")] = "long-edge",
@@ -329,14 +358,14 @@ def build_pdf_cmd(root: RootOpt = Path("."),
     from cardkit.printing import build_pdf
 
     project = _clean_project(root)
-    result = build_pdf(root, project.card_set(set_id), locale, paper=paper.lower(), duplex=duplex,
+    result = build_pdf(root, project.card_set(_set_id(project, set_id)), locale, paper=paper.lower(), duplex=duplex,
                        bleed=_parse_bleed(bleed), mode=mode, out=out, units=units)
     typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")
 
 
 @build_app.command("png")
 def build_png_cmd(root: RootOpt = Path("."),
-                  set_id: Annotated[str, typer.Option("--set", help="card set id")] = "death-angel",
+                  set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                   locale: Annotated[str, typer.Option("--locale")] = "en",
                   dpi: Annotated[int, typer.Option("--dpi", help="resolution")] = 300,
                   bleed: Annotated[str, typer.Option("--bleed")] = "3mm") -> None:
@@ -344,19 +373,19 @@ def build_png_cmd(root: RootOpt = Path("."),
     from cardkit.printing import build_png
 
     project = _clean_project(root)
-    paths = build_png(root, project.card_set(set_id), locale, dpi=dpi, bleed=_parse_bleed(bleed) or 0.0)
+    paths = build_png(root, project.card_set(_set_id(project, set_id)), locale, dpi=dpi, bleed=_parse_bleed(bleed) or 0.0)
     typer.echo(f"wrote {len(paths)} PNG files to {paths[0].parent if paths else 'nowhere'}")
 
 
 @build_app.command("tts")
 def build_tts_cmd(root: RootOpt = Path("."),
-                  set_id: Annotated[str, typer.Option("--set", help="card set id")] = "death-angel",
+                  set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                   locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
     """Write Tabletop Simulator deck sheets (at most 10 x 7 cards, 4096 px wide) to output/tts/<set>-<locale>/."""
     from cardkit.printing import build_tts
 
     project = _clean_project(root)
-    paths = build_tts(root, project.card_set(set_id), locale)
+    paths = build_tts(root, project.card_set(_set_id(project, set_id)), locale)
     typer.echo(f"wrote {len(paths)} deck images to {paths[0].parent if paths else 'nowhere'}")
 
 
@@ -414,14 +443,14 @@ def ds_score(scenario: Annotated[Optional[str], typer.Argument(help="scenario id
 @rules_app.command("scenario")
 def rules_scenario(files: Annotated[list[Path], typer.Argument(help="rule scenario files or folders")],
                    root: RootOpt = Path("."),
-                   set_id: Annotated[str, typer.Option("--set")] = "death-angel") -> None:
+                   set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None) -> None:
     """Run rule scenarios: set up an exact situation, play the script with forced
     dice, and compare the result; a readable diff for every mismatch."""
     from cardkit.games import engine_for
     from cardkit.games.death_angel.scenario import render, run_scenario
 
     project = _clean_project(root)
-    card_set = project.card_set(set_id)
+    card_set = project.card_set(_set_id(project, set_id))
     engine_for(card_set.game, "rules scenario")
     paths: list[Path] = []
     for f in files:
@@ -443,7 +472,7 @@ def rules_scenario(files: Annotated[list[Path], typer.Argument(help="rule scenar
 
 @rules_app.command("play")
 def rules_play(root: RootOpt = Path("."),
-               set_id: Annotated[str, typer.Option("--set")] = "death-angel",
+               set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                players: Annotated[int, typer.Option("--players", min=1, max=6)] = 1,
                seed: Annotated[int, typer.Option("--seed")] = 1,
                agent: Annotated[str, typer.Option("--agent", help="random, passive or heuristic")] = "heuristic",
@@ -455,7 +484,7 @@ def rules_play(root: RootOpt = Path("."),
     from cardkit.i18n.localize import Localizer
 
     project = _clean_project(root)
-    card_set = project.card_set(set_id)
+    card_set = project.card_set(_set_id(project, set_id))
     Game, AGENTS = engine_for(card_set.game, "rules play")
     if agent not in AGENTS:
         raise CardkitError(f"unknown agent '{agent[:40]}' (agents: {_agent_names(AGENTS)})", code="G002")
@@ -500,7 +529,7 @@ def _players(spec: str) -> list[int]:
 
 @app.command()
 def playtest(root: RootOpt = Path("."),
-             set_id: Annotated[str, typer.Option("--set")] = "death-angel",
+             set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
              players: Annotated[str, typer.Option("--players", help="e.g. 1-6 or 1,3,6")] = "1-6",
              games: Annotated[int, typer.Option("--games", min=1, max=1_000_000)] = 200,
              seed: Annotated[int, typer.Option("--seed")] = 1,
@@ -528,6 +557,7 @@ def playtest(root: RootOpt = Path("."),
 
     started = time.perf_counter()
     project = _clean_project(root)
+    set_id = _set_id(project, set_id)
     card_set = project.card_set(set_id)
     _, AGENTS = engine_for(card_set.game, "playtest")
     counts = _players(players)

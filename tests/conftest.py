@@ -15,8 +15,8 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A copy of the shipped cards/ and locales/ that a test may break."""
-    for name in ("cards", "locales"):
+    """A copy of the shipped cards/, locales/ and schemas/ (which the files' modelines point at) that a test may break."""
+    for name in ("cards", "locales", "schemas"):
         shutil.copytree(REPO / name, tmp_path / name)
     return tmp_path
 

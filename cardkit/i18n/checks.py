@@ -34,6 +34,7 @@ T950   error     does not fit its card box at the minimum readable size
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -389,14 +390,21 @@ def _has_term(term: Term, text: str, korean: bool) -> bool:
     return stems is not None and stems.search(text) is not None
 
 
+@functools.lru_cache(maxsize=16)
+def _name_patterns(names: frozenset[str]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The proper names with a Latin letter, longest first, each with its whole-word pattern."""
+    return tuple((name, re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])"))
+                 for name in sorted(names, key=len, reverse=True) if re.search(r"[A-Za-z]", name))
+
+
 def terms_in_source(terms: Iterable[Term], source: str, names: Iterable[str] = ()) -> set[str]:
     """IDs of the terms whose English occurs in ``source``, not counting an
     occurrence inside a longer term (``Fast Attack`` is not ``Attack``) or
     inside a proper name."""
     src = _strip_markup(source)
-    for name in sorted(names, key=len, reverse=True):
-        if re.search(r"[A-Za-z]", name):
-            src = re.sub(rf"(?<![\w]){re.escape(name)}(?![\w])", lambda m: " " * len(m.group(0)), src)
+    for name, name_rx in _name_patterns(names if isinstance(names, frozenset) else frozenset(names)):
+        if name in src:
+            src = name_rx.sub(lambda m: " " * len(m.group(0)), src)
     spans: list[tuple[int, int, str]] = []
     for t in terms:
         rx = _rx("en", t.en, True)
@@ -454,7 +462,22 @@ def check_particles(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]
                 yield "T701", E, f"'{base}{part}' should be '{base}{particle(base, part)}'"
 
 
+# glossary terms -> their particle pattern: worked out once per glossary, not per entry
+_TERM_PARTICLES: dict[int, tuple[tuple[Term, ...], re.Pattern[str] | None]] = {}
+
+
 def _term_particle_rx(g: Glossary) -> re.Pattern[str] | None:
+    hit = _TERM_PARTICLES.get(id(g.terms))
+    if hit is not None and hit[0] is g.terms:
+        return hit[1]
+    if len(_TERM_PARTICLES) >= 16:
+        _TERM_PARTICLES.clear()
+    rx = _term_particle_rx_of(g)
+    _TERM_PARTICLES[id(g.terms)] = (g.terms, rx)
+    return rx
+
+
+def _term_particle_rx_of(g: Glossary) -> re.Pattern[str] | None:
     bases = {t.term for t in g.terms if HANGUL.search(t.term)}
     for t in g.terms:
         bases.update(f for f in t.forms if HANGUL.fullmatch(f.replace(" ", "")) and not f.endswith(tuple(PAIRS)))

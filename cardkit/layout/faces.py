@@ -182,6 +182,9 @@ def _reads(el: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     for key in ("repeat", "list", "field"):
         if isinstance(el.get(key), str):
             yield key, el[key]
+    if el.get("type") == "plugin":
+        for p in el.get("reads") or []:
+            yield "reads", p
     for key in ("if", "unless", "where"):
         c = el.get(key)
         if isinstance(c, str):

@@ -72,15 +72,13 @@ class FontBook:
 
     def __init__(self, font_dir: Path | None = None) -> None:
         self.font_dir = font_dir or Path(os.environ.get(FONT_DIR_ENV) or FONT_DIR)
+        self._dir = str(self.font_dir)
 
     def chain(self, locale: str, role: str) -> tuple[str, ...]:
-        table = ROLE_CHAINS.get(locale.split("_")[0], ROLE_CHAINS["default"])
-        if role not in table:
-            raise CardkitError(f"unknown font role '{role}' (roles: {', '.join(table)})", code="T002")
-        return table[role]
+        return _chain(locale, role)
 
     def info(self, name: str) -> FontInfo:
-        return _load(name, str(self.font_dir))
+        return _load(name, self._dir)
 
     def has(self, font: str, char: str) -> bool:
         return ord(char) in self.info(font).cmap
@@ -92,37 +90,48 @@ class FontBook:
                 return font
         return None
 
-    def segments(self, text: str, chain: tuple[str, ...]) -> list[tuple[str, str]]:
+    def segments(self, text: str, chain: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         """Split ``text`` into (font, substring) runs along the fallback chain.
         Characters no font has go to the first font (and are reported by the
         glyph-coverage check)."""
-        out: list[tuple[str, str]] = []
-        for ch in text:
-            font = self.font_for(ch, chain) or chain[0]
-            if out and out[-1][0] == font:
-                out[-1] = (font, out[-1][1] + ch)
-            else:
-                out.append((font, ch))
-        return out
+        return _segments(self._dir, text, chain)
 
     def width(self, text: str, chain: tuple[str, ...], size: float) -> float:
         """The one metrics function: advance width of ``text`` at ``size`` points."""
-        return _width(self, text, chain, size)
+        return _width_cached(self._dir, text, chain, size)
 
     def missing(self, text: str, chain: tuple[str, ...]) -> list[str]:
-        return sorted({ch for ch in text if ch not in "\n\u00ad" and self.font_for(ch, chain) is None})
+        return sorted({ch for ch in set(text) if ch not in "\n\u00ad" and self.font_for(ch, chain) is None})
+
+
+@functools.lru_cache(maxsize=256)
+def _chain(locale: str, role: str) -> tuple[str, ...]:
+    table = ROLE_CHAINS.get(locale.split("_")[0], ROLE_CHAINS["default"])
+    if role not in table:
+        raise CardkitError(f"unknown font role '{role}' (roles: {', '.join(table)})", code="T002")
+    return table[role]
+
+
+# Text is measured and split many times over with the same arguments (each
+# shrink step of a fit, every copy of a card): both are pure functions of their
+# arguments, cached per process.  Every font a result names was registered with
+# reportlab on the way (``font_for`` loads it), so a cache hit needs no check.
+@functools.lru_cache(maxsize=65536)
+def _segments(font_dir: str, text: str, chain: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    book = FontBook(Path(font_dir))
+    out: list[tuple[str, str]] = []
+    for ch in text:
+        font = book.font_for(ch, chain) or chain[0]
+        if out and out[-1][0] == font:
+            out[-1] = (font, out[-1][1] + ch)
+        else:
+            out.append((font, ch))
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=65536)
 def _width_cached(font_dir: str, text: str, chain: tuple[str, ...], size: float) -> float:
-    book = FontBook(Path(font_dir))
-    return sum(pdfmetrics.stringWidth(s, f, size) for f, s in book.segments(text, chain))
-
-
-def _width(book: FontBook, text: str, chain: tuple[str, ...], size: float) -> float:
-    for f in chain:
-        book.info(f)  # make sure each font is registered
-    return _width_cached(str(book.font_dir), text, chain, size)
+    return sum(pdfmetrics.stringWidth(s, f, size) for f, s in _segments(font_dir, text, chain))
 
 
 @functools.lru_cache(maxsize=None)

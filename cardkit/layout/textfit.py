@@ -19,9 +19,10 @@ between words.  Icons are inline boxes one em wide.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, Sequence
 
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.hyphen import SOFT_HYPHEN, break_points, split_at
@@ -135,7 +136,8 @@ class _Breaker:
 
     def __init__(self, book: FontBook, style: Style, size: float, width: float) -> None:
         self.book, self.style, self.size, self.width = book, style, size, width
-        self.lines: list[list[Piece]] = [[]]
+        # pieces as [kind, value, role, x, width], grown in place as words are added; Pieces at the end
+        self.lines: list[list[list[Any]]] = [[]]
         self.x = 0.0
         self.space: Piece | None = None
         self.too_wide = False
@@ -154,21 +156,22 @@ class _Breaker:
 
     def _put(self, kind: str, value: str, role: str, w: float) -> None:
         line = self.lines[-1]
-        if kind == "text" and line and line[-1].kind == "text" and line[-1].role == role:
-            prev = line[-1]
-            line[-1] = Piece("text", prev.value + value, role, prev.x, prev.width + w)
+        prev = line[-1] if line else None
+        if kind == "text" and prev is not None and prev[0] == "text" and prev[2] == role:
+            prev[1] += value
+            prev[4] += w
         else:
-            line.append(Piece(kind, value, role, self.x, w))
+            line.append([kind, value, role, self.x, w])
         self.x += w
 
-    def _put_unit(self, parts: list[tuple[str, str, str]], widths: list[float]) -> None:
+    def _put_unit(self, parts: Sequence[tuple[str, str, str]], widths: list[float]) -> None:
         if self.space is not None and self.lines[-1]:
             self._put("text", " ", self.space.role, self.space.width)
         self.space = None
         for (kind, value, role), w in zip(parts, widths):
             self._put(kind, value.replace(SOFT_HYPHEN, "") if kind == "text" else value, role, w)
 
-    def add_unit(self, parts: list[tuple[str, str, str]]) -> None:
+    def add_unit(self, parts: Sequence[tuple[str, str, str]]) -> None:
         widths = [self.part_width(p) for p in parts]
         total = sum(widths)
         space_w = self.space.width if (self.space is not None and self.lines[-1]) else 0.0
@@ -213,26 +216,43 @@ class _Breaker:
             self.space = Piece("text", " ", role, 0.0, self.measure(" ", role))
 
 
+Unit = tuple[tuple[str, str, str], ...]  # (kind, value, role) parts glued together
+
+
+@functools.lru_cache(maxsize=8192)
+def _tokens(text: str, role: str) -> tuple[tuple[str, Unit | str], ...]:
+    """What the breaker is fed for ``text`` in a style of ``role``, whatever the
+    size and width: ``("unit", parts)``, ``("space", role)`` or ``("newline", "")``.
+    A fit tries many sizes of the same text, so this is worked out once."""
+    style = Style("", role)
+    out: list[tuple[str, Unit | str]] = []
+    unit: list[tuple[str, str, str]] = []
+    for atom in _atoms(text):
+        r = style.role_for(atom.bold, atom.italic)
+        if atom.kind in ("space", "newline"):
+            if unit:
+                out.append(("unit", tuple(unit)))
+                unit = []
+            out.append(("newline", "") if atom.kind == "newline" else ("space", r))
+        else:
+            unit.append(("icon" if atom.kind == "icon" else "text", atom.text, r))
+    if unit:
+        out.append(("unit", tuple(unit)))
+    return tuple(out)
+
+
 def break_lines(text: str, style: Style, size: float, width: float, book: FontBook) -> tuple[list[Line], bool]:
     """Lines of ``text`` at ``size`` within ``width``; second value is True when
     some unit could not be made to fit the width."""
     br = _Breaker(book, style, size, width)
-    unit: list[tuple[str, str, str]] = []
-    for atom in _atoms(text):
-        role = style.role_for(atom.bold, atom.italic)
-        if atom.kind in ("space", "newline"):
-            if unit:
-                br.add_unit(unit)
-                unit = []
-            if atom.kind == "newline":
-                br.newline()
-            else:
-                br.add_space(role)
+    for kind, value in _tokens(text, style.role):
+        if kind == "unit":
+            br.add_unit(value)  # type: ignore[arg-type]
+        elif kind == "space":
+            br.add_space(value)  # type: ignore[arg-type]
         else:
-            unit.append(("icon" if atom.kind == "icon" else "text", atom.text, role))
-    if unit:
-        br.add_unit(unit)
-    lines = [Line(tuple(p), sum(x.width for x in p)) for p in br.lines]
+            br.newline()
+    lines = [Line(tuple(Piece(*x) for x in p), sum(x[4] for x in p)) for p in br.lines]
     while len(lines) > 1 and not lines[-1].pieces:
         lines.pop()
     return lines, br.too_wide

@@ -36,7 +36,7 @@ BASE_TYPES = ("text", "label", "integer", "boolean", "enum", "icons", "ref", "im
               "effects", "effect")
 RESERVED = ("id", "kind")  # every card has an id; `kind` names the file's kind
 # options each base type accepts besides the common ones
-_COMMON = {"type", "description", "optional", "nullable", "default", "unique"}
+_COMMON = {"type", "description", "optional", "nullable", "default", "unique", "shown"}
 _OPTIONS = {
     "text": {"max_length"},
     "label": {"pattern", "form", "max_length"},
@@ -93,6 +93,7 @@ class FieldSpec:
     vocabulary: str = "effect"
     unique: bool = False
     sequence: bool = False
+    shown: bool = True  # False: data for the game's rules that no face prints (no M006 warning)
 
     @property
     def required(self) -> bool:
@@ -171,12 +172,13 @@ class _Parser:
                 if base is None:
                     return None
                 # a use may make a named type optional, nullable or give it a default and description
-                extra = set(raw) - {"type", "optional", "nullable", "default", "description", "unique"}
+                extra = set(raw) - {"type", "optional", "nullable", "default", "description", "unique", "shown"}
                 for k in sorted(extra):
                     self.fail("K008", f"option '{k}' cannot be set on a use of named type '{typ}'; set it in types.{typ}", path + (k,), key=True)
                 spec = replace(base, where=path, optional=raw.get("optional", base.optional),
                                 nullable=raw.get("nullable", base.nullable), default=raw.get("default", base.default),
-                                description=raw.get("description", base.description), unique=raw.get("unique", base.unique))
+                                description=raw.get("description", base.description), unique=raw.get("unique", base.unique),
+                                shown=raw.get("shown", base.shown))
                 return self._check_default(spec, path)
             choices = list(BASE_TYPES) + sorted(self.types)
             close = difflib.get_close_matches(typ, choices, n=1)
@@ -248,7 +250,7 @@ class _Parser:
             to=raw.get("to"), items=items, min_items=raw.get("min_items"), max_items=raw.get("max_items"),
             unique_items=bool(raw.get("unique_items", False)), fields=sub, rules=tuple(raw.get("rules", ())),
             vocabulary=raw.get("vocabulary", "effect"), unique=bool(raw.get("unique", False)),
-            sequence=bool(raw.get("sequence", False)))
+            sequence=bool(raw.get("sequence", False)), shown=bool(raw.get("shown", True)))
         return self._check_default(spec, path)
 
     def _check_default(self, spec: FieldSpec, path: JsonPath) -> FieldSpec | None:

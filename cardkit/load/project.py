@@ -20,7 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from cardkit.errors import CardkitError, Issue, JsonPath
+from cardkit.errors import CardkitError, Issue, JsonPath, Severity
 from cardkit.load import kinds as kindsmod
 from cardkit.load.kinds import Kinds, KindSpec
 from cardkit.load.schema import short, text_paths, validate_doc, validate_with, validator_for
@@ -380,4 +380,93 @@ def derived_schemas(project: Project, write: bool = False) -> list[Issue]:
                 atomic_write_bytes(path, text.encode("utf-8"))
             else:
                 out.append(kindsmod.stale_issue(rel, "is missing" if current is None else f"is out of date with {KINDS_FILE}"))
+    return out
+
+
+MODELINE = "# yaml-language-server: $schema="
+_SCAN_FOLDERS = ("cards", "locales", "examples")  # where a project's own YAML lives
+_SCAN_MAX_FILES = 5000
+
+
+def _modeline_schemas(root: Path) -> set[str]:
+    """cardkit schema names the project's YAML files point their editors at
+    (``# yaml-language-server: $schema=...`` on a file's first line resolving to
+    ``<root>/schemas/<name>``)."""
+    from cardkit.load.schema import schema_names
+
+    known = set(schema_names())
+    target_dir = (root / "schemas").resolve()
+    found: set[str] = set()
+    files = 0
+    for folder in _SCAN_FOLDERS:
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*.yaml")):
+            files += 1
+            if files > _SCAN_MAX_FILES:
+                return found
+            try:
+                with path.open("rb") as fh:
+                    first = fh.readline(1024).decode("utf-8", "replace").strip()
+            except OSError:
+                continue
+            if not first.startswith(MODELINE):
+                continue
+            rel = first[len(MODELINE):].strip()
+            target = (path.parent / rel).resolve()
+            if target.parent == target_dir and target.name in known:
+                found.add(target.name)
+    return found
+
+
+def _with_refs(names: set[str]) -> list[str]:
+    """``names`` and every cardkit schema they ``$ref`` (``common.schema.json#/...``), transitively."""
+    from cardkit.load.schema import get_schema, schema_names
+
+    known = set(schema_names())
+    out: set[str] = set()
+    todo = sorted(names)
+    while todo:
+        name = todo.pop()
+        if name in out:
+            continue
+        out.add(name)
+        stack: list[Any] = [get_schema(name)]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                ref = node.get("$ref")
+                if isinstance(ref, str) and ref.split("#", 1)[0] in known:
+                    todo.append(ref.split("#", 1)[0])
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+    return sorted(out)
+
+
+def core_schemas(root: Path, write: bool = False) -> list[Issue]:
+    """Compare cardkit's own file schemas that the project's modelines point at
+    (``set``, ``kinds``, ``face``, ``glossary``... and those they ``$ref``) with
+    the copies under ``<root>/schemas/``, which editors read: a warning (K010)
+    per missing or different copy, or, with ``write``, write them.  In the
+    cardkit repository they are the very files cardkit reads."""
+    from cardkit.fsutil import atomic_write_bytes
+    from cardkit.load.schema import schema_dir
+
+    out = []
+    source = schema_dir()
+    for name in _with_refs(_modeline_schemas(root)):
+        data = (source / name).read_bytes()
+        path = root / "schemas" / name
+        current = path.read_bytes() if path.is_file() else None
+        if current == data:
+            continue
+        if write:
+            atomic_write_bytes(path, data)
+        else:
+            what = "is missing" if current is None else "differs from the one this cardkit reads"
+            out.append(Issue("K010", f"cardkit's schema {what} (editors validate through it); run: cardkit validate "
+                                     "--write-schemas", file=f"schemas/{name}", line=1, column=1,
+                             severity=Severity.WARNING))
     return out

@@ -3,12 +3,21 @@
 The canvas is created in reportlab's invariant mode, so the same operations
 give byte-identical files.  Text is split along the same font fallback chain
 the layout measured with; fonts are embedded as TrueType subsets.
+
+Every operation, and every group's content, is drawn in its own coordinates,
+so the same operation always writes the same page content within one
+document (the font subsets a string is encoded with belong to the document and
+are fixed the first time a character is drawn).  A card face placed again
+(every copy of a card, every deck back) and a frame, badge or icon that recurs
+on many faces replay the content recorded the first time instead of being
+drawn again; pictures and SVG drawings, which register page resources as they
+are drawn, are always drawn.
 """
 
 from __future__ import annotations
 
 import io
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import ImageReader
@@ -21,10 +30,21 @@ from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rec
 PAPER_WHITE = "#ffffff"
 
 
-class PdfDocument:
-    """A multi-page PDF built in memory; :meth:`finish` returns its bytes."""
+_CONTENT_ONLY = (Text, Rect, Icon, Circle, Line, Poly)
 
-    def __init__(self, page_size: tuple[float, float], title: str, subject: str = "", lang: str = "en") -> None:
+
+def _replayable(ops: Iterable[Op]) -> bool:
+    """Whether drawing ``ops`` only writes page content (no image or form resources)."""
+    return all(_replayable(op.ops) if isinstance(op, Group) else isinstance(op, _CONTENT_ONLY) for op in ops)
+
+
+class PdfDocument:
+    """A multi-page PDF built in memory; :meth:`finish` returns its bytes.
+    ``replay=False`` draws every operation each time (the same bytes, slower:
+    the tests compare the two)."""
+
+    def __init__(self, page_size: tuple[float, float], title: str, subject: str = "", lang: str = "en",
+                 replay: bool = True) -> None:
         self.buffer = io.BytesIO()
         self.book = FontBook()
         self.book.info("NotoSans")  # registered first, so the canvas default font is embedded too (no Helvetica)
@@ -36,6 +56,9 @@ class PdfDocument:
         self.canvas.setSubject(subject)
         self.pages = 0
         self._colour_cache: dict[str, HexColor] = {}
+        # operations and group contents drawn so far -> the page content they wrote
+        self._recorded: dict[Op | tuple[Op, ...], list[str]] | None = {} if replay else None
+        self.replayed = 0  # operations and group contents written from a recording (for tests)
 
     def colour(self, hex_colour: str) -> HexColor:
         c = self._colour_cache.get(hex_colour)
@@ -60,59 +83,83 @@ class PdfDocument:
 
     # ------------------------------------------------------------ primitives
     def draw(self, ops: Iterable[Op]) -> None:
-        c = self.canvas
         for op in ops:
-            if isinstance(op, Text):
-                self._text(op)
-            elif isinstance(op, Rect):
-                self._paint_style(op.fill, op.stroke, op.lw)
-                if op.r > 0:
-                    c.roundRect(op.x, op.y, op.w, op.h, op.r, stroke=int(op.stroke is not None), fill=int(op.fill is not None))
-                else:
-                    c.rect(op.x, op.y, op.w, op.h, stroke=int(op.stroke is not None), fill=int(op.fill is not None))
-            elif isinstance(op, Icon):
-                self._icon(op)
-            elif isinstance(op, Circle):
-                self._paint_style(op.fill, op.stroke, op.lw)
-                c.circle(op.cx, op.cy, op.r, stroke=int(op.stroke is not None), fill=int(op.fill is not None))
-            elif isinstance(op, Line):
-                c.setStrokeColor(self.colour(op.stroke))
-                c.setLineWidth(op.lw)
-                c.setDash(list(op.dash) if op.dash else [])
-                c.line(op.x1, op.y1, op.x2, op.y2)
-                if op.dash:
-                    c.setDash([])
-            elif isinstance(op, Poly):
-                self._paint_style(op.fill, op.stroke, op.lw)
-                p = c.beginPath()
-                p.moveTo(*op.points[0])
-                for pt in op.points[1:]:
-                    p.lineTo(*pt)
-                if op.closed:
-                    p.close()
-                c.drawPath(p, stroke=int(op.stroke is not None), fill=int(op.fill is not None and op.closed))
-            elif isinstance(op, Picture):
-                scale = min(op.w / op.px_w, op.h / op.px_h)
-                w, h = op.px_w * scale, op.px_h * scale
-                c.drawImage(ImageReader(io.BytesIO(op.png)), op.x + (op.w - w) / 2, op.y + (op.h - h) / 2, w, h)
-            elif isinstance(op, Group):
-                c.saveState()
-                c.translate(op.dx, op.dy)
-                if op.rotate:
-                    c.rotate(op.rotate)
-                if op.clip:
-                    x, y, w, h = op.clip
-                    p = c.beginPath()
-                    p.rect(x, y, w, h)
-                    c.clipPath(p, stroke=0, fill=0)
-                self.draw(op.ops)
-                c.restoreState()
-            elif isinstance(op, SvgOp):
-                from reportlab.graphics import renderPDF
+            self._replay_or(op, self._draw_op, op)
 
-                renderPDF.draw(op.drawing, c, 0, 0)
-            else:  # pragma: no cover - closed union
-                raise TypeError(op)
+    def _replay_or(self, key: Op | tuple[Op, ...], draw: Callable[[Any], None], arg: Any) -> None:
+        """Write what drawing ``key`` wrote before in this document, or call
+        ``draw(arg)`` and record what it writes."""
+        recorded = self._recorded
+        if recorded is None:
+            draw(arg)
+            return
+        try:
+            code = recorded.get(key)
+        except TypeError:  # an operation holding a list: not a key, drawn each time
+            draw(arg)
+            return
+        if code is not None:  # (reportlab's canvas keeps the page content as a list of strings)
+            self.canvas._code.extend(code)
+            self.replayed += 1
+            return
+        start = len(self.canvas._code)
+        draw(arg)
+        if _replayable(key if isinstance(key, tuple) else (key,)):
+            recorded[key] = self.canvas._code[start:]
+
+    def _draw_op(self, op: Op) -> None:
+        c = self.canvas
+        if isinstance(op, Text):
+            self._text(op)
+        elif isinstance(op, Rect):
+            self._paint_style(op.fill, op.stroke, op.lw)
+            if op.r > 0:
+                c.roundRect(op.x, op.y, op.w, op.h, op.r, stroke=int(op.stroke is not None), fill=int(op.fill is not None))
+            else:
+                c.rect(op.x, op.y, op.w, op.h, stroke=int(op.stroke is not None), fill=int(op.fill is not None))
+        elif isinstance(op, Icon):
+            self._icon(op)
+        elif isinstance(op, Circle):
+            self._paint_style(op.fill, op.stroke, op.lw)
+            c.circle(op.cx, op.cy, op.r, stroke=int(op.stroke is not None), fill=int(op.fill is not None))
+        elif isinstance(op, Line):
+            c.setStrokeColor(self.colour(op.stroke))
+            c.setLineWidth(op.lw)
+            c.setDash(list(op.dash) if op.dash else [])
+            c.line(op.x1, op.y1, op.x2, op.y2)
+            if op.dash:
+                c.setDash([])
+        elif isinstance(op, Poly):
+            self._paint_style(op.fill, op.stroke, op.lw)
+            p = c.beginPath()
+            p.moveTo(*op.points[0])
+            for pt in op.points[1:]:
+                p.lineTo(*pt)
+            if op.closed:
+                p.close()
+            c.drawPath(p, stroke=int(op.stroke is not None), fill=int(op.fill is not None and op.closed))
+        elif isinstance(op, Picture):
+            scale = min(op.w / op.px_w, op.h / op.px_h)
+            w, h = op.px_w * scale, op.px_h * scale
+            c.drawImage(ImageReader(io.BytesIO(op.png)), op.x + (op.w - w) / 2, op.y + (op.h - h) / 2, w, h)
+        elif isinstance(op, Group):
+            c.saveState()
+            c.translate(op.dx, op.dy)
+            if op.rotate:
+                c.rotate(op.rotate)
+            if op.clip:
+                x, y, w, h = op.clip
+                p = c.beginPath()
+                p.rect(x, y, w, h)
+                c.clipPath(p, stroke=0, fill=0)
+            self._replay_or(op.ops, self.draw, op.ops)
+            c.restoreState()
+        elif isinstance(op, SvgOp):
+            from reportlab.graphics import renderPDF
+
+            renderPDF.draw(op.drawing, c, 0, 0)
+        else:  # pragma: no cover - closed union
+            raise TypeError(op)
 
     def _paint_style(self, fill: str | None, stroke: str | None, lw: float) -> None:
         c = self.canvas

@@ -279,7 +279,7 @@ def test_out_that_is_not_a_review_folder_is_left_alone(project: Path, cli) -> No
         assert r.code == 1 and f"error[{code}]" in r.err and "Traceback" not in r.err, r.err
     assert (project / "notes" / "keep.txt").read_text() == "mine"
     assert (project / "afile").read_text() == "x"
-    assert sorted(p.name for p in project.iterdir()) == ["afile", "cards", "locales", "notes"]
+    assert sorted(p.name for p in project.iterdir()) == ["afile", "cards", "locales", "notes", "schemas"]
 
 
 def test_a_failed_run_leaves_the_previous_review_untouched(project: Path, cli) -> None:

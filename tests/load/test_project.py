@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -139,9 +140,13 @@ def test_wheel_carries_the_same_schemas(tmp_path: Path):
         assert not [n for n in names if n.endswith((".so", ".pyd")) or n.endswith("_compiled.json")]
         assert "cardkit/games/death_angel/engine.py" in names
         packed = {Path(n).name: zf.read(n) for n in names if n.startswith("cardkit/_data/schemas/")}
+        starter = {n for n in names if n.startswith("cardkit/starter/")}
         catalogs = {n: zf.read(n) for n in names if n.startswith("cardkit/_data/locales/")}
     shipped = {p.name: p.read_bytes() for p in (REPO / "schemas").glob("*.json")}
     assert packed == shipped
+    # `cardkit init` copies its starter game from the package
+    assert starter == {f"cardkit/{p.relative_to(REPO / 'cardkit').as_posix()}"
+                       for p in (REPO / "cardkit" / "starter").rglob("*") if p.is_file()}
     # cardkit's own ui catalogs, every locale the repository keeps, for projects without a ui.po
     assert catalogs == {f"cardkit/_data/{p.relative_to(REPO).as_posix()}": p.read_bytes()
                         for p in (REPO / "locales").glob("*/LC_MESSAGES/ui.po")}
@@ -151,3 +156,30 @@ def test_effects_doc_is_current():
     from cardkit.effects import effects_markdown
 
     assert (REPO / "docs" / "effects.md").read_text(encoding="utf-8") == effects_markdown()
+
+
+def test_core_schemas_are_copied_where_the_modelines_point(tmp_path: Path, cli):
+    """A project outside the repository gets cardkit's own schemas under
+    schemas/ from --write-schemas (those its files' modelines name, and what
+    they refer to); a missing or different copy is a K010 warning, and in the
+    repository the copies are the very files cardkit reads."""
+    from cardkit.load.project import core_schemas
+
+    for name in ("cards", "locales"):
+        shutil.copytree(REPO / name, tmp_path / name)
+    first = cli("validate", "--root", str(tmp_path))
+    assert first.code == 0, first.err
+    warned = sorted(ln.split(":", 1)[0] for ln in first.err.splitlines() if "warning[K010]" in ln)
+    # set.yaml, kinds.yaml, faces.yaml, strings.yaml and the glossaries point at five; set.schema.json refers to common
+    assert warned == [f"schemas/{n}.schema.json" for n in ("common", "face", "glossary", "kinds", "set", "strings")]
+    assert cli("validate", "--root", str(tmp_path), "--write-schemas").code == 0
+    for name in warned:
+        assert (tmp_path / name).read_bytes() == (schema_dir() / Path(name).name).read_bytes()
+    assert "K010" not in cli("validate", "--root", str(tmp_path)).err
+    (tmp_path / "schemas" / "face.schema.json").write_text("{}", encoding="utf-8")
+    again = cli("validate", "--root", str(tmp_path))
+    assert again.code == 0
+    assert [ln for ln in again.err.splitlines() if "K010" in ln] == [
+        "schemas/face.schema.json:1:1: warning[K010]: cardkit's schema differs from the one this cardkit reads "
+        "(editors validate through it); run: cardkit validate --write-schemas"]
+    assert core_schemas(REPO) == []  # the repository's schemas/ is what cardkit reads: nothing to write

@@ -162,3 +162,38 @@ def test_deep_strike_cards_and_map_labels(tmp_path):
         assert l10n.ui("map.player_a") in text
         for sc in ds.cards:
             assert l10n.card(f"{sc}.name").split()[0] in text
+
+
+def test_replayed_faces_write_what_drawing_them_writes(tmp_path):
+    """A face placed again (a copy, a deck back) and an operation seen before are
+    replayed from what their first drawing wrote: the document is byte for byte
+    the one drawn op by op, turned backs included; a group holding a picture (a
+    page resource) and an operation that cannot be a key are drawn every time."""
+    from PIL import Image
+
+    from cardkit.layout.ops import Group, Picture, Poly, Rect
+    from cardkit.printing import _place
+    from cardkit.render.images import load_art
+    from cardkit.render.pdf import PdfDocument
+
+    Image.new("RGB", (8, 6), "#336699").save(tmp_path / "art.png")
+    art = load_art(tmp_path / "art.png", "art.png")
+    picture = Group((Rect(0, 0, 40, 30, fill="#ffffff"), Picture(0, 0, 40, 30, art.png, art.width, art.height)), dx=20, dy=800)
+    items, extras = compose_set(REPO, DA, "ko")
+    faces = [f for it in items + extras for f in (it.front, it.back) if f is not None]
+
+    def build(replay: bool) -> tuple[bytes, int]:
+        doc = PdfDocument((600, 850), "replay", replay=replay)
+        for start in range(0, len(faces), 9):
+            chunk = faces[start:start + 9]
+            doc.draw([_place(f, (i % 3) * 190, (i // 3) * 260, 8.5, i % 2 == 1) for i, f in enumerate(chunk)])
+            if start % 2 == 0:
+                doc.draw([picture, Poly([(0.0, 0.0), (30.0, 0.0), (15.0, 20.0)], fill="#aa0000")])  # type: ignore[arg-type]
+            doc.end_page()
+        return doc.finish(), doc.replayed
+
+    fast, replayed = build(True)
+    slow, drawn_again = build(False)
+    assert drawn_again == 0
+    assert replayed >= len(faces) - len({id(f) for f in faces}) > 100
+    assert fast == slow
