@@ -206,6 +206,11 @@ _KINDS: list[EffectKind] = [
                {"colour": Param("enum", "terrain colour", choices=COLOURS)}),
     EffectKind("token_or_roll", "Place a support token on the location card, or roll the die for its win condition.", {}),
     EffectKind("roll_discard_blips", "Roll; discard that many cards from a chosen blip pile.", {}),
+    # --- Genestealer abilities -------------------------------------------------
+    EffectKind("defence_modifier", "Every defence roll against the swarm holding this card is changed by the amount (each such card counts).",
+               {"amount": Param("integer", "added to the defence roll before it is compared with the swarm's size (-1: the marine dies on one more number)",
+                                minimum=-5, maximum=-1)}),
+    EffectKind("killed_last", "The card cannot be killed while a card of its swarm without this ability is left.", {}),
     # --- terrain abilities -----------------------------------------------------
     EffectKind("trigger_location", "Resolve the current location's control-panel ability.", {}),
     EffectKind("door", "Activation places support on the door; at travel each token kills one Genestealer.",
@@ -282,7 +287,7 @@ def effects_markdown() -> str:
         for k in kinds.values():
             params = "; ".join(
                 f"`{n}` ({'/'.join(p.choices) if p.type == 'enum' else p.type}"
-                f"{'' if p.minimum is None else f' {p.minimum}-{p.maximum}'}{', ' + p.ref + ' id' if p.ref else ''}): {p.doc}"
+                f"{'' if p.minimum is None else f' {p.minimum}-{p.maximum}' if p.minimum >= 0 else f' {p.minimum} to {p.maximum}'}{', ' + p.ref + ' id' if p.ref else ''}): {p.doc}"
                 for n, p in k.params.items()) or "none"
             lines.append(f"| `{k.name}` | {k.doc} | {params} |")
         lines.append("")

@@ -23,9 +23,9 @@ GROUP = 22  # cards per batch: each batch replays the base games once for its gr
 
 
 def ability_of(card: Any) -> tuple[Any, ...]:
-    """The ability steps a card record carries as data (its ``effects``); empty when the card has
-    none, or when what it does is not data the engine reads as effects (a Brood Lord's +1 to the
-    swarm's kill number is a rule of the engine keyed on the ``brood_lord`` flag)."""
+    """The ability steps a card record carries as data (its ``effects``, a Brood Lord's
+    ``defence_modifier`` and ``killed_last`` included); empty when the card has none, or when
+    its kind has no ``effects`` field."""
     names = {f.name for f in fields(card)}
     return tuple(getattr(card, "effects")) if "effects" in names else ()
 

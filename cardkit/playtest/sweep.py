@@ -502,15 +502,15 @@ def _mean(total: int, n: int) -> float:
 
 def ability_cards(card_set: Any, counts: Iterable[int]) -> set[str]:
     """Cards whose ability can take effect in games at these player counts: actions,
-    events, Brood Lords, terrain with an ability, and the locations that a setup card
-    for one of the counts deals (a location of another tier cannot appear)."""
+    events, Genestealers and terrain with an ability (the Brood Lords), and the locations
+    that a setup card for one of the counts deals (a location of another tier cannot appear)."""
     from cardkit.games.death_angel.cards import Action, Event, Genestealer, Location, SetupCard, Terrain
 
     counts = set(counts)
     dealt = {tier for s in card_set.of_kind(SetupCard) if set(s.players) & counts for tier in s.deck}
     return {c.id for c in card_set.cards.values()
             if isinstance(c, (Action, Event)) or (isinstance(c, Terrain) and c.effects)
-            or (isinstance(c, Genestealer) and c.brood_lord) or (isinstance(c, Location) and c.tier in dealt)}
+            or (isinstance(c, Genestealer) and c.effects) or (isinstance(c, Location) and c.tier in dealt)}
 
 
 def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str]) -> dict[str, Any]:

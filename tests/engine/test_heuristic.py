@@ -11,18 +11,20 @@ import pytest
 from cardkit.games.death_angel.agents import AGENTS, play
 from cardkit.games.death_angel.engine import Game, State
 from cardkit.games.death_angel.heuristic import Heuristic, Risk, kill_chance
+from cardkit.games.death_angel.risk import Profile
 from cardkit.games.death_angel.scenario import _start
 from cardkit.load.project import load_project
+from cardkit.playtest.impact import ablate
 from tests.conftest import REPO
 
 DA = load_project(REPO).card_set("death-angel")
 PLAIN = ["genestealer_head", "genestealer_claw", "genestealer_tail", "genestealer_tongue", "genestealer_head"]
 
 
-def situation(setup: dict[str, Any], forced: list[int] | None = None, players: int = 1) -> State:
+def situation(setup: dict[str, Any], forced: list[int] | None = None, players: int = 1, card_set: Any = DA) -> State:
     """A state built from a rule-scenario style setup (blips empty, one quiet event on top)."""
     spec = {"players": players, "setup": {"blips": {"left": [], "right": []}, "event_deck": ["evasion"], **setup}}
-    game = Game(DA, players)
+    game = Game(card_set, players)
     faces = [v for v, _ in game.faces]
     return State(game, 0, start=_start(spec, None), forced=[faces.index(v) for v in (forced or [])])  # type: ignore[arg-type]
 
@@ -31,25 +33,38 @@ def swarm(n: int, brood: int = 0) -> list[str]:
     return PLAIN[:n - brood] + ["brood_lord_a", "brood_lord_b"][:brood]
 
 
+# the Brood Lord's ability (defence_modifier -1) as printed, and switched off by impact's ablation
+SETS = {"as printed": DA, "brood_lord_a ablated": ablate(DA, "brood_lord_a")}
+
+
 @pytest.mark.parametrize("block", [False, True])
 @pytest.mark.parametrize("brood", [0, 1])
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
-def test_kill_chance_matches_the_engine_roll_by_roll(n, brood, block):
+@pytest.mark.parametrize("cards", sorted(SETS))
+def test_kill_chance_matches_the_engine_roll_by_roll(cards, n, brood, block):
     """For every die face, the engine's Genestealer attack kills the marine exactly
-    when the agent's model says it does."""
-    game = Game(DA, 1)
+    when the agent's model says it does, with the Brood Lord's ability in the data or switched off."""
+    card_set = SETS[cards]
+    game = Game(card_set, 1)
+    formation = [{"marine": "sergeant_gideon", "facing": "left"}, {"marine": "brother_noctis", "facing": "left"}]
+    swarms = [{"row": 0, "side": "left", "cards": swarm(n, brood)}]
     deaths = 0
     for value, _ in game.faces:
         st = situation({
             "phase": "genestealer_attack",
             "teams": [{"team": "green", "chosen": "block" if block else "dead_aim"}],
-            "formation": [{"marine": "sergeant_gideon", "facing": "left"}, {"marine": "brother_noctis", "facing": "left"}],
-            "swarms": [{"row": 0, "side": "left", "cards": swarm(n, brood)}],
-        }, forced=[value])
+            "formation": formation, "swarms": swarms,
+        }, forced=[value], card_set=card_set)
         while st.decision is not None and st.rng.forced:
             st.apply(st.decision.options[0])
         deaths += any(e[0] == "death" and e[1] == "sergeant_gideon" for e in st.events)
-    assert kill_chance(game.faces, n, brood, block, False) == pytest.approx(deaths / len(game.faces))
+    # the same board before the attack (waiting at the action choice), as the agent prices it
+    before = situation({"phase": "round", "formation": formation, "swarms": swarms}, card_set=card_set)
+    modifier = before.rows[0].left.swarms[0].defence_modifier()
+    assert modifier == (-1 if brood and cards == "as printed" else 0)
+    assert kill_chance(game.faces, n, modifier, block, False) == pytest.approx(deaths / len(game.faces))
+    danger = Risk().danger_at(before, 0, before.rows[0].marine, prof=Profile(block=block))
+    assert danger == pytest.approx(deaths / len(game.faces))
 
 
 def test_danger_counts_rerolls_only_toward_the_faced_swarm():

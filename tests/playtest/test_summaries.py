@@ -12,7 +12,7 @@ import pytest
 from cardkit.games.death_angel.agents import AGENTS
 from cardkit.games.death_angel.engine import Game
 from cardkit.load.project import load_project
-from cardkit.playtest.impact import ablate, ability_of, paired_ci
+from cardkit.playtest.impact import ablate, ability_of, impact_cards, paired_ci
 from cardkit.playtest.sweep import (BatchResult, Sweep, Tally, ability_cards, hist_median, hist_percentile, percentile,
                                     plan, play_game, run_batch, summarize, wilson)
 from tests.conftest import REPO
@@ -104,7 +104,19 @@ def test_ablate_switches_off_one_card_and_leaves_the_set_alone(card_set):
     with pytest.raises(ValueError, match="no such card"):
         ablate(card_set, "no_such_card")
     with pytest.raises(ValueError, match="no ability"):
-        ablate(card_set, "brood_lord_a")
+        ablate(card_set, "genestealer_claw")
+    # a Brood Lord's abilities are data too: switched off, it is still a Brood Lord with its icons
+    lord = ablate(card_set, "brood_lord_a").cards["brood_lord_a"]
+    assert lord.effects == () and card_set.cards["brood_lord_a"].effects != ()
+    assert lord.brood_lord and lord.icons == card_set.cards["brood_lord_a"].icons
+
+
+def test_every_death_angel_ability_is_switchable(card_set):
+    """The Brood Lords' abilities are data: impact switches them off like the other 54 solo cards."""
+    switchable, not_switchable = impact_cards(card_set, [1])
+    assert not_switchable == []
+    assert {"brood_lord_a", "brood_lord_b"} <= set(switchable)
+    assert sorted(switchable) == sorted(ability_cards(card_set, [1]))
 
 
 def test_an_ablated_card_never_takes_effect(card_set):

@@ -81,6 +81,13 @@ class Game:
         self.terrain_by_id = sorted(self.terrain.values(), key=lambda t: t.id)
         self.team_options = {t.id: Option("team", t.id) for t in card_set.teams}
         self.action_options = {a: Option("action", a) for a in self.actions}
+        # each Genestealer card's abilities (defence modifier, killed last), read once from its effects
+        self.gs_abilities = {c.id: (c.defence_modifier(), c.killed_last()) for c in self.genestealers + self.brood_lords}
+
+    def new_gs(self, uid: str, card: Genestealer) -> GS:
+        """A physical copy of ``card`` entering the game, carrying its card's abilities."""
+        defence, last = self.gs_abilities[card.id]
+        return GS(uid, card.id, card.icons, card.brood_lord, defence, last)
 
     def new_state(self, seed: int) -> Any:
         """A new :class:`~cardkit.games.death_angel.engine.State` (imported here: the engine sits above the board)."""
@@ -168,7 +175,7 @@ class Board:
         def g(c: GS) -> GS:
             new = gs.get(id(c))
             if new is None:
-                new = gs[id(c)] = GS(c.uid, c.card, c.icons, c.brood_lord)
+                new = gs[id(c)] = GS(c.uid, c.card, c.icons, c.brood_lord, c.defence, c.last)
                 new.moved = c.moved
             return new
 
@@ -385,10 +392,10 @@ class Board:
                     spot.swarms = [sw for sw in spot.swarms if sw.cards]
 
     def killable(self, swarm: Swarm) -> list[GS]:
-        """Cards that may die now: Brood Lords only when no ordinary Genestealer is left."""
+        """Cards that may die now: those killed last (the Brood Lords) only when no other card is left."""
         if swarm.shielded:
             return []
-        plain = [c for c in swarm.cards if not c.brood_lord]
+        plain = [c for c in swarm.cards if not c.last]
         return plain or list(swarm.cards)
 
     def pick_swarm(self, player: int, kind: str, targets: list[tuple[int, str, Swarm]], optional: bool = False,

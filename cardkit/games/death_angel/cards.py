@@ -67,9 +67,20 @@ class Terrain(Card):
 
 @dataclass(frozen=True, kw_only=True)
 class Genestealer(Card):
+    """``brood_lord``: which deck the card belongs to (kept out of the Genestealer deck and the
+    blips, spawned by ``spawn_brood_lords``, counted by ``kill_brood_lords``); what it does in a
+    swarm is its ``effects`` (a Brood Lord: ``defence_modifier`` -1 and ``killed_last``)."""
+
     icons: tuple[str, ...]
     brood_lord: bool
-    defence_modifier: int
+    effects: tuple[Effect, ...]
+
+    def defence_modifier(self) -> int:
+        """What this card adds to a defence roll against its swarm (its ``defence_modifier`` effects)."""
+        return sum(int(e.get("amount", 0)) for e in self.effects if e.kind == "defence_modifier")
+
+    def killed_last(self) -> bool:
+        return any(e.kind == "killed_last" for e in self.effects)
 
 
 @dataclass(frozen=True)
@@ -163,7 +174,7 @@ def view(card: Card) -> Card:
                        effects=_effects(f.get("effects")), **base)
     if k == "genestealer":
         return Genestealer(icons=tuple(f["icons"]), brood_lord=bool(f["brood_lord"]),
-                           defence_modifier=f["defence_modifier"], **base)
+                           effects=_effects(f.get("effects")), **base)
     if k == "location":
         return Location(tier=f["tier"], blips=(f["blips"]["left"], f["blips"]["right"]),
                         terrain=_placements(f["terrain"]), trigger=f["trigger"], effects=_effects(f["effects"]),

@@ -25,19 +25,21 @@ SWARM_NONE: Final = Option("swarm", "none")
 
 
 # -------------------------------------------------------------- the rules
-def defence_kills(value: int, skull: bool, size: int, brood: int, block: bool = False, second_wind: bool = False) -> bool:
+def defence_kills(value: int, skull: bool, size: int, modifier: int, block: bool = False,
+                  second_wind: bool = False) -> bool:
     """Does a defence roll of ``value`` (``skull``: the face shows one) kill the marine
-    attacked by a swarm of ``size`` cards with ``brood`` Brood Lords?  It does when the
-    roll is at most the swarm's size, each Brood Lord lowering the roll by one
-    (rulebook: "if the roll is higher than the number of Genestealer cards in the
-    swarm, the attack fails"), unless a Block-like ability (``block``) turns a skull
-    into a miss or Second Wind saves a 0.  The one home of this test: combat and
+    attacked by a swarm of ``size`` cards whose cards add ``modifier`` to the roll
+    (:meth:`Swarm.defence_modifier`: -1 per Brood Lord)?  It does when the modified roll
+    is at most the swarm's size (rulebook: "if the roll is higher than the number of
+    Genestealer cards in the swarm, the attack fails"; each Brood Lord lowers it by 1),
+    unless a Block-like ability (``block``) turns a skull into a miss or Second Wind
+    saves a 0: both read the die as rolled.  The one home of this test: combat and
     every agent's risk model call it."""
     if block and skull:
         return False
     if second_wind and value == 0:
         return False
-    return value - brood <= size
+    return value + modifier <= size
 
 
 # ------------------------------------------------------------------ actions
@@ -320,7 +322,7 @@ def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm) -> Flow:
         if not miss and m.id in st.now.second_wind and value == 0:
             miss = True
             st.stats.fired["second_wind"] += 1
-        survive = miss or not defence_kills(value, skull, len(sw), sw.brood_lords())
+        survive = miss or not defence_kills(value, skull, len(sw), sw.defence_modifier())
         if not survive and st.artefact_team == m.team:
             use = yield from _yes_no(st, player, K.ARTEFACT, marine=m.id)
             if use:

@@ -43,6 +43,9 @@ def _passive(*kinds: str) -> None:
 _passive("defence_skull_cancels", "reroll_defence_saves", "defence_skull_counterattack", "door_bonus_token",
          "free_swap", "support_on_kill", "attack_kills_face_value", "extra_attack_per_skull", "attack_face_kills",
          "multi_attack", "heroic_charge")
+# A Genestealer card's own abilities, in force while it is in a swarm: read from each card in play
+# (``GS.defence``, ``GS.last``) by the defence roll and by ``Board.killable``.
+_passive("defence_modifier", "killed_last")
 
 
 def _targets(st: Board, target: str, ctx: dict[str, Any]) -> list[Marine]:
@@ -613,7 +616,8 @@ def h_lair_spawn(st: Board, eff: Effect, source: str, player: int, **ctx):
                 else:
                     spot.swarms.append(Swarm([bl]))
                 st.log("brood_lord", i, s)
-                st.stats.fired[bl.card] += 1
+                if bl.defence or bl.last:  # its own abilities are in force from now on
+                    st.stats.fired[bl.card] += 1
 
 
 @handler("token_or_roll")

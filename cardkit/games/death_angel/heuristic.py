@@ -468,8 +468,8 @@ class Heuristic:
         value = d.ctx("value")
         skull = dict(st.game.faces).get(value, False)
         prof = self.risk.profile(st, m)
-        brood = max((sw.brood_lords() for sw in st.rows[row].spot(m.facing).swarms), default=0)
-        dies = defence_kills(value, skull, d.ctx("swarm"), brood, prof.block, prof.second_wind)
+        modifier = min((sw.defence_modifier() for sw in st.rows[row].spot(m.facing).swarms), default=0)
+        dies = defence_kills(value, skull, d.ctx("swarm"), modifier, prof.block, prof.second_wind)
         return d.options[0] if dies else d.options[1]
 
     def on_launch(self, st: Board, d: Decision) -> Option:

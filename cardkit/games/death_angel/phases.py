@@ -7,7 +7,7 @@ from typing import Final
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel import combat, effects  # noqa: F401  (effects: registers the handlers)
 from cardkit.games.death_angel.board import Board, Flow, RoundEffects
-from cardkit.games.death_angel.state import GS, SIDES, Marine, Row, Swarm, Team, TerrainCard, other
+from cardkit.games.death_angel.state import SIDES, Marine, Row, Swarm, Team, TerrainCard, other
 from cardkit.games.death_angel.cards import Event, Location, Placement
 from cardkit.games.death_angel.support import run_effect
 from cardkit.rules.core import Option
@@ -19,8 +19,8 @@ def setup(st: Board) -> Flow:
     g = st.game
     rng = st.rng
     # 1. decks
-    st.gs_deck = [GS(uid, card.id, card.icons, False) for uid, card in g.gs_uids]
-    st.brood_reserve = [GS(uid, card.id, card.icons, True) for uid, card in g.brood_uids]
+    st.gs_deck = [g.new_gs(uid, card) for uid, card in g.gs_uids]
+    st.brood_reserve = [g.new_gs(uid, card) for uid, card in g.brood_uids]
     rng.shuffle(st.gs_deck, "genestealer_deck")
     st.event_deck = [cid for cid, _, _ in g.events]
     rng.shuffle(st.event_deck, "event_deck")

@@ -1,7 +1,8 @@
 """The heuristic's risk model: the chance that a marine dies in the coming
 Genestealer attack, and the worth of removing Genestealers, in one currency
-(expected marine deaths).  A swarm of ``n`` cards with ``b`` Brood Lords kills
-the marine it attacks when the defence die shows at most ``n + b``
+(expected marine deaths).  A swarm of ``n`` cards whose cards add ``d`` to the
+defence roll (``defence_modifier`` effects: -1 per Brood Lord) kills the marine it
+attacks when the die shows at most ``n - d``
 (:func:`~cardkit.games.death_angel.combat.defence_kills`).  With the die faces
 0, 1*, 2*, 3*, 4, 5 (* a skull), a swarm of two kills on 0, 1 and 2, so
 ``kill_chance`` is 1/2; with a Block-like ability the skulls miss and only the 0
@@ -24,12 +25,12 @@ from cardkit.model import Effect
 T = TypeVar("T")
 
 
-def kill_chance(faces: tuple[tuple[int, bool], ...], n: int, brood: int, block: bool, second_wind: bool) -> float:
-    """Chance that one defence roll against a swarm of ``n`` cards (``brood``
-    Brood Lords among them) kills the marine."""
+def kill_chance(faces: tuple[tuple[int, bool], ...], n: int, modifier: int, block: bool, second_wind: bool) -> float:
+    """Chance that one defence roll against a swarm of ``n`` cards whose cards add
+    ``modifier`` to the roll (-1 per Brood Lord) kills the marine."""
     k = 0
     for value, skull in faces:
-        if defence_kills(value, skull, n, brood, block, second_wind):
+        if defence_kills(value, skull, n, modifier, block, second_wind):
             k += 1
     return k / len(faces)
 
@@ -141,8 +142,9 @@ class Risk:
         return p
 
     def _kill_table(self, faces: tuple[tuple[int, bool], ...]) -> tuple[tuple[float, ...], ...]:
-        """kill_chance by [2 * block + second_wind][swarm size + Brood Lords, capped at 6]
-        (lowering the roll by 1 per Brood Lord is the same as raising the size)."""
+        """kill_chance by [2 * block + second_wind][swarm size minus its defence modifier, capped
+        at 6] (lowering the roll by 1, as a Brood Lord does, is the same as raising the size; the
+        modifier is never positive, ``cardkit/effects.py``)."""
         memo = self
         if faces is memo.faces:  # the same game asks again: skip hashing the faces
             return memo.table
@@ -161,7 +163,7 @@ class Risk:
         (with ``tokens`` support tokens instead of his own when given; -1: his own).
 
         What-ifs without touching the board: ``skip`` leaves a swarm out, ``recount``
-        counts one as ``size`` (its cards plus Brood Lords; 0 when all would be gone),
+        counts one as ``size`` (its cards minus their defence modifier; 0 when all would be gone),
         and ``extra`` adds one as the last swarm on ``extra_side``.  Each gives exactly
         the number the board changed that way would give.
 
@@ -212,23 +214,29 @@ class Risk:
     def kill_value(self, st: Board, row: int, sw: Swarm, kills: int = 1) -> float:
         """Worth of killing ``kills`` killable cards of a swarm: the danger it no
         longer poses to the marine it is engaged with, plus the cards themselves."""
-        killable = [c for c in sw.cards if not c.brood_lord] or list(sw.cards)
+        killable = [c for c in sw.cards if not c.last] or list(sw.cards)  # as Board.killable
         k = min(kills, len(killable))
         if k == 0 or sw.shielded:
             return 0.0
         m = st.rows[row].marine
         gain = WEIGHTS["gs"] * k
         if k and at_brood_lord_finale(st):
-            if killable[0].brood_lord:
-                gain += WEIGHTS["win_step"] * k
+            lords = 0  # Brood Lords among the k killed: each is a step to the win
+            for c in killable[:k]:
+                if c.brood_lord:
+                    lords += 1
+            if lords:
+                gain += WEIGHTS["win_step"] * lords
             elif any(c.brood_lord for c in sw.cards):  # each kill brings the Brood Lord nearer to the open
                 gain += WEIGHTS["lord_guard"] * WEIGHTS["win_step"] * k / len(killable)
         if m is not None and not sw.attacked:
             before = self.danger_here(st, row, m)
-            # what if they died: the swarm counts its cards and Brood Lords without the k killed
+            # what if they died: the swarm counts its cards and their defence modifier without the k killed
             left_over = len(sw.cards) - k
-            lords = sum(1 for c in sw.cards if c.brood_lord) - (k if killable[0].brood_lord else 0)
-            after = self.danger_at(st, row, m, recount=sw, size=left_over + lords if left_over > 0 else 0)
+            modifier = sw.defence_modifier()
+            for c in killable[:k]:
+                modifier -= c.defence
+            after = self.danger_at(st, row, m, recount=sw, size=left_over - modifier if left_over > 0 else 0)
             gain += before - after
         return gain
 
@@ -263,8 +271,7 @@ def _survive(survive: float, swarms: list[Swarm], table: tuple[float, ...], rero
         else:
             t = len(cards)
             for c in cards:
-                if c.brood_lord:
-                    t += 1
+                t -= c.defence
         p = table[t if t < 6 else 6]
         if reroll:
             p = p / n_faces if stance else p ** rerolls  # Defensive Stance: a re-roll fails only on 0

@@ -33,11 +33,11 @@ class _Pool:
         self.free: list[GS] = []
         for card in game.genestealers:
             for i in range(card.quantity):
-                self.free.append(GS(f"{card.id}#{i + 1}", card.id, card.icons, False))
+                self.free.append(game.new_gs(f"{card.id}#{i + 1}", card))
         self.brood: list[GS] = []
         for card in game.brood_lords:
             for i in range(card.quantity):
-                self.brood.append(GS(card.id if card.quantity == 1 else f"{card.id}#{i + 1}", card.id, card.icons, True))
+                self.brood.append(game.new_gs(card.id if card.quantity == 1 else f"{card.id}#{i + 1}", card))
 
     def take(self, card: str) -> GS:
         for pool in (self.free, self.brood):

@@ -22,12 +22,17 @@ def other(side: str) -> str:
 
 
 class GS:
-    """A physical Genestealer or Brood Lord card."""
+    """A physical Genestealer or Brood Lord card.  ``brood_lord`` is what the card is (kept out of
+    the Genestealer deck and the blip piles, counted by the Brood Lord win condition); ``defence``
+    and ``last`` are its abilities, read from its card's effects (``defence_modifier``: added to
+    the defence roll against its swarm; ``killed_last``)."""
 
-    __slots__ = ("uid", "card", "icons", "brood_lord", "moved")
+    __slots__ = ("uid", "card", "icons", "brood_lord", "defence", "last", "moved")
 
-    def __init__(self, uid: str, card: str, icons: tuple[str, ...], brood_lord: bool) -> None:
+    def __init__(self, uid: str, card: str, icons: tuple[str, ...], brood_lord: bool, defence: int = 0,
+                 last: bool = False) -> None:
         self.uid, self.card, self.icons, self.brood_lord = uid, card, icons, brood_lord
+        self.defence, self.last = defence, last
         self.moved = False
 
     def __repr__(self) -> str:
@@ -51,8 +56,12 @@ class Swarm:
     def has_icon(self, icon: str) -> bool:
         return any(icon in c.icons for c in self.cards)
 
-    def brood_lords(self) -> int:
-        return sum(1 for c in self.cards if c.brood_lord)
+    def defence_modifier(self) -> int:
+        """What the swarm's cards add to a defence roll against it (a Brood Lord: -1 each)."""
+        total = 0
+        for c in self.cards:
+            total += c.defence
+        return total
 
     def __repr__(self) -> str:
         return f"Swarm({self.cards})"
