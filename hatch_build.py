@@ -111,8 +111,9 @@ def _artifacts(root: Path, c: ModuleType) -> list[Path]:
 
 # what a compiled build needs in its build environment (pip installs these only
 # when CARDKIT_COMPILE=1): mypyc comes with mypy, setuptools drives the C compiler,
-# and the profile-guided build plays training games that load the cards
-COMPILE_REQUIREMENTS = ["mypy>=1.11", "setuptools>=69", "pyyaml>=6.0", "jsonschema>=4.18"]
+# and the profile-guided build plays training games that load the cards (the loader
+# reads a set's interface strings, checked against cardkit's own through Babel)
+COMPILE_REQUIREMENTS = ["mypy>=1.11", "setuptools>=69", "pyyaml>=6.0", "jsonschema>=4.18", "babel>=2.12"]
 
 
 def _flag(name: str) -> bool:
