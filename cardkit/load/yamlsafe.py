@@ -59,9 +59,16 @@ class YamlDoc:
             p = p[:-1]
         return self.marks.get((), (1, 1))
 
-    def issue(self, code: str, message: str, path: JsonPath = (), key: bool = False) -> Issue:
+    def place(self, path: JsonPath, key: bool = False) -> tuple[str, int, int]:
+        """Where the node at ``path`` is, as an issue names it: file, line, column
+        (a spreadsheet's :class:`~cardkit.load.sheets.SheetDoc` names the cell
+        in the file part and gives no line)."""
         line, col = self.mark(path, key)
-        return Issue(code, message, file=self.file, line=line, column=col, path=tuple(path))
+        return self.file, line, col
+
+    def issue(self, code: str, message: str, path: JsonPath = (), key: bool = False) -> Issue:
+        file, line, col = self.place(path, key)
+        return Issue(code, message, file=file, line=line, column=col, path=tuple(path))
 
 
 class YamlError(Exception):
