@@ -193,7 +193,7 @@ def _zip(entries: Sequence[tuple[str, bytes, int]]) -> bytes:
 
 def write_xlsx(sheets: Sequence[Sheet]) -> bytes:
     """An ``.xlsx`` workbook (openpyxl), normalised to fixed times."""
-    from openpyxl import Workbook
+    from openpyxl import Workbook  # type: ignore[import-untyped]
 
     wb = Workbook()
     wb.remove(wb.active)
@@ -366,7 +366,8 @@ def import_sheet(root: Path, loaded: Any, sheet: Path) -> tuple[list[Imported], 
     plugin_vocab = _vocabularies(loaded)
     for doc in docs:
         kind = kinds.by_file[doc.data["kind"]]
-        issues.extend(validate_with(doc, validator_for(kind.file_kind, kindsmod.derive_schema(kind, KINDS_FILE))))
+        issues.extend(p for p in validate_with(doc, validator_for(kind.file_kind, kindsmod.derive_schema(kind, KINDS_FILE)))
+                      if not doc.follow_on(p))
         issues.extend(_effect_kind_issues(doc, kind, plugin_vocab))
     if issues:
         raise CardkitError(issues)

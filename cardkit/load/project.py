@@ -312,8 +312,10 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
                 loaded.schema_clean = False
                 continue
             kind_issues = _effect_kind_issues(doc, kind, vocabularies)
+            follow_on = getattr(doc, "follow_on", None)  # a spreadsheet's unreadable cell is reported once
             problems = [p for p in validate_with(doc, validator_for(f"{set_dir.name}/{kind.file_kind}", derived[kind.file_kind]))
-                        if not (kind_issues and p.code == "S004" and p.path and p.path[-1] == "kind")]
+                        if not (kind_issues and p.code == "S004" and p.path and p.path[-1] == "kind")
+                        and not (follow_on and follow_on(p))]
             if problems or kind_issues or getattr(doc, "failed", False):
                 issues.extend(problems + kind_issues)
                 loaded.schema_clean = False

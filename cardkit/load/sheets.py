@@ -130,6 +130,16 @@ class SheetDoc(YamlDoc):
     cells: dict[JsonPath, str] = field(default_factory=dict)
     empty: dict[tuple[int, str], str] = field(default_factory=dict)  # (card index, field) -> its empty cell
     failed: bool = False  # a cell could not be read: the file fails, its other rows are still checked
+    unread: set[JsonPath] = field(default_factory=set)  # the values of cells that could not be read
+
+    def follow_on(self, issue: Issue) -> bool:
+        """Whether a schema issue only repeats a cell problem already reported
+        (the value of an unreadable cell is missing from the card)."""
+        path = tuple(issue.path)
+        if any(path[:len(u)] == u for u in self.unread):
+            return True
+        m = _MISSING_KEY.fullmatch(issue.message)
+        return bool(issue.code == "S002" and m and path + (m.group(1),) in self.unread)
 
     def place(self, path: JsonPath, key: bool = False) -> tuple[str, int, int]:
         p = tuple(path)
@@ -401,7 +411,9 @@ class _Reader:
         self.kinds = kinds
         self.issues: list[Issue] = []
         self.docs: dict[str, SheetDoc] = {}  # file_kind -> doc
-        self.by_name = {**{k.name: k for k in kinds.kinds.values()}, **dict(kinds.by_file)}
+        # a sheet (or a kind cell) names a kind by file_kind or kind name, in any case: "Ships" is ships
+        self.by_name = {**{k.name.lower(): k for k in kinds.kinds.values()},
+                        **{fk.lower(): k for fk, k in kinds.by_file.items()}}
 
     def issue(self, code: str, message: str, table: Table, row: int, col: int) -> None:
         self.issues.append(Issue(code, message, file=f"{self.file}:{table.cell(row, col)}"))
@@ -434,7 +446,7 @@ class _Reader:
             seen[text] = ci
             columns.append(Column(ci, text, path))
         kind_col = next((c for c in columns if c.path == ("kind",)), None)
-        fixed = None if kind_col else self.by_name.get(table.name or stem)
+        fixed = None if kind_col else self.by_name.get((table.name or stem).lower())
         if kind_col is None and fixed is None:
             self.issues.append(Issue("W005", f"sheet {_quote(table.name or stem)} is not a kind of the set "
                                              f"({', '.join(sorted(self.kinds.by_file))}) and has no 'kind' column; "
@@ -463,7 +475,7 @@ class _Reader:
                 if _blank(value):
                     self.issue("S002", "missing required key 'kind'", table, ri, kind_col.index)
                     continue
-                kind = self.by_name.get(str(value).strip())
+                kind = self.by_name.get(str(value).strip().lower())
                 if kind is None:
                     self.issue("S004", f"'kind' must be one of: {', '.join(sorted(self.kinds.by_file))} (found {_quote(value)})",
                                table, ri, kind_col.index)
@@ -497,6 +509,7 @@ class _Reader:
                 value = self.convert(raw, leaf, spec, table, ri, c.index)
             except _CellError as exc:
                 self.issue(exc.code, exc.message, table, ri, c.index)
+                doc.unread.add(base + c.path[:1])
                 ok = False
                 continue
             values.append((c.path, value, c.index))
@@ -508,6 +521,7 @@ class _Reader:
             problem = _insert(card, path, value)
             if problem:
                 self.issue("W007", problem, table, ri, col)
+                doc.unread.add(base + path[:1])
                 ok = False
                 continue
             for n in range(1, len(path) + 1):
@@ -515,6 +529,7 @@ class _Reader:
                 doc.marks.setdefault(base + path[:n], (ri + 1, col + 1))
         for where, problem in _lists(card):
             self.issues.append(Issue("W007", problem, file=doc.place(base + where)[0]))
+            doc.unread.add(base + where[:1])
             ok = False
         cards.append(card)  # a card with a bad cell keeps its place, so later rows keep their numbers
         if not ok:
