@@ -18,6 +18,7 @@ tree with the safe loader and converts it itself, so that it can
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,7 @@ class YamlDoc:
     data: Any
     marks: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
     key_marks: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    digest: bytes = b""  # of the file's bytes, when read while parses are remembered (see remember_parses)
 
     def mark(self, path: JsonPath, key: bool = False) -> tuple[int, int]:
         """Line and column of the node at ``path`` (or of its key), falling back to
@@ -175,6 +177,18 @@ def decode_utf8(raw: bytes, file: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+_MEMO: dict[str, YamlDoc] | None = None
+
+
+def remember_parses(on: bool = True) -> None:
+    """In a long-lived process that rereads a project on every change
+    (``cardkit preview``): a file whose bytes have not changed since it was last
+    parsed is not parsed again (its data is copied, its marks shared).  Only the
+    last version of each file is kept; a file that fails is never remembered."""
+    global _MEMO
+    _MEMO = {} if on else None
+
+
 def read_yaml_file(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES) -> YamlDoc:
     """Read, bound, decode and parse one YAML file."""
     try:
@@ -187,4 +201,22 @@ def read_yaml_file(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES) -> Ya
         raw = fh.read(max_bytes + 1)
     if len(raw) > max_bytes:  # grew while we looked
         raise YamlError(Issue("Y009", f"file exceeds {max_bytes} bytes", file=file, line=1, column=1))
-    return parse_yaml(decode_utf8(raw, file), file)
+    if _MEMO is None:
+        return parse_yaml(decode_utf8(raw, file), file)
+    digest = hashlib.sha1(raw).digest()
+    key = f"{path}\0{file}"
+    seen = _MEMO.get(key)
+    if seen is None or seen.digest != digest:
+        seen = parse_yaml(decode_utf8(raw, file), file)
+        seen.digest = digest
+        _MEMO[key] = seen
+    return YamlDoc(file, _plain_copy(seen.data), seen.marks, seen.key_marks, digest)
+
+
+def _plain_copy(value: Any) -> Any:
+    """A deep copy of parsed YAML (dicts, lists and immutable scalars only)."""
+    if isinstance(value, dict):
+        return {k: _plain_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_copy(v) for v in value]
+    return value

@@ -1,0 +1,141 @@
+"""`cardkit preview` in a real browser (Debian's Chromium through playwright):
+edit a card file of a temporary project and see the face change; break it and
+see the error line with the old picture kept; fix it and see the error go.
+Then the page's escaping, a folder that disappears, and a browser that
+reconnects, against the real server."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from cardkit.preview import Preview, PreviewServer
+from tests.conftest import REPO
+
+EXAMPLE = REPO / "examples" / "tidelights"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+WAIT_MS = 30_000  # a loaded CI machine; the bench measures the speed (bench/bench_preview.py)
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    for name in ("cards", "locales", "schemas"):
+        shutil.copytree(EXAMPLE / name, tmp_path / name)
+    server = PreviewServer(Preview(tmp_path, "tidelights", dpi=72), poll=5)
+    server.start()
+    yield tmp_path, server
+    server.close()
+
+
+@pytest.fixture
+def page(served):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        pg = browser.new_page()
+        pg.goto(served[1].url)
+        pg.wait_for_selector('figure[data-id="kestrel"] img', timeout=WAIT_MS)
+        yield pg
+        browser.close()
+
+
+def _src(page, face: str) -> str:
+    return page.get_attribute(f'figure[data-id="{face}"] img', "src")
+
+
+def _wait_src_change(page, face: str, old: str) -> str:
+    page.wait_for_function(
+        "([f, old]) => { const i = document.querySelector(`figure[data-id=\"${f}\"] img`);"
+        " return i && i.getAttribute('src') !== old && i.complete && i.naturalWidth > 0; }",
+        arg=[face, old], timeout=WAIT_MS)
+    return _src(page, face)
+
+
+def _issues(page) -> list[str]:
+    return page.eval_on_selector_all("#issues li", "els => els.map(e => e.textContent)")
+
+
+def test_edit_break_and_fix_a_card_file_in_the_page(served, page):
+    root, _ = served
+    ships = root / "cards" / "tidelights" / "ships.yaml"
+    text = ships.read_text(encoding="utf-8")
+    old, other = _src(page, "kestrel"), _src(page, "little_wren")
+    assert _issues(page) == []
+    ships.write_text(text.replace('"Kestrel"', '"Kittiwake"'), encoding="utf-8")
+    new = _wait_src_change(page, "kestrel", old)
+    assert _src(page, "little_wren") == other  # only the edited card was redrawn
+    png = urllib.request.urlopen(page.url.split("?")[0] + new.lstrip("/")).read()
+    assert png.startswith(b"\x89PNG")
+    # break it: the error line in the CLI's form, the last good picture kept
+    ships.write_text(text.replace('"Kestrel"', '"Kittiwake"') + "  - {id: broken, name: [\n", encoding="utf-8")
+    page.wait_for_function("document.querySelectorAll('#issues li').length > 0", timeout=WAIT_MS)
+    lines = _issues(page)
+    assert len(lines) == 1 and lines[0].startswith("cards/tidelights/ships.yaml:") and "error[Y001]" in lines[0], lines
+    assert _src(page, "kestrel") == new
+    assert page.text_content("#status").startswith("broken")
+    # fix it: the error goes, the face shows the fixed text
+    ships.write_text(text, encoding="utf-8")
+    page.wait_for_function("document.querySelectorAll('#issues li').length === 0", timeout=WAIT_MS)
+    assert _wait_src_change(page, "kestrel", new) == old  # the same drawing as at the start, the same digest
+    assert page.text_content("#status") == "ok"
+
+
+def test_card_text_reaches_the_page_as_text_never_as_markup(served, page):
+    root, _ = served
+    ships = root / "cards" / "tidelights" / "ships.yaml"
+    ships.write_text(ships.read_text(encoding="utf-8").replace("rig: skiff", "rig: <img src=x onerror=alert(1)>", 1),
+                     encoding="utf-8")
+    page.wait_for_function("document.querySelectorAll('#issues li').length > 0", timeout=WAIT_MS)
+    lines = _issues(page)
+    assert any("'<img src=x onerror=alert(1)>' is not one of: skiff, ketch, brig" in ln for ln in lines), lines
+    assert page.query_selector("#issues img") is None
+
+
+def test_locale_switch_front_back_and_zoom(served, page):
+    fronts = page.eval_on_selector_all("figure[data-side=front]", "els => els.length")
+    backs = page.eval_on_selector_all("figure[data-side=back]", "els => els.length")
+    assert fronts > 0 and backs > 0
+    page.select_option("#side", "back")
+    assert page.is_hidden('figure[data-id="kestrel"]')
+    page.select_option("#side", "all")
+    en = _src(page, "kestrel")
+    page.select_option("#locale", "fi")
+    page.wait_for_function("() => { const i = document.querySelector('figure[data-id=\"kestrel\"] img');"
+                           " return i && i.getAttribute('src').startsWith('/face/fi/') && i.complete; }", timeout=WAIT_MS)
+    assert _src(page, "kestrel").split("?d=")[1] != en.split("?d=")[1]  # the Finnish face draws other text
+    page.click('figure[data-id="kestrel"]')
+    assert page.is_visible("#zoom img")
+    assert page.get_attribute("#zoom img", "src").endswith(_src(page, "kestrel"))
+
+
+def test_a_folder_that_disappears_and_a_browser_that_reconnects(served):
+    root, server = served
+    url = server.url
+
+    def state(since: int = -1) -> dict:
+        with urllib.request.urlopen(f"{url}state?locale=en&since={since}", timeout=30) as r:
+            return json.loads(r.read())
+
+    first = state()
+    assert first["faces"] and not first["issues"]
+    moved = root.parent / "moved-cards"
+    (root / "cards").rename(moved)
+    gone = state(first["version"])
+    while not gone["issues"]:
+        gone = state(gone["version"])
+    assert gone["broken"] and "error[H002]" in gone["issues"][0]
+    assert [f["digest"] for f in gone["faces"]] == [f["digest"] for f in first["faces"]]  # the last good faces stay
+    moved.rename(root / "cards")
+    back = state(gone["version"])
+    while back["issues"]:
+        back = state(back["version"])
+    assert not back["broken"] and len(back["faces"]) == len(first["faces"])
+    # a browser that went away mid-poll and comes back asks again from scratch
+    assert state()["version"] >= back["version"]
