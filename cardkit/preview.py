@@ -113,6 +113,7 @@ class Preview:
         self.dpi = dpi
         self.views: dict[str, LocaleView] = {}
         self.version = 0
+        self.last_rebuild_ms = 0.0  # wall time of the last rebuild (bench/bench_preview.py prints it)
         self.changed = threading.Condition()
         self._lock = threading.Lock()
 
@@ -135,12 +136,14 @@ class Preview:
     def rebuild(self, locales: list[str] | None = None) -> None:
         """Reload the project and redraw the faces that changed, in every locale
         the page has asked for (or ``locales``)."""
+        start = time.perf_counter()
         with self._lock:
             wanted = locales or sorted(self.views) or ["en"]
             problems, card_set = self._load()
             for locale in wanted:
                 view = self.views.setdefault(locale, LocaleView(locale))
                 self._refresh(view, card_set, problems)
+            self.last_rebuild_ms = (time.perf_counter() - start) * 1000
         with self.changed:
             self.version += 1
             self.changed.notify_all()

@@ -23,27 +23,42 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 WAIT_MS = 30_000  # a loaded CI machine; the bench measures the speed (bench/bench_preview.py)
 
 
-@pytest.fixture
-def served(tmp_path: Path):
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory):
+    """One server for the module (its first drawing is the slow part); each
+    test puts back what it changed (see ``page``)."""
+    root = tmp_path_factory.mktemp("preview")
     for name in ("cards", "locales", "schemas"):
-        shutil.copytree(EXAMPLE / name, tmp_path / name)
-    server = PreviewServer(Preview(tmp_path, "tidelights", dpi=72), poll=5)
+        shutil.copytree(EXAMPLE / name, root / name)
+    server = PreviewServer(Preview(root, "tidelights", dpi=72), poll=5)
     server.start()
-    yield tmp_path, server
+    yield root, server
     server.close()
 
 
-@pytest.fixture
-def page(served):
+@pytest.fixture(scope="module")
+def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        pg = browser.new_page()
-        pg.goto(served[1].url)
-        pg.wait_for_selector('figure[data-id="kestrel"] img', timeout=WAIT_MS)
-        yield pg
-        browser.close()
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(served, browser):
+    root, server = served
+    ships = root / "cards" / "tidelights" / "ships.yaml"
+    text = ships.read_text(encoding="utf-8")
+    pg = browser.new_page()
+    pg.goto(server.url)
+    pg.wait_for_selector('figure[data-id="kestrel"] img', timeout=WAIT_MS)
+    yield pg
+    pg.close()
+    if ships.read_text(encoding="utf-8") != text:
+        ships.write_text(text, encoding="utf-8")
+        server.preview.rebuild()
 
 
 def _src(page, face: str) -> str:
