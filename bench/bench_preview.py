@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cardkit.preview import Preview, PreviewServer  # noqa: E402
+from cardkit.preview import Preview, PreviewServer
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -39,7 +39,7 @@ def _first_named_card(set_dir: Path) -> tuple[Path, str, str]:
     """A card file, a card id in it and that card's `name: "..."` line text."""
     for path in sorted(set_dir.glob("*.yaml")):
         text = path.read_text(encoding="utf-8")
-        m = re.search(r'^  - id: (\w+)\n    name: "([^"]+)"', text, re.M)
+        m = re.search(r'^  - id: (\w+)\n    name: "([^"]+)"', text, re.MULTILINE)
         if m:
             return path, m.group(1), m.group(2)
     raise SystemExit(f"no card with a quoted name in {set_dir}")

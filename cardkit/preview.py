@@ -25,11 +25,12 @@ import json
 import threading
 import time
 import urllib.parse
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 from cardkit.errors import CardkitError, Issue, Severity, sort_issues
 
@@ -158,7 +159,7 @@ class Preview:
             project = load_project(self.root)
         except CardkitError as exc:
             return exc.issues, None
-        except Exception as exc:  # the page must live through anything a half-saved file does
+        except Exception as exc:  # noqa: BLE001 - the page must live through anything a half-saved file does
             return [Issue("H001", f"the faces could not be rebuilt: {type(exc).__name__}: {exc}")], None
         set_id = self.set_id or (min(project.sets) if project.sets else None)
         problems = list(project.issues)
@@ -203,7 +204,7 @@ class Preview:
                 issues.extend(fit_issues(self.root, card_set, view.locale, bad_fits(all_faces)))
             except CardkitError as exc:
                 issues.extend(exc.issues)
-            except Exception as exc:  # a face file half-written, an image being replaced
+            except Exception as exc:  # noqa: BLE001 - a face file half-written, an image being replaced
                 issues.append(Issue("H001", f"the faces could not be rebuilt: {type(exc).__name__}: {exc}"))
         view.issues = [i.format() for i in sort_issues(issues)]
         view.broken = any(i.severity is Severity.ERROR for i in issues)
@@ -370,7 +371,7 @@ loop();
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "PreviewServer"
+    server: PreviewServer
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: the terminal shows the address only
         return
@@ -388,6 +389,11 @@ class _Handler(BaseHTTPRequestHandler):
             pass  # the browser went away (reloaded, closed): it asks again when it comes back
 
     def do_GET(self) -> None:
+        port = self.server.server_address[1]
+        if self.headers.get("Host") not in (f"127.0.0.1:{port}", f"localhost:{port}"):
+            # another name resolving to this machine (DNS rebinding) gets nothing of the project
+            self._send(HTTPStatus.FORBIDDEN, b"forbidden", "text/plain; charset=utf-8")
+            return
         url = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(url.query)
         preview = self.server.preview

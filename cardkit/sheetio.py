@@ -25,15 +25,16 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.fsutil import atomic_write_bytes
 from cardkit.load.kinds import FieldSpec, Kinds, KindSpec
-from cardkit.load.sheets import MAX_CELL_CHARS, _leaf, _dotted, read_sheet_file
+from cardkit.load.sheets import MAX_CELL_CHARS, _dotted, _leaf, read_sheet_file
 
 MAX_INDEXED = 8  # a list of up to this many scalars gets a column per item; longer ones one YAML cell
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)

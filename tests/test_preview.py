@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -154,3 +154,31 @@ def test_a_folder_that_disappears_and_a_browser_that_reconnects(served):
     assert not back["broken"] and len(back["faces"]) == len(first["faces"])
     # a browser that went away mid-poll and comes back asks again from scratch
     assert state()["version"] >= back["version"]
+
+
+def test_a_catalog_change_redraws_the_faces_of_that_translation_only(served):
+    root, server = served
+    preview = server.preview
+    before = {f.id: f.digest for f in preview.view("fi").faces.values()}
+    po = root / "locales" / "fi" / "LC_MESSAGES" / "tidelights.po"
+    text = po.read_text(encoding="utf-8")
+    at = text.index('msgctxt "kestrel.name"')
+    msgstr = text.index("msgstr", at)
+    end = text.index("\n", msgstr)
+    po.write_text(text[:msgstr] + 'msgstr "Tuulihaukka II"' + text[end:], encoding="utf-8")
+    try:
+        preview.rebuild(["fi"])
+        after = {f.id: f.digest for f in preview.views["fi"].faces.values()}
+        assert [k for k in before if after[k] != before[k]] == ["kestrel"]
+        assert preview.views["fi"].drawn == 1
+    finally:
+        po.write_text(text, encoding="utf-8")
+        preview.rebuild(["fi"])
+
+
+def test_the_server_answers_only_to_its_own_address(served):
+    _, server = served
+    req = urllib.request.Request(server.url + "state", headers={"Host": "evil.example:80"})
+    with pytest.raises(urllib.error.HTTPError) as exc:
+        urllib.request.urlopen(req, timeout=10)
+    assert exc.value.code == 403

@@ -44,9 +44,10 @@ import io
 import math
 import re
 import zipfile
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Literal, Sequence
+from typing import Any, Literal
 from xml.etree import ElementTree
 
 from cardkit.errors import Issue, JsonPath
@@ -306,7 +307,7 @@ def read_tables(path: Path, file: str) -> list[Table]:
             tables.append(Table(name, sheet.to_python(skip_empty_area=False, nrows=MAX_ROWS)))
     except SheetError:
         raise
-    except Exception as exc:  # calamine's errors (CalamineError, XmlError, ZipError, ...) share no base class
+    except Exception as exc:  # noqa: BLE001 - calamine's errors (CalamineError, XmlError, ZipError, ...) share no base class
         raise _fail("W001", f"cannot read the workbook: {str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__}", file) from None
     return tables
 
@@ -317,8 +318,7 @@ def _read_csv(raw: bytes, file: str, stem: str) -> Table:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise _fail("W001", f"a CSV file must be UTF-8; byte 0x{raw[exc.start]:02x} on line {line} is not", file) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     rows: list[list[str]] = []
     try:
         for row in csv.reader(io.StringIO(text, newline=""), strict=True):
@@ -639,8 +639,9 @@ def _lists(node: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[
             if order != list(range(len(child))):
                 gap = next(i for i in range(order[-1] + 1) if i not in child)
                 after = next(i for i in order if i > gap)
-                yield (path + (key, after), f"'{_dotted(path + (key, after))}' is filled but '{_dotted(path + (key, gap))}' "
-                                            "is empty: list items run from [0] without gaps")
+                message = (f"'{_dotted(path + (key, after))}' is filled but '{_dotted(path + (key, gap))}' "
+                           "is empty: list items run from [0] without gaps")
+                yield path + (key, after), message
             node[key] = [child[i] for i in order]
             for j, sub in enumerate(node[key]):
                 if isinstance(sub, dict):

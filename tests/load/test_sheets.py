@@ -43,7 +43,7 @@ def _copy(src: Path, dst: Path) -> Path:
 def _list_files(set_yaml: Path, names: list[str]) -> None:
     """Point ``files:`` of a set.yaml at ``names`` (the rest of the file as it was)."""
     text = set_yaml.read_text(encoding="utf-8")
-    m = re.search(r"^files:\n(?:  - .*\n)+", text, re.M)
+    m = re.search(r"^files:\n(?:  - .*\n)+", text, re.MULTILINE)
     assert m, "no files: block"
     set_yaml.write_text(text[:m.start()] + "files:\n" + "".join(f"  - {n}\n" for n in names) + text[m.end():],
                         encoding="utf-8")
@@ -57,7 +57,7 @@ def _errors(project) -> list[str]:
     return [i.format() for i in project.issues if i.severity.value == "error"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _loaded(src: Path):
     return load_project(src)
 
@@ -280,15 +280,15 @@ def _zip_bomb(path: Path, size: int = 1 << 30) -> None:
 
 
 def test_a_1gb_zip_bomb_disguised_as_xlsx_is_refused_at_once(tmp_path: Path, cli):
-    root, book, wb, _ = _ships_project(tmp_path)
+    root, book, _, _ = _ships_project(tmp_path)
     _zip_bomb(book)
     assert book.stat().st_size < 2 << 20
     t0 = time.perf_counter()
     code, lines = _validate_lines(cli, root)
     elapsed = time.perf_counter() - t0
     assert code == 1
-    assert lines == [f"cards/tidelights/ships.xlsx: error[W002]: the workbook unpacks to {1 << 30} bytes; "
-                     "the limit is 67108864 (a zip bomb?)"]
+    assert lines == [(f"cards/tidelights/ships.xlsx: error[W002]: the workbook unpacks to {1 << 30} bytes; "
+                      "the limit is 67108864 (a zip bomb?)")]
     assert elapsed < 1.0
 
 
@@ -325,9 +325,9 @@ def test_a_sheet_named_after_no_kind_is_one_line_and_notes_sheets_are_skipped(tm
     wb.save(book)
     code, lines = _validate_lines(cli, root)
     assert code == 1
-    assert lines == ["cards/tidelights/ships.xlsx:Boats!A1: error[W005]: sheet 'Boats' is not a kind of the set "
-                     "(crew, harbours, keepers, ships, storms) and has no 'kind' column; name it after a kind, "
-                     "or start its name with _ to keep notes"]
+    assert lines == [("cards/tidelights/ships.xlsx:Boats!A1: error[W005]: sheet 'Boats' is not a kind of the set "
+                      "(crew, harbours, keepers, ships, storms) and has no 'kind' column; name it after a kind, "
+                      "or start its name with _ to keep notes")]
 
 
 # ------------------------------------------------------------------ bad CSV fixtures, one per code
@@ -354,3 +354,26 @@ def test_a_bad_csv_card_file_gives_its_located_lines(name: str, tmp_path: Path, 
     code, lines = _validate_lines(cli, root)
     assert code == (1 if want else 0), lines
     assert [ln.replace("cards/tidelights/storms.csv", "F") for ln in lines] == want
+
+
+def test_import_of_a_bad_sheet_writes_nothing_and_names_the_cells(tmp_path: Path, cli):
+    root = _copy(EXAMPLE, tmp_path / "p")
+    storms = root / "cards" / "tidelights" / "storms.yaml"
+    before = storms.read_bytes()
+    bad = tmp_path / "storms.csv"
+    shutil.copyfile(FIXTURES / "sheets" / "enum-value.csv", bad)
+    result = cli("import", str(bad), "--root", str(root), "--set", "tidelights")
+    assert result.code == 1
+    assert result.err.splitlines() == [f"{bad.as_posix()}:C3: error[S004]: 'hurricane' is not one of: squall, gale, tempest"]
+    assert storms.read_bytes() == before
+
+
+def test_export_of_a_broken_set_or_an_unknown_set_is_refused(tmp_path: Path, cli):
+    root = _copy(EXAMPLE, tmp_path / "p")
+    result = cli("export", "--root", str(root), "--set", "nope", "--out", str(tmp_path / "x.xlsx"))
+    assert result.code == 1 and "error[P002]" in result.err
+    storms = root / "cards" / "tidelights" / "storms.yaml"
+    storms.write_text(storms.read_text(encoding="utf-8").replace("severity: gale", "severity: breeze", 1), encoding="utf-8")
+    result = cli("export", "--root", str(root), "--out", str(tmp_path / "x.xlsx"))
+    assert result.code == 1 and "error[S004]" in result.err and "Traceback" not in result.err
+    assert not (tmp_path / "x.xlsx").exists()
