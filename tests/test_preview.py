@@ -10,6 +10,7 @@ import json
 import shutil
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -182,3 +183,18 @@ def test_the_server_answers_only_to_its_own_address(served):
     with pytest.raises(urllib.error.HTTPError) as exc:
         urllib.request.urlopen(req, timeout=10)
     assert exc.value.code == 403
+
+
+def test_a_port_that_is_taken_is_one_line(tmp_path: Path):
+    import socket
+
+    from cardkit.errors import CardkitError
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        with pytest.raises(CardkitError) as exc:
+            PreviewServer(Preview(tmp_path, None), port)
+    assert [i.code for i in exc.value.issues] == ["H003"]
+    assert f"127.0.0.1:{port}" in exc.value.issues[0].format()

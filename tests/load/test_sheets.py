@@ -377,3 +377,32 @@ def test_export_of_a_broken_set_or_an_unknown_set_is_refused(tmp_path: Path, cli
     result = cli("export", "--root", str(root), "--out", str(tmp_path / "x.xlsx"))
     assert result.code == 1 and "error[S004]" in result.err and "Traceback" not in result.err
     assert not (tmp_path / "x.xlsx").exists()
+
+
+def _ods_with(tmp_path: Path, extra_rows: bytes) -> Path:
+    from cardkit.sheetio import Sheet, _zip, write_ods
+
+    book = zipfile.ZipFile(io.BytesIO(write_ods([Sheet("storms", ("id", "name"), (("squall", "Squall"),))])))
+    entries = []
+    for info in book.infolist():
+        data = book.read(info)
+        if info.filename == "content.xml":
+            data = data.replace(b"</table:table>", extra_rows + b"</table:table>")
+        entries.append((info.filename, data, info.compress_type))
+    path = tmp_path / "x.ods"
+    path.write_bytes(_zip(entries))
+    return path
+
+
+def test_ods_repeated_rows_empty_are_fine_and_filled_ones_are_bounded(tmp_path: Path):
+    from cardkit.load.sheets import SheetError, read_tables
+
+    # what LibreOffice writes after the last row: a million empty rows of 1024 empty cells
+    fine = _ods_with(tmp_path, b'<table:table-row table:number-rows-repeated="1048553">'
+                               b'<table:table-cell table:number-columns-repeated="1024"/></table:table-row>')
+    assert [list(r) for r in read_tables(fine, "x.ods")[0].rows] == [["id", "name"], ["squall", "Squall"]]
+    bomb = _ods_with(tmp_path, b'<table:table-row table:number-rows-repeated="1048553"><table:table-cell '
+                               b'office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>')
+    with pytest.raises(SheetError) as exc:
+        read_tables(bomb, "x.ods")
+    assert exc.value.issue.code == "W002" and "row" in exc.value.issue.message
