@@ -148,6 +148,31 @@ def test_the_committed_tidelights_workbook_is_the_current_export(tmp_path: Path,
         "docs/tidelights.xlsx is stale: cardkit export --root examples/tidelights --out docs/tidelights.xlsx"
 
 
+@pytest.mark.parametrize("root,sid", [(REPO, "death-angel"), (REPO, "deep-strike")])
+def test_import_of_an_export_gives_yaml_that_loads_the_same_cards(root: Path, sid: str, tmp_path: Path, cli):
+    want = _cards(_loaded(root), sid)
+    dst = tmp_path / "p"
+    shutil.copytree(root / "cards" / sid, dst / "cards" / sid)
+    shutil.copytree(root / "schemas", dst / "schemas")
+    book = tmp_path / "book.xlsx"
+    export_set(_loaded(root).sets[sid], SheetFormat.xlsx, book)
+    for f in _loaded(root).sets[sid].set.manifest["files"]:
+        (dst / "cards" / sid / f).write_text("kind: nothing\n", encoding="utf-8")  # import must write them all
+    result = cli("import", str(book), "--root", str(dst), "--set", sid)
+    assert result.code == 0, result.err
+    project = load_project(dst)
+    assert _errors(project) == []
+    assert _cards(project, sid) == want
+
+
+def test_the_review_page_names_a_sheet_cell_as_the_source(tmp_path: Path):
+    from cardkit.i18n.review import _Entries
+
+    project = load_project(_as_sheets(EXAMPLE, tmp_path / "p", "tidelights", "xlsx"))
+    row = _Entries(tmp_path / "p", project.card_set("tidelights"), "fi").row(("tidelights", "kestrel.name"))
+    assert (row.english, row.source) == ("Kestrel", "cards/tidelights/tidelights.xlsx:ships!B3")
+
+
 def test_import_writes_the_sets_yaml_files_which_load_the_same_cards(tmp_path: Path, cli):
     root = _copy(EXAMPLE, tmp_path / "p")
     want = _cards(load_project(root), "tidelights")
