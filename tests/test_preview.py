@@ -155,6 +155,22 @@ def test_a_folder_that_disappears_and_a_browser_that_reconnects(served):
     assert not back["broken"] and len(back["faces"]) == len(first["faces"])
     # a browser that went away mid-poll and comes back asks again from scratch
     assert state()["version"] >= back["version"]
+    # a card file that disappears is the loader's F001, with the last good faces kept
+    ships = root / "cards" / "tidelights" / "ships.yaml"
+    text = ships.read_text(encoding="utf-8")
+    ships.unlink()
+    try:
+        lost = state(back["version"])
+        while not lost["issues"]:
+            lost = state(lost["version"])
+        assert any("error[F001]" in line and "ships.yaml" in line for line in lost["issues"]), lost["issues"]
+        assert len(lost["faces"]) == len(first["faces"])
+    finally:
+        ships.write_text(text, encoding="utf-8")
+    fixed = state(lost["version"])
+    while fixed["issues"]:
+        fixed = state(fixed["version"])
+    assert not fixed["broken"]
 
 
 def test_a_catalog_change_redraws_the_faces_of_that_translation_only(served):
