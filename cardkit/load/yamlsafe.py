@@ -146,7 +146,14 @@ def parse_yaml(text: str, file: str) -> YamlDoc:
         if stripped.startswith("\t"):
             raise YamlError(Issue("Y002", "tab character in indentation; YAML indents with spaces",
                                   file=file, line=lineno, column=len(line) - len(stripped) + 1))
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.reader.ReaderError as exc:  # a control character: PyYAML checks the whole text up front
+        before = text[: exc.position]
+        at_line, at_col = before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        raise YamlError(Issue("Y001", f"character U+{code:04X} is not allowed in YAML (a control character)",
+                              file=file, line=at_line, column=at_col)) from None
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:

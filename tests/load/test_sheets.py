@@ -431,3 +431,42 @@ def test_ods_repeated_rows_empty_are_fine_and_filled_ones_are_bounded(tmp_path: 
     with pytest.raises(SheetError) as exc:
         read_tables(bomb, "x.ods")
     assert exc.value.issue.code == "W002" and "row" in exc.value.issue.message
+
+
+def test_any_csv_gives_cards_or_located_issues_never_an_exception(tmp_path: Path):
+    """Random headers (field names, parts, item numbers, junk) and random cells
+    (YAML-looking, huge, odd unicode) through the reader and the kind's schema."""
+    import csv as csvmod
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from cardkit.load import kinds as kindsmod
+    from cardkit.load.schema import validate_with, validator_for
+    from cardkit.load.sheets import read_sheet_file
+
+    kinds = _loaded(EXAMPLE).sets["tidelights"].kinds
+    headers = st.sampled_from(["id", "kind", "name", "name.text", "name.plural", "icons", "icons[0]", "icons[1]",
+                               "icons[7]", "copies", "text", "severity", "needs[0]", "chart", "chart[0].rect",
+                               "berths[0].label", "", "a b", "x[", "name..y", "=SUM(A1)"])
+    cells = st.one_of(st.text(max_size=30), st.sampled_from(["[lamp, oar]", "[", "{a: 1}", "!!python/object:x {}",
+                                                             "&a [*a, *a]", "null", "TRUE", "3", "#REF!", "1e999"]))
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(st.lists(headers, min_size=1, max_size=8), st.lists(st.lists(cells, max_size=8), max_size=6),
+           st.sampled_from(["storms", "crew", "ships", "weather"]))
+    def check(header, rows, stem):
+        path = tmp_path / f"{stem}.csv"
+        with path.open("w", encoding="utf-8", newline="") as fh:
+            w = csvmod.writer(fh)
+            w.writerow(header)
+            w.writerows(rows)
+        docs, issues = read_sheet_file(path, f"cards/x/{stem}.csv", kinds)
+        for doc in docs:
+            kind = kinds.by_file[doc.data["kind"]]
+            issues += validate_with(doc, validator_for(kind.file_kind, kindsmod.derive_schema(kind, "kinds.yaml")))
+        for issue in issues:
+            assert issue.file.startswith(f"cards/x/{stem}.csv"), issue
+            assert "\n" not in issue.format() and len(issue.format()) < 400, issue.format()
+
+    check()
