@@ -640,6 +640,98 @@ def playtest(root: RootOpt = Path("."),
         raise typer.Exit(1)
 
 
+class SheetFormatOpt(str, Enum):
+    xlsx = "xlsx"
+    ods = "ods"
+    csv = "csv"
+
+
+def _loaded_set(root: Path, set_id: str | None):  # -> LoadedSet
+    """A set whose files all load without error (warnings are fine)."""
+    project = _load(root)
+    errors = [i for i in project.issues if i.severity is Severity.ERROR]
+    if errors:
+        raise CardkitError(errors)
+    sid = _set_id(project, set_id)
+    project.card_set(sid)  # P002 for an unknown set
+    return project.sets[sid]
+
+
+@app.command("export")
+def export_cmd(out: Annotated[Path, typer.Option("--out", help="the workbook to write (csv: a folder of <file_kind>.csv files)")],
+               format: Annotated[SheetFormatOpt, typer.Option("--format", help="xlsx, ods or csv")] = SheetFormatOpt.xlsx,
+               set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+               root: RootOpt = Path(".")) -> None:
+    """Write a set's cards as a spreadsheet: a sheet per kind, a row per card,
+    a column per field (docs/authoring.md, "Cards in a spreadsheet").  It reads
+    back to the same cards; the same cards give the same bytes."""
+    from cardkit.sheetio import SheetFormat, export_set
+
+    loaded = _loaded_set(root, set_id)
+    written = export_set(loaded, SheetFormat(format.value), out)
+    typer.echo(f"wrote {', '.join(str(p) for p in written)} ({len(loaded.set.cards)} cards)")
+
+
+@app.command("import")
+def import_cmd(file: Annotated[Path, typer.Argument(help="a .xlsx, .ods or .csv file of cards")],
+               set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+               root: RootOpt = Path(".")) -> None:
+    """Write the cards of a spreadsheet into the set's YAML card files (one per
+    kind, with the editor modeline).  Every card is checked first, with the
+    same located cell errors as validate; nothing is written unless all pass."""
+    from cardkit.load.sheets import is_sheet
+    from cardkit.sheetio import import_sheet
+
+    if not is_sheet(file.name):
+        raise CardkitError(Issue("W001", "not a spreadsheet: import reads .xlsx, .ods and .csv files", file=str(file)))
+    project = _load(root)
+    sid = _set_id(project, set_id)
+    project.card_set(sid)
+    loaded = project.sets[sid]
+    if loaded.kinds is None:
+        raise CardkitError([i for i in project.issues if i.severity is Severity.ERROR])
+    done, warnings = import_sheet(root, loaded, file)
+    _echo_issues(warnings)
+    for item in done:
+        typer.echo(f"wrote {item.path} ({item.cards} {item.kind} card entries)")
+
+
+@app.command("preview")
+def preview_cmd(root: RootOpt = Path("."),
+                set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+                locale: Annotated[str, typer.Option("--locale", help="the locale the page opens in (it can switch)")] = "en",
+                port: Annotated[int, typer.Option("--port", help="port on 127.0.0.1 (default: a free one)")] = 0,
+                dpi: Annotated[int, typer.Option("--dpi", help="resolution of the face images")] = 110,
+                no_open: Annotated[bool, typer.Option("--no-open", help="do not open the page in the browser")] = False) -> None:
+    """A local page with every face of a set that redraws the faces a saved
+    change touches (card files, faces.yaml, icons, catalogs), with the
+    change's errors and fit findings; the last good faces stay while a file is
+    broken.  Ctrl-C stops it."""
+    import webbrowser
+
+    from cardkit.preview import Preview, PreviewServer
+
+    if not root.is_dir():
+        raise CardkitError(f"--root {root} is not a folder", code="P001")
+    if not 72 <= dpi <= 600:
+        raise CardkitError(f"--dpi {dpi} is outside 72-600", code="B005")
+    preview = Preview(root, set_id, dpi)
+    if locale not in preview.locales():
+        raise CardkitError(f"no catalogs for locale '{locale}' (locales: {', '.join(preview.locales())})", code="L005")
+    server = PreviewServer(preview, port)
+    server.start(locale)
+    url = f"{server.url}?locale={locale}"
+    typer.echo(f"preview of {preview.set_id or '(no set)'} at {url} (Ctrl-C stops it)")
+    if not no_open:
+        webbrowser.open(url)
+    try:
+        server.stop.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+
+
 def main() -> None:
     """Console entry point and the single exception boundary: a usage mistake
     prints the usage message (exit 2), a cardkit error its located lines (exit

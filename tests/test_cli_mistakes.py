@@ -88,6 +88,12 @@ MISTAKES = [
     (["validate", "--root", "no-such-folder"], 1, "error[P001]"),
     (["validate", "--root", "a-file"], 2, "'--root'"),
     (["frobnicate"], 2, "No such command"),
+    (["export", "--set", "no-such-set", "--out", "x.xlsx"], 1, "error[P002]"),
+    (["export", "--format", "pdf", "--out", "x.pdf"], 2, "'--format'"),
+    (["import", "missing.xlsx", "--set", "death-angel"], 1, "error[F001]"),
+    (["import", "broken.yaml", "--set", "death-angel"], 1, "error[W001]"),
+    (["preview", "--locale", "xx", "--no-open"], 1, "error[L005]"),
+    (["preview", "--dpi", "5", "--no-open"], 1, "error[B005]"),
 ]
 
 

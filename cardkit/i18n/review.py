@@ -211,7 +211,9 @@ class _Entries:
         file, table = self.catalogs[domain]
         text, line, fuzzy = table.get(msgctxt, ("", 0, False))
         state = "missing" if msgctxt not in table else "fuzzy" if fuzzy and text else "translated" if text else "untranslated"
-        return EntryRow(domain, msgctxt, src.text if src else "", f"{src.file}:{src.line}" if src else "",
+        # a string from a spreadsheet names its cell in the file part and has no line
+        source = (f"{src.file}:{src.line}" if src.line else src.file) if src else ""
+        return EntryRow(domain, msgctxt, src.text if src else "", source,
                         text, f"{file}:{line}" if line else file, state)
 
 

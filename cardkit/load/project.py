@@ -61,8 +61,19 @@ class LoadedSet:
         return doc.mark(origin.path + sub, key=key)
 
     def issue(self, code: str, message: str, origin: Origin, *sub: str | int, key: bool = False) -> Issue:
+        doc = self.docs.get(origin.file)
+        if doc is not None:  # a YAML file names a line, a spreadsheet a cell
+            return doc.issue(code, message, origin.path + sub, key=key)
         line, col = self.locate(origin, *sub, key=key)
         return Issue(code, message, file=origin.file, line=line, column=col, path=origin.path + sub)
+
+    def where(self, origin: Origin, *sub: str | int) -> str:
+        """``file:line`` of a value, or ``file:Sheet!C4`` for a spreadsheet's."""
+        doc = self.docs.get(origin.file)
+        if doc is None:
+            return origin.file
+        file, line, _ = doc.place(origin.path + sub)
+        return f"{file}:{line}" if line else file
 
 
 @dataclass
@@ -111,10 +122,10 @@ def _source(ctx: str, value: str | Mapping[str, Any], doc: YamlDoc, path: JsonPa
     """One extraction record; a plural message (``{text, plural, count}``) is
     located at its singular text."""
     if isinstance(value, Mapping):
-        line, col = doc.mark(path + ("text",))
-        return SourceString(ctx, value["text"], doc.file, line, where, col, value["plural"], value["count"])
-    line, col = doc.mark(path)
-    return SourceString(ctx, value, doc.file, line, where, col)
+        file, line, col = doc.place(path + ("text",))
+        return SourceString(ctx, value["text"], file, line, where, col, value["plural"], value["count"])
+    file, line, col = doc.place(path)
+    return SourceString(ctx, value, file, line, where, col)
 
 
 def _manifest_strings(doc: YamlDoc) -> list[SourceString]:
@@ -164,7 +175,7 @@ def _load_strings(root: Path, set_dir: Path, taken: list[SourceString], issues: 
             issues.append(doc.issue("C014", f"interface string '{sid}' is defined twice (first at line {seen[sid]})", where))
         elif sid in cards:
             other = cards[sid]
-            issues.append(doc.issue("C014", f"interface string '{sid}' has the msgctxt of a card string ({other.file}:{other.line}); "
+            issues.append(doc.issue("C014", f"interface string '{sid}' has the msgctxt of a card string ({other.file}{f':{other.line}' if other.line else ''}); "
                                             "choose another id", where))
         elif sid in cardkit_ids:
             issues.append(doc.issue("C014", f"interface string '{sid}' is one of cardkit's own interface strings "
@@ -200,6 +211,25 @@ def _read(root: Path, rel: str, path: Path, issues: list[Issue]) -> YamlDoc | No
     except YamlError as exc:
         issues.append(exc.issue)
         return None
+
+
+def _read_card_file(rel: str, path: Path, kinds: Kinds, issues: list[Issue]) -> list[YamlDoc] | None:
+    """The documents of one listed card file: a YAML file is one; a spreadsheet
+    (:mod:`cardkit.load.sheets`) one per kind it holds, each value located at
+    its cell.  None when the file cannot be read at all (reported)."""
+    from cardkit.load import sheets
+
+    if not sheets.is_sheet(path.name):
+        doc = _read(path.parent, rel, path, issues)
+        return None if doc is None else [doc]
+    docs, problems = sheets.read_sheet_file(path, rel, kinds)
+    issues.extend(problems)
+    if problems and not docs:
+        return None
+    if problems:  # cell problems: the file fails, but its rows are still checked
+        for d in docs:
+            d.failed = True
+    return list(docs)
 
 
 def _load_kinds(root: Path, set_dir: Path, manifest: YamlDoc, vocabularies: Mapping[str, frozenset[str]],
@@ -268,55 +298,57 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
             issues.append(manifest.issue("F001", f"listed file '{name}' does not exist", ("files", fi)))
             loaded.schema_clean = False
             continue
-        doc = _read(root, rel, target, issues)
-        if doc is None:
+        file_docs = _read_card_file(rel, target, kinds, issues)
+        if file_docs is None:
             loaded.schema_clean = False
             continue
-        loaded.docs[rel] = doc
-        file_kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
-        kind = kinds.by_file.get(file_kind) if isinstance(file_kind, str) else None
-        if kind is None:
-            issues.append(doc.issue("S004", f"'kind' must be one of: {', '.join(sorted(kinds.by_file))} (found {short(file_kind)})",
-                                    ("kind",) if isinstance(doc.data, dict) and "kind" in doc.data else ()))
-            loaded.schema_clean = False
-            continue
-        kind_issues = _effect_kind_issues(doc, kind, vocabularies)
-        problems = [p for p in validate_with(doc, validator_for(f"{set_dir.name}/{kind.file_kind}", derived[kind.file_kind]))
-                    if not (kind_issues and p.code == "S004" and p.path and p.path[-1] == "kind")]
-        if problems or kind_issues:
-            issues.extend(problems + kind_issues)
-            loaded.schema_clean = False
-            continue
-        strings.extend(_card_strings(doc, kind))
-        images = [n for n, f in kind.fields.items() if f.type == "image"]
-        for ci, c in enumerate(doc.data["cards"]):
-            origin = Origin(rel, ("cards", ci))
-            if c["id"] in cards:
-                prev = first_seen[c["id"]]
-                prev_line = loaded.locate(prev, "id")[0]
-                duplicates.append(loaded.issue("C001", f"duplicate card id '{c['id']}' (first defined in {prev.file}:{prev_line})", origin, "id"))
-                continue
-            first_seen[c["id"]] = origin
-            art_rel: str | None = None
-            bad_image = False
-            for fname in images:
-                if fname not in c:
-                    continue
-                image = safe_path(set_dir, c[fname])
-                if image is None:
-                    issues.append(doc.issue("F002", f"artwork path '{c[fname]}' escapes the set folder", ("cards", ci, fname)))
-                    bad_image = True
-                elif not image.is_file():
-                    issues.append(doc.issue("F001", f"artwork '{c[fname]}' does not exist", ("cards", ci, fname)))
-                    bad_image = True
-                elif fname == "art":
-                    art_rel = _rel(root, image)
-            if bad_image:
+        for doc in file_docs:
+            loaded.docs[doc.file] = doc
+            file_kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+            kind = kinds.by_file.get(file_kind) if isinstance(file_kind, str) else None
+            if kind is None:
+                issues.append(doc.issue("S004", f"'kind' must be one of: {', '.join(sorted(kinds.by_file))} (found {short(file_kind)})",
+                                        ("kind",) if isinstance(doc.data, dict) and "kind" in doc.data else ()))
                 loaded.schema_clean = False
                 continue
-            fields = MappingProxyType(kindsmod.with_defaults(c, kind.fields))
-            cards[c["id"]] = Card(id=c["id"], kind=kind.name, quantity=kind.copies(c), origin=origin, art=art_rel,
-                                  fields=fields)
+            kind_issues = _effect_kind_issues(doc, kind, vocabularies)
+            follow_on = getattr(doc, "follow_on", None)  # a spreadsheet's unreadable cell is reported once
+            problems = [p for p in validate_with(doc, validator_for(f"{set_dir.name}/{kind.file_kind}", derived[kind.file_kind]))
+                        if not (kind_issues and p.code == "S004" and p.path and p.path[-1] == "kind")
+                        and not (follow_on and follow_on(p))]
+            if problems or kind_issues or getattr(doc, "failed", False):
+                issues.extend(problems + kind_issues)
+                loaded.schema_clean = False
+                continue
+            strings.extend(_card_strings(doc, kind))
+            images = [n for n, f in kind.fields.items() if f.type == "image"]
+            for ci, c in enumerate(doc.data["cards"]):
+                origin = Origin(doc.file, ("cards", ci))
+                if c["id"] in cards:
+                    prev = first_seen[c["id"]]
+                    duplicates.append(loaded.issue("C001", f"duplicate card id '{c['id']}' (first defined in {loaded.where(prev, 'id')})", origin, "id"))
+                    continue
+                first_seen[c["id"]] = origin
+                art_rel: str | None = None
+                bad_image = False
+                for fname in images:
+                    if fname not in c:
+                        continue
+                    image = safe_path(set_dir, c[fname])
+                    if image is None:
+                        issues.append(doc.issue("F002", f"artwork path '{c[fname]}' escapes the set folder", ("cards", ci, fname)))
+                        bad_image = True
+                    elif not image.is_file():
+                        issues.append(doc.issue("F001", f"artwork '{c[fname]}' does not exist", ("cards", ci, fname)))
+                        bad_image = True
+                    elif fname == "art":
+                        art_rel = _rel(root, image)
+                if bad_image:
+                    loaded.schema_clean = False
+                    continue
+                fields = MappingProxyType(kindsmod.with_defaults(c, kind.fields))
+                cards[c["id"]] = Card(id=c["id"], kind=kind.name, quantity=kind.copies(c), origin=origin, art=art_rel,
+                                      fields=fields)
     issues.extend(duplicates)
     if duplicates:
         loaded.schema_clean = False

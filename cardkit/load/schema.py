@@ -187,8 +187,27 @@ def validate_doc(doc: YamlDoc, schema_name: str) -> list[Issue]:
     return validate_with(doc, validator(schema_name))
 
 
+_CHECKED: dict[tuple[str, bytes, int], tuple[Draft202012Validator, list[Issue]]] = {}
+_CHECKED_MAX = 512
+
+
 def validate_with(doc: YamlDoc, check: Draft202012Validator) -> list[Issue]:
-    """Every problem ``check`` finds in ``doc``, each located at its YAML node."""
+    """Every problem ``check`` finds in ``doc``, each located at its YAML node.
+    A document read while parses are remembered (it has a ``digest``) is
+    checked once per validator (``cardkit preview`` rereads unchanged files)."""
+    if not doc.digest or type(doc) is not YamlDoc:
+        return _validate(doc, check)
+    key = (doc.file, doc.digest, id(check))
+    hit = _CHECKED.get(key)
+    if hit is None or hit[0] is not check:
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.clear()
+        hit = (check, _validate(doc, check))
+        _CHECKED[key] = hit
+    return list(hit[1])
+
+
+def _validate(doc: YamlDoc, check: Draft202012Validator) -> list[Issue]:
     issues: list[Issue] = []
     for error in check.iter_errors(doc.data):
         issues.extend(_issues_for(error, doc))

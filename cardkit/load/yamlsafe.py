@@ -18,6 +18,7 @@ tree with the safe loader and converts it itself, so that it can
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,7 @@ class YamlDoc:
     data: Any
     marks: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
     key_marks: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    digest: bytes = b""  # of the file's bytes, when read while parses are remembered (see remember_parses)
 
     def mark(self, path: JsonPath, key: bool = False) -> tuple[int, int]:
         """Line and column of the node at ``path`` (or of its key), falling back to
@@ -59,9 +61,16 @@ class YamlDoc:
             p = p[:-1]
         return self.marks.get((), (1, 1))
 
-    def issue(self, code: str, message: str, path: JsonPath = (), key: bool = False) -> Issue:
+    def place(self, path: JsonPath, key: bool = False) -> tuple[str, int, int]:
+        """Where the node at ``path`` is, as an issue names it: file, line, column
+        (a spreadsheet's :class:`~cardkit.load.sheets.SheetDoc` names the cell
+        in the file part and gives no line)."""
         line, col = self.mark(path, key)
-        return Issue(code, message, file=self.file, line=line, column=col, path=tuple(path))
+        return self.file, line, col
+
+    def issue(self, code: str, message: str, path: JsonPath = (), key: bool = False) -> Issue:
+        file, line, col = self.place(path, key)
+        return Issue(code, message, file=file, line=line, column=col, path=tuple(path))
 
 
 class YamlError(Exception):
@@ -137,7 +146,14 @@ def parse_yaml(text: str, file: str) -> YamlDoc:
         if stripped.startswith("\t"):
             raise YamlError(Issue("Y002", "tab character in indentation; YAML indents with spaces",
                                   file=file, line=lineno, column=len(line) - len(stripped) + 1))
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.reader.ReaderError as exc:  # a control character: PyYAML checks the whole text up front
+        before = text[: exc.position]
+        at_line, at_col = before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        raise YamlError(Issue("Y001", f"character U+{code:04X} is not allowed in YAML (a control character)",
+                              file=file, line=at_line, column=at_col)) from None
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
@@ -168,6 +184,18 @@ def decode_utf8(raw: bytes, file: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+_MEMO: dict[str, YamlDoc] | None = None
+
+
+def remember_parses(on: bool = True) -> None:
+    """In a long-lived process that rereads a project on every change
+    (``cardkit preview``): a file whose bytes have not changed since it was last
+    parsed is not parsed again (its data is copied, its marks shared).  Only the
+    last version of each file is kept; a file that fails is never remembered."""
+    global _MEMO
+    _MEMO = {} if on else None
+
+
 def read_yaml_file(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES) -> YamlDoc:
     """Read, bound, decode and parse one YAML file."""
     try:
@@ -180,4 +208,22 @@ def read_yaml_file(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES) -> Ya
         raw = fh.read(max_bytes + 1)
     if len(raw) > max_bytes:  # grew while we looked
         raise YamlError(Issue("Y009", f"file exceeds {max_bytes} bytes", file=file, line=1, column=1))
-    return parse_yaml(decode_utf8(raw, file), file)
+    if _MEMO is None:
+        return parse_yaml(decode_utf8(raw, file), file)
+    digest = hashlib.sha1(raw).digest()
+    key = f"{path}\0{file}"
+    seen = _MEMO.get(key)
+    if seen is None or seen.digest != digest:
+        seen = parse_yaml(decode_utf8(raw, file), file)
+        seen.digest = digest
+        _MEMO[key] = seen
+    return YamlDoc(file, _plain_copy(seen.data), seen.marks, seen.key_marks, digest)
+
+
+def _plain_copy(value: Any) -> Any:
+    """A deep copy of parsed YAML (dicts, lists and immutable scalars only)."""
+    if isinstance(value, dict):
+        return {k: _plain_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_copy(v) for v in value]
+    return value

@@ -1,0 +1,672 @@
+"""Card files that are spreadsheets: ``.csv``, ``.xlsx`` and ``.ods``.
+
+A set may list a workbook in ``set.yaml`` ``files:`` beside its YAML card
+files.  Each sheet holds the cards of one kind (the sheet is named after the
+kind's ``file_kind`` or the kind's name), or has a ``kind`` column naming the
+kind of each row.  A ``.csv`` file is one sheet, named by its file stem.  Row 1
+holds field names as ``kinds.yaml`` declares them; each further row is a card.
+The column syntax (docs/authoring.md, "Cards in a spreadsheet"):
+
+* ``name``: a field; the cell is the value, converted by the field's type
+  (an integer field takes ``3`` or ``3.0``; a boolean ``TRUE``/``true``);
+* ``name.text``, ``blips.left``: a key of a record (or of a plural text:
+  ``text``, ``plural``, ``count``);
+* ``needs[0]``, ``needs[1]``: the items of a list, in order, with no gaps;
+* a cell of a list, record or effect field holds a YAML flow value
+  (``[oar, lamp]``, ``{kind: draw, count: 2}``), read with cardkit's
+  untrusting YAML reader.
+
+An empty cell is an absent key (the field's default applies); a cell ``null``
+of a ``nullable`` field is null.  Sheets whose name starts with ``_`` are notes
+and are skipped.  Formulas are never evaluated: the value the spreadsheet
+program saved with the file is what counts.  Translations never live here:
+text cells are the English source strings, whose translations are in the
+catalogs.
+
+Reading produces :class:`SheetDoc` records, the sheet's twin of
+:class:`~cardkit.load.yamlsafe.YamlDoc` (``{"kind": ..., "cards": [...]}`` and
+a position for every value), so that the loader's schema validation, checks
+and catalog extraction run unchanged; every issue and every catalog reference
+names the cell, ``cards/x/ships.xlsx:ships!C4``.
+
+Nothing is trusted: the file size, the zip's entries and their uncompressed
+sizes are checked with :mod:`zipfile` before the workbook is opened (a zip bomb
+is refused with one line), and the extent of every sheet is read from its XML
+before :mod:`python_calamine` builds it, so a lone cell at ``XFD1048576``
+cannot make it allocate a billion cells.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import math
+import re
+import zipfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+from xml.etree import ElementTree
+
+from cardkit.errors import Issue, JsonPath
+from cardkit.load.kinds import FieldSpec, Kinds, KindSpec
+from cardkit.load.yamlsafe import YamlDoc, YamlError, parse_yaml
+
+SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
+MAX_FILE_BYTES = 16 << 20  # the workbook file itself
+MAX_ZIP_ENTRIES = 256
+MAX_UNCOMPRESSED = 64 << 20  # all entries together, as the zip declares them and as they inflate
+MAX_SHEETS = 64
+MAX_ROWS = 5001  # the header row and 5000 cards
+MAX_COLUMNS = 256
+MAX_CELL_CHARS = 10_000
+MAX_FLOW_BYTES = 64 << 10  # a YAML flow value in one cell
+
+Scalar = str | int | float | bool | None
+LeafKind = Literal["str", "int", "bool", "flow", "scalar"]
+_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d{1,4}\])*")
+_SEGMENT = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d{1,4})\]")
+_INT = re.compile(r"[+-]?\d{1,18}")
+_PLURAL_KEYS = ("text", "plural", "count")
+_MISSING_KEY = re.compile(r"missing required key '([^']+)'")
+
+
+class SheetError(Exception):
+    """A workbook that cannot be read at all: one issue."""
+
+    def __init__(self, issue: Issue) -> None:
+        super().__init__(issue.format())
+        self.issue = issue
+
+
+def column_letters(col: int) -> str:
+    """``0`` -> ``A``, ``25`` -> ``Z``, ``26`` -> ``AA``.
+
+    >>> [column_letters(i) for i in (0, 25, 26, 701, 702)]
+    ['A', 'Z', 'AA', 'ZZ', 'AAA']
+    """
+    out = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+def _col_index(letters: str) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + (ord(ch) - 64)
+    return n - 1
+
+
+@dataclass(frozen=True)
+class Table:
+    """One sheet as read: its name (None for a CSV file) and its rows from A1,
+    cell values as the file holds them (str, float, int, bool, dates)."""
+
+    name: str | None
+    rows: Sequence[Sequence[Any]]
+
+    def cell(self, row: int, col: int) -> str:
+        """The A1 name of a cell, with its sheet: ``ships!C4`` (0-based row and column)."""
+        a1 = f"{column_letters(col)}{row + 1}"
+        if self.name is None:
+            return a1
+        name = self.name if re.fullmatch(r"[A-Za-z0-9_.-]+", self.name) else "'" + self.name.replace("'", "''") + "'"
+        return f"{name}!{a1}"
+
+
+@dataclass
+class SheetDoc(YamlDoc):
+    """The cards of one kind read from a spreadsheet file: ``data`` is what a
+    YAML card file would hold; ``cells`` names the cell of every value (its JSON
+    path), so issues and catalog references point at ``file:Sheet!C4``.
+    ``file`` is the key the loader files it under (the path, with ``#kind`` when
+    one workbook holds several kinds); ``source`` the project-relative path."""
+
+    source: str = ""
+    cells: dict[JsonPath, str] = field(default_factory=dict)
+    empty: dict[tuple[int, str], str] = field(default_factory=dict)  # (card index, field) -> its empty cell
+    failed: bool = False  # a cell could not be read: the file fails, its other rows are still checked
+    unread: set[JsonPath] = field(default_factory=set)  # the values of cells that could not be read
+
+    def follow_on(self, issue: Issue) -> bool:
+        """Whether a schema issue only repeats a cell problem already reported
+        (the value of an unreadable cell is missing from the card)."""
+        path = tuple(issue.path)
+        if any(path[:len(u)] == u for u in self.unread):
+            return True
+        m = _MISSING_KEY.fullmatch(issue.message)
+        return bool(issue.code == "S002" and m and path + (m.group(1),) in self.unread)
+
+    def place(self, path: JsonPath, key: bool = False) -> tuple[str, int, int]:
+        p = tuple(path)
+        while p and p not in self.cells:
+            p = p[:-1]
+        cell = self.cells.get(p)
+        return (f"{self.source}:{cell}" if cell else self.source, 0, 0)
+
+    def issue(self, code: str, message: str, path: JsonPath = (), key: bool = False) -> Issue:
+        where = tuple(path)
+        m = _MISSING_KEY.fullmatch(message)
+        if code == "S002" and m and len(where) == 2 and (where[1], m.group(1)) in self.empty:
+            # a required field left empty: name its empty cell, not the row
+            return Issue(code, message, file=f"{self.source}:{self.empty[(where[1], m.group(1))]}", path=where)  # type: ignore[index]
+        file, _, _ = self.place(where, key)
+        return Issue(code, message, file=file, path=where)
+
+
+# ------------------------------------------------------------------ reading files
+
+def _fail(code: str, message: str, file: str, cell: str = "") -> SheetError:
+    return SheetError(Issue(code, message, file=f"{file}:{cell}" if cell else file))
+
+
+def _read_bytes(path: Path, file: str) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise _fail("W002", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}", file)
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise _fail("F001", f"cannot read file: {exc.strerror}", file) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise _fail("W002", f"file exceeds {MAX_FILE_BYTES} bytes", file)
+    return raw
+
+
+def check_zip(raw: bytes, file: str) -> zipfile.ZipFile:
+    """The workbook's zip, once its entry count and sizes are within bounds:
+    first as the central directory declares them, then as they really inflate
+    (a header that lies is caught when the data runs past it)."""
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(raw))
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise _fail("W001", f"not a workbook: the file is not a valid zip archive ({exc})", file) from None
+    if len(infos) > MAX_ZIP_ENTRIES:
+        raise _fail("W002", f"the workbook's zip holds {len(infos)} entries; the limit is {MAX_ZIP_ENTRIES}", file)
+    declared = sum(i.file_size for i in infos)
+    if declared > MAX_UNCOMPRESSED:
+        raise _fail("W002", f"the workbook unpacks to {declared} bytes; the limit is {MAX_UNCOMPRESSED} (a zip bomb?)", file)
+    total = 0
+    try:
+        for info in infos:
+            with zf.open(info) as fh:
+                while chunk := fh.read(1 << 16):
+                    total += len(chunk)
+                    if total > MAX_UNCOMPRESSED:
+                        raise _fail("W002", f"the workbook unpacks to more than {MAX_UNCOMPRESSED} bytes (a zip bomb?)", file)
+    except SheetError:
+        raise
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError) as exc:
+        raise _fail("W001", f"the workbook's zip is damaged or encrypted ({exc})", file) from None
+    return zf
+
+
+def _xml_root_iter(data: bytes) -> Iterator[tuple[str, ElementTree.Element]]:
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:  # no entity expansion, ever
+        raise ValueError("a DOCTYPE or ENTITY declaration")
+    yield from ElementTree.iterparse(io.BytesIO(data), ("start", "end"))
+
+
+def _extent_xlsx(zf: zipfile.ZipFile, file: str) -> None:
+    """Refuse a worksheet with a cell beyond the row or column bounds (from its XML)."""
+    for name in zf.namelist():
+        if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
+            continue
+        row_no = 0
+        col_no = 0
+        try:
+            for edge, elem in _xml_root_iter(zf.read(name)):
+                tag = elem.tag.rsplit("}", 1)[-1]
+                if edge == "start" and tag == "row":
+                    r = elem.get("r")
+                    row_no = int(r) if r and r.isdigit() else row_no + 1
+                    col_no = 0
+                    if row_no > MAX_ROWS:
+                        raise _fail("W002", f"a sheet has a row {row_no}; the limit is {MAX_ROWS} rows", file)
+                elif edge == "start" and tag == "c":
+                    ref = elem.get("r") or ""
+                    m = re.fullmatch(r"([A-Z]{1,3})(\d{1,7})", ref)
+                    col_no = _col_index(m.group(1)) + 1 if m else col_no + 1
+                    if m and int(m.group(2)) > MAX_ROWS:
+                        raise _fail("W002", f"a sheet has a cell {ref}; the limit is {MAX_ROWS} rows", file)
+                    if col_no > MAX_COLUMNS:
+                        raise _fail("W002", f"a sheet has a cell in column {col_no}; the limit is {MAX_COLUMNS} columns", file)
+                elif edge == "end":
+                    elem.clear()
+        except (ElementTree.ParseError, ValueError) as exc:
+            raise _fail("W001", f"the workbook's {name} is not well-formed XML ({exc})", file) from None
+
+
+_ODS_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_ODS_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+
+
+def _extent_ods(zf: zipfile.ZipFile, file: str) -> None:
+    """Refuse a spreadsheet whose repeated rows or cells with content reach
+    beyond the bounds (LibreOffice repeats empty rows and cells freely; those
+    are fine)."""
+    try:
+        data = zf.read("content.xml")
+    except KeyError:
+        raise _fail("W001", "not an OpenDocument spreadsheet: no content.xml", file) from None
+    row_no = 0
+    col_no = 0
+    row_repeat = 1
+    try:
+        for edge, elem in _xml_root_iter(data):
+            if elem.tag == _ODS_TABLE + "table" and edge == "start":
+                row_no = 0
+            elif elem.tag == _ODS_TABLE + "table-row":
+                if edge == "start":
+                    row_repeat = int(elem.get(_ODS_TABLE + "number-rows-repeated", "1"))
+                    col_no = 0
+                else:
+                    row_no += row_repeat
+                    elem.clear()
+            elif elem.tag in (_ODS_TABLE + "table-cell", _ODS_TABLE + "covered-table-cell") and edge == "end":
+                repeat = int(elem.get(_ODS_TABLE + "number-columns-repeated", "1"))
+                filled = elem.get(_ODS_OFFICE + "value-type") is not None or len(elem) > 0
+                col_no += repeat
+                if filled:
+                    if col_no > MAX_COLUMNS:
+                        raise _fail("W002", f"a sheet has a cell in column {col_no}; the limit is {MAX_COLUMNS} columns", file)
+                    if row_no + row_repeat > MAX_ROWS:
+                        raise _fail("W002", f"a sheet has a cell in row {row_no + row_repeat}; the limit is {MAX_ROWS} rows", file)
+    except (ElementTree.ParseError, ValueError) as exc:
+        raise _fail("W001", f"the workbook's content.xml is not well-formed XML ({exc})", file) from None
+
+
+def read_tables(path: Path, file: str) -> list[Table]:
+    """Every sheet of a ``.csv``, ``.xlsx`` or ``.ods`` file, bounded; raise
+    :class:`SheetError` for a file that cannot be read at all."""
+    raw = _read_bytes(path, file)
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return [_read_csv(raw, file, path.stem)]
+    zf = check_zip(raw, file)
+    (_extent_xlsx if suffix == ".xlsx" else _extent_ods)(zf, file)
+    import python_calamine
+
+    try:
+        book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(raw))
+        names = list(book.sheet_names)
+        if len(names) > MAX_SHEETS:
+            raise _fail("W002", f"the workbook holds {len(names)} sheets; the limit is {MAX_SHEETS}", file)
+        tables = []
+        for name in names:
+            if name.startswith("_"):
+                continue
+            sheet = book.get_sheet_by_name(name)
+            tables.append(Table(name, sheet.to_python(skip_empty_area=False, nrows=MAX_ROWS)))
+    except SheetError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - calamine's errors (CalamineError, XmlError, ZipError, ...) share no base class
+        raise _fail("W001", f"cannot read the workbook: {str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__}", file) from None
+    return tables
+
+
+def _read_csv(raw: bytes, file: str, stem: str) -> Table:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise _fail("W001", f"a CSV file must be UTF-8; byte 0x{raw[exc.start]:02x} on line {line} is not", file) from None
+    text = text.removeprefix("\ufeff")
+    rows: list[list[str]] = []
+    try:
+        for row in csv.reader(io.StringIO(text, newline=""), strict=True):
+            if len(rows) >= MAX_ROWS:
+                raise _fail("W002", f"more than {MAX_ROWS} rows; the limit is {MAX_ROWS}", file)
+            if len(row) > MAX_COLUMNS:
+                raise _fail("W002", f"row {len(rows) + 1} has {len(row)} columns; the limit is {MAX_COLUMNS}", file)
+            rows.append(row)
+    except csv.Error as exc:
+        raise _fail("W001", f"not a valid CSV file: {exc}", file) from None
+    return Table(None, rows)
+
+
+# ------------------------------------------------------------------ interpreting sheets
+
+@dataclass(frozen=True)
+class Column:
+    """One header cell: its index, its text and its parsed path."""
+
+    index: int
+    text: str
+    path: tuple[str | int, ...]
+
+
+def parse_column(text: str) -> tuple[str | int, ...] | None:
+    """``berths[0].label`` -> ``('berths', 0, 'label')``; None if not the syntax.
+
+    >>> parse_column("berths[0].label"), parse_column("name"), parse_column("a..b")
+    (('berths', 0, 'label'), ('name',), None)
+    """
+    if not _PATH.fullmatch(text):
+        return None
+    return tuple(int(m.group(2)) if m.group(2) is not None else m.group(1) for m in _SEGMENT.finditer(text))
+
+
+_ID_SPEC = FieldSpec(type="label", where=())
+
+
+def leaf_of(kind: KindSpec, path: tuple[str | int, ...]) -> tuple[LeafKind, FieldSpec | None] | str:
+    """How a column's cells are read for ``kind``, or why the column does not apply."""
+    top = path[0]
+    if top == "id":
+        return ("str", _ID_SPEC) if len(path) == 1 else "an id has no parts"
+    spec = kind.fields.get(str(top))
+    if spec is None:
+        return f"unknown key '{top}'"
+    for seg in path[1:]:
+        if spec.type == "text" and isinstance(seg, str):
+            if seg not in _PLURAL_KEYS:
+                return f"a text has no part '{seg}' (a plural text has: {', '.join(_PLURAL_KEYS)})"
+            return "str", None
+        if spec.type == "record" and isinstance(seg, str):
+            sub = spec.fields.get(seg)
+            if sub is None:
+                return f"unknown key '{seg}' in {'.'.join(map(str, path))} (allowed: {', '.join(spec.fields)})"
+            spec = sub
+        elif spec.type == "list" and isinstance(seg, int) and spec.items is not None:
+            spec = spec.items
+        elif spec.type == "icons" and isinstance(seg, int):
+            return ("str" if all(isinstance(v, str) for v in spec.values) else "scalar"), None
+        elif spec.type == "effects" and isinstance(seg, int):
+            spec = FieldSpec(type="effect", where=())
+        else:
+            what = "an item number" if isinstance(seg, int) else f"a key '{seg}'"
+            return f"a {spec.type} field has no {what}; write the value as a YAML flow value in one cell"
+    return _leaf(spec), spec
+
+
+def _leaf(spec: FieldSpec) -> LeafKind:
+    if spec.type in ("text", "label", "ref", "image"):
+        return "str"
+    if spec.type == "enum":
+        return "str" if all(isinstance(v, str) for v in spec.values) else "scalar"
+    if spec.type == "integer":
+        return "int"
+    if spec.type == "boolean":
+        return "bool"
+    return "flow"
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+class _Reader:
+    """Turn the tables of one file into a :class:`SheetDoc` per kind."""
+
+    def __init__(self, file: str, kinds: Kinds) -> None:
+        self.file = file
+        self.kinds = kinds
+        self.issues: list[Issue] = []
+        self.docs: dict[str, SheetDoc] = {}  # file_kind -> doc
+        # a sheet (or a kind cell) names a kind by file_kind or kind name, in any case: "Ships" is ships
+        self.by_name = {**{k.name.lower(): k for k in kinds.kinds.values()},
+                        **{fk.lower(): k for fk, k in kinds.by_file.items()}}
+
+    def issue(self, code: str, message: str, table: Table, row: int, col: int) -> None:
+        self.issues.append(Issue(code, message, file=f"{self.file}:{table.cell(row, col)}"))
+
+    def doc(self, kind: KindSpec) -> SheetDoc:
+        if kind.file_kind not in self.docs:
+            self.docs[kind.file_kind] = SheetDoc(file=self.file, data={"kind": kind.file_kind, "cards": []},
+                                                 source=self.file)
+        return self.docs[kind.file_kind]
+
+    def table(self, table: Table, stem: str) -> None:
+        rows = table.rows
+        header = list(rows[0]) if rows else []
+        columns: list[Column] = []
+        seen: dict[str, int] = {}
+        width = max((len(r) for r in rows), default=0)
+        for ci in range(width):
+            raw = header[ci] if ci < len(header) else ""
+            text = raw.strip() if isinstance(raw, str) else raw
+            if text == "":
+                if any(ci < len(r) and not _blank(r[ci]) for r in rows[1:]):
+                    self.issue("W004", f"column {column_letters(ci)} holds values but its header cell is empty", table, 0, ci)
+                continue
+            if not isinstance(text, str) or (path := parse_column(text)) is None:
+                self.issue("W004", f"header {_quote(text)} is not a field name (name, name.part or name[0])", table, 0, ci)
+                continue
+            if text in seen:
+                self.issue("W004", f"column '{text}' appears twice (first in column {column_letters(seen[text])})", table, 0, ci)
+                continue
+            seen[text] = ci
+            columns.append(Column(ci, text, path))
+        kind_col = next((c for c in columns if c.path == ("kind",)), None)
+        fixed = None if kind_col else self.by_name.get((table.name or stem).lower())
+        if kind_col is None and fixed is None:
+            self.issues.append(Issue("W005", f"sheet {_quote(table.name or stem)} is not a kind of the set "
+                                             f"({', '.join(sorted(self.kinds.by_file))}) and has no 'kind' column; "
+                                             "name it after a kind, or start its name with _ to keep notes",
+                                     file=f"{self.file}:{table.cell(0, 0)}" if table.name else self.file))
+            return
+        data_columns = [c for c in columns if c is not kind_col]
+        if fixed is not None:
+            bad = set()
+            for c in data_columns:
+                how = leaf_of(fixed, c.path)
+                if isinstance(how, str):
+                    code = "S001" if how.startswith("unknown key") else "W004"
+                    allowed = ", ".join(["id", *fixed.fields]) if code == "S001" and len(c.path) == 1 else ""
+                    message = f"{how} (allowed here: {allowed})" if allowed else f"column '{c.text}': {how}"
+                    self.issue(code, message, table, 0, c.index)
+                    bad.add(c.index)
+            data_columns = [c for c in data_columns if c.index not in bad]
+        for ri in range(1, len(rows)):
+            row = rows[ri]
+            if all(_blank(v) for v in row):
+                continue
+            kind = fixed
+            if kind_col is not None:
+                value = row[kind_col.index] if kind_col.index < len(row) else ""
+                if _blank(value):
+                    self.issue("S002", "missing required key 'kind'", table, ri, kind_col.index)
+                    continue
+                kind = self.by_name.get(str(value).strip().lower())
+                if kind is None:
+                    self.issue("S004", f"'kind' must be one of: {', '.join(sorted(self.kinds.by_file))} (found {_quote(value)})",
+                               table, ri, kind_col.index)
+                    continue
+            assert kind is not None
+            self.card(table, ri, row, kind, data_columns, check_columns=kind_col is not None)
+
+    def card(self, table: Table, ri: int, row: Sequence[Any], kind: KindSpec, columns: list[Column],
+             check_columns: bool) -> None:
+        doc = self.doc(kind)
+        cards = doc.data["cards"]
+        index = len(cards)
+        base: JsonPath = ("cards", index)
+        values: list[tuple[tuple[str | int, ...], Any, int]] = []
+        ok = True
+        for c in columns:
+            raw = row[c.index] if c.index < len(row) else ""
+            how = leaf_of(kind, c.path)
+            if isinstance(how, str):
+                if check_columns and not _blank(raw):
+                    code = "S001" if how.startswith("unknown key") else "W004"
+                    self.issue(code, f"column '{c.text}' does not apply to a {kind.name} card: {how}", table, ri, c.index)
+                    ok = False
+                continue
+            if _blank(raw):
+                if len(c.path) == 1:
+                    doc.empty[(index, str(c.path[0]))] = table.cell(ri, c.index)
+                continue
+            leaf, spec = how
+            try:
+                value = self.convert(raw, leaf, spec, table, ri, c.index)
+            except _CellError as exc:
+                self.issue(exc.code, exc.message, table, ri, c.index)
+                doc.unread.add(base + c.path[:1])
+                ok = False
+                continue
+            values.append((c.path, value, c.index))
+        card: dict[str, Any] = {}
+        id_col = next((c.index for c in columns if c.path == ("id",)), columns[0].index if columns else 0)
+        doc.cells[base] = table.cell(ri, id_col)
+        doc.marks[base] = (ri + 1, id_col + 1)
+        for path, value, col in values:
+            problem = _insert(card, path, value)
+            if problem:
+                self.issue("W007", problem, table, ri, col)
+                doc.unread.add(base + path[:1])
+                ok = False
+                continue
+            for n in range(1, len(path) + 1):
+                doc.cells.setdefault(base + path[:n], table.cell(ri, col))
+                doc.marks.setdefault(base + path[:n], (ri + 1, col + 1))
+        for where, problem in _lists(card):
+            self.issues.append(Issue("W007", problem, file=doc.place(base + where)[0]))
+            doc.unread.add(base + where[:1])
+            ok = False
+        cards.append(card)  # a card with a bad cell keeps its place, so later rows keep their numbers
+        if not ok:
+            doc.failed = True
+
+    def convert(self, raw: Any, leaf: LeafKind, spec: FieldSpec | None, table: Table, ri: int, ci: int) -> Any:
+        if isinstance(raw, str) and len(raw) > MAX_CELL_CHARS:
+            raise _CellError("W003", f"a cell of {len(raw)} characters; the limit is {MAX_CELL_CHARS}")
+        if isinstance(raw, (dt.date, dt.time, dt.datetime, dt.timedelta)):
+            raw = raw.isoformat() if not isinstance(raw, dt.timedelta) else str(raw)
+        if isinstance(raw, float) and not math.isfinite(raw):
+            raise _CellError("W008", "a cell holds a number that is not finite")
+        if isinstance(raw, str) and re.fullmatch(r"#(?:DIV/0!|N/A|NAME\?|NULL!|NUM!|REF!|VALUE!|GETTING_DATA)", raw.strip()):
+            raise _CellError("W008", f"a cell holds the spreadsheet error {raw.strip()} (its formula failed)")
+        if spec is not None and spec.nullable and raw == "null" and leaf != "flow":
+            return None
+        if leaf == "str":
+            if isinstance(raw, bool):
+                return "true" if raw else "false"
+            if isinstance(raw, float):
+                return _number_text(raw)
+            return raw if isinstance(raw, str) else str(raw)
+        if leaf == "int":
+            if isinstance(raw, float) and raw.is_integer():
+                return int(raw)
+            if isinstance(raw, str) and _INT.fullmatch(raw.strip()):
+                return int(raw.strip())
+            return raw  # the schema says what it should be
+        if leaf == "bool":
+            if isinstance(raw, str) and raw.strip().lower() in ("true", "false"):
+                return raw.strip().lower() == "true"
+            return raw
+        if leaf == "scalar":
+            if isinstance(raw, float) and raw.is_integer():
+                return int(raw)
+            if isinstance(raw, str):
+                return self.flow(raw)
+            return raw
+        # a list, record or effect: a YAML flow value
+        if isinstance(raw, float) and raw.is_integer():
+            return int(raw)
+        if not isinstance(raw, str):
+            return raw
+        return self.flow(raw)
+
+    def flow(self, text: str) -> Any:
+        if len(text.encode("utf-8")) > MAX_FLOW_BYTES:
+            raise _CellError("W003", f"a YAML value of more than {MAX_FLOW_BYTES} bytes in one cell")
+        try:
+            return parse_yaml(text, "cell").data
+        except YamlError as exc:
+            msg = exc.issue.message
+            raise _CellError("W006", f"the cell is not a YAML flow value ({exc.issue.code}: {msg}, at "
+                                     f"character {exc.issue.column} of line {exc.issue.line})") from None
+
+
+class _CellError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and value == "")
+
+
+def _quote(value: Any) -> str:
+    text = repr(value) if not isinstance(value, str) else f"'{value}'"
+    return text if len(text) <= 42 else text[:40] + "...'"
+
+
+class _Items(dict[int, Any]):
+    """A list being built from indexed columns."""
+
+
+def _insert(card: dict[str, Any], path: tuple[str | int, ...], value: Any) -> str | None:
+    node: Any = card
+    for i, seg in enumerate(path):
+        last = i == len(path) - 1
+        nxt = path[i + 1] if not last else None
+        if last:
+            if seg in node:
+                return f"'{_dotted(path)}' is given both whole and in parts"
+            node[seg] = value
+            return None
+        child = node.get(seg)
+        if child is None and seg not in node:
+            child = _Items() if isinstance(nxt, int) else {}
+            node[seg] = child
+        elif isinstance(nxt, int) != isinstance(child, _Items) or not isinstance(child, dict):
+            return f"'{_dotted(path[:i + 1])}' is given both whole and in parts"
+        node = child
+    return None  # pragma: no cover - the loop returns
+
+
+def _dotted(path: Sequence[str | int]) -> str:
+    return "".join(f"[{s}]" if isinstance(s, int) else (f".{s}" if i else s) for i, s in enumerate(path))
+
+
+def _lists(node: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """Turn the ``_Items`` of indexed columns into lists, in place; yield the
+    path and message of each gap (the items are kept in order all the same)."""
+    items = node.items() if isinstance(node, dict) else []
+    for key, child in list(items):
+        if isinstance(child, _Items):
+            order = sorted(child)
+            if order != list(range(len(child))):
+                gap = next(i for i in range(order[-1] + 1) if i not in child)
+                after = next(i for i in order if i > gap)
+                message = (f"'{_dotted(path + (key, after))}' is filled but '{_dotted(path + (key, gap))}' "
+                           "is empty: list items run from [0] without gaps")
+                yield path + (key, after), message
+            node[key] = [child[i] for i in order]
+            for j, sub in enumerate(node[key]):
+                if isinstance(sub, dict):
+                    yield from _lists(sub, path + (key, order[j]))
+        elif isinstance(child, dict):
+            yield from _lists(child, path + (key,))
+
+
+def read_sheet_file(path: Path, file: str, kinds: Kinds) -> tuple[list[SheetDoc], list[Issue]]:
+    """The cards of a spreadsheet card file, one :class:`SheetDoc` per kind it
+    holds, and every problem found (cell-located).  A doc with problems is
+    still returned with ``failed`` set, so its other rows are checked too."""
+    try:
+        tables = read_tables(path, file)
+    except SheetError as exc:
+        return [], [exc.issue]
+    reader = _Reader(file, kinds)
+    for table in tables:
+        reader.table(table, path.stem)
+    docs = list(reader.docs.values())
+    if len(docs) > 1:
+        for d in docs:
+            d.file = f"{file}#{d.data['kind']}"
+    return docs, reader.issues
+
+
+def is_sheet(name: str) -> bool:
+    return name.lower().endswith(SHEET_SUFFIXES)
