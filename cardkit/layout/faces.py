@@ -19,6 +19,7 @@ from cardkit.errors import CardkitError, Issue, JsonPath
 from cardkit.layout.binding import RESERVED, kind_field_names, template_paths
 from cardkit.layout.icons import ICONS
 from cardkit.layout.svgicons import SvgIcon, read_svg
+from cardkit.layout.sizes import resolve_size, size_problem
 from cardkit.layout.units import names_in
 from cardkit.load.schema import validate_doc
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
@@ -119,6 +120,12 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
     for n in raw_faces:
         spec = _resolve(raw_faces, n, doc, "faces", issues)
         spec.setdefault("size", data.get("size"))
+        problem = size_problem(spec["size"])
+        if problem:  # (a file-wide size is reported once)
+            issue = doc.issue("M070", problem, ("faces", n, "size") if "size" in raw_faces[n] else ("size",))
+            if issue not in issues:
+                issues.append(issue)
+        spec["size"] = resolve_size(spec["size"])
         spec.setdefault("bleed", data.get("bleed", "20pt"))
         book.faces[n] = spec
     book.groups = {k: list(v) for k, v in data.get("groups", {}).items()}
