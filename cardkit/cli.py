@@ -394,6 +394,21 @@ def build_png_cmd(root: RootOpt = Path("."),
     typer.echo(f"wrote {len(paths)} PNG files to {paths[0].parent if paths else 'nowhere'}")
 
 
+@build_app.command("shop")
+def build_shop_cmd(root: RootOpt = Path("."),
+                   preset: Annotated[str, typer.Option("--preset", help="generic, thegamecrafter or drivethrucards (docs/print.md)")] = "generic",
+                   set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+                   locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
+    """Write a print service's files (one-card-per-page PDF, per-card PNGs) to output/shop/<preset>/<set>-<locale>/."""
+    from cardkit.print.presets import preset as find_preset
+    from cardkit.print.shop import build_shop
+
+    chosen = find_preset(preset)
+    project = _clean_project(root)
+    result = build_shop(root, project.card_set(_set_id(project, set_id)), locale, chosen)
+    typer.echo(f"wrote {len(result.pdfs)} PDF and {len(result.pngs)} PNG files ({result.cards} cards) to {result.folder}")
+
+
 @build_app.command("tts")
 def build_tts_cmd(root: RootOpt = Path("."),
                   set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,

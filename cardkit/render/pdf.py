@@ -73,6 +73,10 @@ class PdfDocument:
         self.canvas.setTrimBox((x0, y0, x1, y1))
         self.canvas.setBleedBox((x0 - bleed, y0 - bleed, x1 + bleed, y1 + bleed))
 
+    def set_page_size(self, size: tuple[float, float]) -> None:
+        """The size of the page being drawn (and of the next ones)."""
+        self.canvas.setPageSize(size)
+
     def end_page(self) -> None:
         self.canvas.showPage()
         self.pages += 1
