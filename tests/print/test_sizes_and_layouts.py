@@ -5,6 +5,7 @@ file, not from cardkit's own plan."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -171,3 +172,68 @@ def test_a_card_too_big_for_the_paper_says_what_it_needs():
         plan_sheet("a4", 200 * MM, 290 * MM, 3 * MM)
     (issue,) = err.value.issues
     assert issue.code == "B002" and "needs 214.0 x 304.0 mm" in issue.message and "--margin" in issue.message
+
+
+@pytest.fixture(scope="module")
+def poker_game(tmp_path_factory) -> Path:
+    """The starter game on poker cards, with 14 heroes and 3 spells."""
+    from cardkit.scaffold import init_project
+
+    root = tmp_path_factory.mktemp("poker") / "game"
+    init_project(root, "poker")
+    set_dir = root / "cards" / "poker"
+    faces = set_dir / "faces.yaml"
+    faces.write_text(faces.read_text(encoding="utf-8").replace("size: [63mm, 88mm]", "size: poker"), encoding="utf-8")
+    heroes = set_dir / "heroes.yaml"
+    extra = "".join(f"  - id: hero_{i}\n    name: \"Hero {i}\"\n    element: earth\n    power: 1\n    text: \"Nothing.\"\n"
+                    for i in range(12))
+    heroes.write_text(heroes.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    manifest = set_dir / "set.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("cards: 5", "cards: 17"), encoding="utf-8")
+    return root
+
+
+def _poker_frames(page: pdfium.PdfPage) -> list[tuple[float, float]]:
+    """Centres of the starter faces' border (2.2 mm inside the trim, 0.8 pt wide) on a poker card."""
+    out = []
+    for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=8):
+        left, bottom, right, top = obj.get_bounds()
+        if 0 <= (right - left) / MM - (63.5 - 4.4) < 0.7 and 0 <= (top - bottom) / MM - (88.9 - 4.4) < 0.7:
+            out.append(((left + right) / 2, (bottom + top) / 2))
+    return out
+
+
+@pytest.mark.parametrize("paper, margin", [("a4", 4 * MM), ("letter", 3 * MM)])
+def test_nine_poker_cards_a_page_on_shared_cut_lines(poker_game, tmp_path, paper, margin):
+    card_set = load_project(poker_game).card_set("poker")
+    path = build_pdf(poker_game, card_set, "en", paper=paper, layout="shared-edge", bleed=0.125 * INCH,
+                     margin=margin, out=tmp_path / "p.pdf").path
+    reader = PdfReader(path)
+    doc = pdfium.PdfDocument(str(path))
+    first = _poker_frames(doc[2])  # after the calibration front and back
+    assert len(first) == 9
+    xs = sorted({round(x, 2) for x, _ in first})
+    ys = sorted({round(y, 2) for _, y in first})
+    # butted: neighbouring trims share a cut line, so centres are exactly one card apart
+    assert [round((b - a) / MM, 2) for a, b in pairwise(xs)] == [63.5, 63.5]
+    assert [round((b - a) / MM, 2) for a, b in pairwise(ys)] == [88.9, 88.9]
+    page = reader.pages[2]
+    trim, bleed = page.trimbox, page.bleedbox
+    assert round((float(trim.left) - float(bleed.left)) / INCH, 4) == 0.125  # outer bleed 1/8 in
+    assert [round(float(v), 2) for v in (trim.left, trim.bottom)] == [round(xs[0] - 31.75 * MM, 2), round(ys[0] - 44.45 * MM, 2)]
+    pw, ph = float(page.mediabox.width), float(page.mediabox.height)
+    assert min(float(trim.left), float(trim.bottom), pw - float(trim.right), ph - float(trim.top)) >= margin + 9 - 0.01
+    assert _margin_is_blank(path, margin) == []
+    doc.close()
+
+
+def test_poker_gutterfold_backs_mirror_fronts(poker_game, tmp_path):
+    card_set = load_project(poker_game).card_set("poker")
+    path = build_pdf(poker_game, card_set, "en", layout="gutterfold", out=tmp_path / "g.pdf").path
+    doc = pdfium.PdfDocument(str(path))
+    page_w = doc[1].get_width()
+    frames = _poker_frames(doc[1])
+    doc.close()
+    left = sorted((round(x, 2), round(y, 2)) for x, y in frames if x < page_w / 2)
+    right = sorted((round(page_w - x, 2), round(y, 2)) for x, y in frames if x > page_w / 2)
+    assert len(left) == 3 and left == right  # A4: one column of three each side of a vertical fold
