@@ -129,6 +129,31 @@ def _size_text(v: float) -> str:
     return f"{round(v / MM, 1):g}"
 
 
+LABEL_GAP = 1 * MM  # between a calibration cross and its label
+LABEL_ASCENT = 7.5  # pt: the tallest glyph of a 9 pt label above its baseline (Korean included)
+SCALE_ROOM = 9 * MM  # the millimetre scale at the foot of the help box
+
+
+def mm_scale(x: float, y: float, length_mm: int) -> list[Op]:
+    """A ruler of ``length_mm`` millimetres from (x, y) to the right: a tick
+    every millimetre, longer every 5 and 10, numbered every 10, to check that
+    the page printed at actual size."""
+    ops: list[Op] = [Line(x, y, x + length_mm * MM, y, INK, 0.4)]
+    for i in range(length_mm + 1):
+        h = 3.5 * MM if i % 10 == 0 else 2.5 * MM if i % 5 == 0 else 1.5 * MM
+        ops.append(Line(x + i * MM, y, x + i * MM, y + h, INK, 0.3))
+    return ops
+
+
+def _scale_labels(doc: PdfDocument, x: float, y: float, length_mm: int, locale: str) -> list[Op]:
+    ops: list[Op] = []
+    for i in range(0, length_mm + 1, 10):
+        label = f"{i} mm" if i == length_mm else str(i)
+        w = doc.book.width(str(i), doc.book.chain(locale, "body"), 6)
+        ops.append(Text(x + i * MM - w / 2, y - 2.6 * MM, label, locale, "body", 6, INK))
+    return ops
+
+
 def calibration_pages(doc: PdfDocument, sheet: Sheet, loc: Localizer, duplex: str, title: str) -> None:
     """A front and back page with matching crosses in every card slot of
     ``sheet`` (on a gutterfold sheet, one page: the crosses behind the fold)."""
@@ -146,19 +171,21 @@ def calibration_pages(doc: PdfDocument, sheet: Sheet, loc: Localizer, duplex: st
             else:
                 target, turned = back_slot(sheet, slot, duplex)
                 places = [(*sheet.trim_xy(target), turned, label)]
+            arm = min(12 * MM, 0.28 * min(sheet.card_w, sheet.card_h))  # the cross fits any card
             for tx, ty, turned, text in places:
                 cx, cy = tx + sheet.card_w / 2, ty + sheet.card_h / 2
                 ops.append(Rect(tx, ty, sheet.card_w, sheet.card_h, stroke="#999999", lw=0.4))
-                ops.append(Line(cx - 12 * MM, cy, cx + 12 * MM, cy, INK, 0.5))
-                ops.append(Line(cx, cy - 12 * MM, cx, cy + 12 * MM, INK, 0.5))
-                ops.append(Circle(cx, cy, 5 * MM, stroke=INK, lw=0.5))
+                ops.append(Line(cx - arm, cy, cx + arm, cy, INK, 0.5))
+                ops.append(Line(cx, cy - arm, cx, cy + arm, INK, 0.5))
+                ops.append(Circle(cx, cy, min(5 * MM, 0.42 * arm), stroke=INK, lw=0.5))
                 tag = f"{text} {slot + 1}"
                 w = book.width(tag, book.chain(loc.locale, "bold"), 9)
-                dy = -9 * MM if not turned else 9 * MM
+                # the label sits beyond the end of the cross's arm (turned: above it), clear of its lines
+                reach = arm + LABEL_GAP + LABEL_ASCENT
                 if turned:
-                    ops.append(Group((Text(-w / 2, -3, tag, loc.locale, "bold", 9, INK),), dx=cx, dy=cy + dy, rotate=180))
+                    ops.append(Group((Text(-w / 2, 0, tag, loc.locale, "bold", 9, INK),), dx=cx, dy=cy + reach, rotate=180))
                 else:
-                    ops.append(Text(cx - w / 2, cy + dy, tag, loc.locale, "bold", 9, INK))
+                    ops.append(Text(cx - w / 2, cy - reach, tag, loc.locale, "bold", 9, INK))
         doc.draw(crop_marks(sheet, sheet.per_page))
         doc.draw(ops)
         doc.draw(fold_line(sheet))
@@ -181,13 +208,15 @@ def _help_box(doc: PdfDocument, sheet: Sheet, loc: Localizer, headings: list[str
 
     pad = 3 * MM
     w = min(sheet.page_w - 2 * sheet.left - 20 * MM, 2.6 * sheet.card_w)
-    h = sheet.card_h * 0.75
+    h = min(max(sheet.card_h * 0.75, 62 * MM), sheet.page_h - 2 * sheet.margin)
     x = (sheet.page_w - w) / 2
     y = (sheet.page_h - h) / 2
     blocks = [Block(t, Style(loc.locale, "title", 1.15), ratio=1.25, gap_after=0.5) for t in headings]
     blocks += [Block(t, Style(loc.locale, "bold" if i == 0 else "body", 1.25), gap_after=0.5) for i, t in enumerate(paragraphs)]
-    res = fit_column(blocks, w - 2 * pad, h - 2 * pad, 9, 6, doc.book)
+    res = fit_column(blocks, w - 2 * pad, h - 2 * pad - SCALE_ROOM, 9, 6, doc.book)
     ops: list[Op] = [Rect(x, y, w, h, fill="#ffffff", stroke=INK, lw=0.6)]
+    length = min(100, int((w - 2 * pad) / MM) // 10 * 10)
+    ops += mm_scale(x + pad, y + pad + 3 * MM, length) + _scale_labels(doc, x + pad, y + pad + 3 * MM, length, loc.locale)
     top = y + h - pad
     for block, lines, size in res.blocks:
         yy = top - size * 0.95
