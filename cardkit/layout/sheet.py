@@ -240,14 +240,21 @@ def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float | None, ma
 
 
 def _no_fit(paper: str, pw: float, ph: float, w: float, h: float, b: float, margin: float, layout: Layout) -> str:
-    around = 2 * (margin + max(b, MARK_ROOM) - b)
-    need_w, need_h = w + 2 * b + around, h + 2 * b + around
-    if layout == "gutterfold":  # fronts and backs side by side (or one above the other)
-        need_w, need_h = (2 * need_w + 2 * FOLD_GAP - 2 * (margin + max(b, MARK_ROOM) - b), need_h) \
-            if need_w * 2 <= need_h * 2 else (need_w, 2 * need_h)
+    """What one card needs: its trim at least the margin plus the larger of
+    the bleed and a crop mark's room from every edge (a gutterfold sheet
+    holds its back across the fold, the way that needs less paper)."""
+    edge = margin + max(b, MARK_ROOM)
+    need_w, need_h = w + 2 * edge, h + 2 * edge
+    if layout == "gutterfold":
+        side_by_side = (2 * (edge + w + b + FOLD_GAP), need_h)
+        stacked = (need_w, 2 * (edge + h + b + FOLD_GAP))
+        need_w, need_h = min(side_by_side, stacked, key=lambda s: s[0] * s[1])
+    fix = "use a smaller --bleed or --margin"
+    if w + 2 * MARK_ROOM > pw + _EPS or h + 2 * MARK_ROOM > ph + _EPS:  # (cards are not turned to fit)
+        fix = "the card is too large for this paper even without bleed and margin"
     return (f"a {w / MM:g} x {h / MM:g} mm card with {b / MM:g} mm bleed, a {margin / MM:g} mm printer margin and "
             f"crop marks needs {need_w / MM:.1f} x {need_h / MM:.1f} mm in the {layout} layout; {paper} is "
-            f"{pw / MM:.1f} x {ph / MM:.1f} mm: use a smaller --bleed or --margin")
+            f"{pw / MM:.1f} x {ph / MM:.1f} mm: {fix}")
 
 
 def back_slot(sheet: Sheet, slot: int, duplex: str) -> tuple[int, bool]:
@@ -300,7 +307,8 @@ def _block_marks(sheet: Sheet, xs: list[float], ys: list[float], box: tuple[floa
     return ops
 
 
-def _cut_lines(sheet: Sheet, slots: int, trims: list[tuple[float, float]]) -> tuple[list[float], list[float]]:
+def _cut_lines(sheet: Sheet, trims: list[tuple[float, float]]) -> tuple[list[float], list[float]]:
+    """The x of every vertical cut line and the y of every horizontal one (top first)."""
     xs = sorted({round(v, 6) for x, _ in trims for v in (x, x + sheet.card_w)})
     ys = sorted({round(v, 6) for _, y in trims for v in (y, y + sheet.card_h)}, reverse=True)
     return xs, ys
@@ -322,7 +330,7 @@ def crop_marks(sheet: Sheet, slots: int, colour: str = "#000000") -> list[Line]:
         blocks = [(fronts, "tblr")]
     ops: list[Line] = []
     for trims, sides in blocks:
-        xs, ys = _cut_lines(sheet, slots, trims)
+        xs, ys = _cut_lines(sheet, trims)
         box = (xs[0], ys[-1], xs[-1], ys[0])
         ops += _block_marks(sheet, xs, ys, box, sides, colour)
     return ops
