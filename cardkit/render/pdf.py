@@ -161,6 +161,10 @@ class PdfDocument:
         elif isinstance(op, SvgOp):
             from reportlab.graphics import renderPDF
 
+            # the renderer starts from the drawing's font (reportlab's default, an unembedded
+            # Helvetica, even for a drawing without text): start from the embedded default instead
+            if getattr(op.drawing, "initialFontName", None) != "NotoSans":
+                op.drawing.__dict__["initialFontName"] = "NotoSans"
             renderPDF.draw(op.drawing, c, 0, 0)
         else:  # pragma: no cover - closed union
             raise TypeError(op)
