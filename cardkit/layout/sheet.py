@@ -62,7 +62,7 @@ MAX_BLEED = 10 * MM
 MARK_GAP = 1.0 * MM  # a crop mark starts this far outside the bleed edge...
 MARK_TRIM_GAP = 0.5 * MM  # ...or, when there is no room for it there, this far outside the trim
 MARK_LEN = 4.0 * MM
-MIN_MARK = 2.0 * MM
+MIN_MARK = 1.5 * MM
 MARK_ROOM = MARK_TRIM_GAP + MIN_MARK  # the least room between a trim and the printer margin
 FOLD_GAP = 2.0 * MM  # gutterfold: from the fold line to the bleed edge on either side
 DUPLEX = ("long-edge", "short-edge", "none")
@@ -271,11 +271,18 @@ def mark_span(bleed: float, room: float) -> tuple[float, float] | None:
     """From where to where (distances outward from the trim line) a crop mark
     runs when ``room`` separates the trim from the printer margin: outside the
     bleed when a mark of :data:`MIN_MARK` fits there, else from just outside
-    the trim (over the bleed, which is cut away); None when neither fits."""
+    the trim to the margin (over the bleed, which is cut away); None when
+    neither fits.
+
+    >>> [round(v / MM, 2) for v in mark_span(2 * MM, 2.5 * MM)]
+    [0.5, 2.5]
+    >>> [round(v / MM, 2) for v in mark_span(2 * MM, 12 * MM)]
+    [3.0, 7.0]
+    """
     end = min(room, bleed + MARK_GAP + MARK_LEN)
     start = bleed + MARK_GAP
     if end - start < MIN_MARK - _EPS:
-        start = max(MARK_TRIM_GAP, end - MIN_MARK)
+        start = MARK_TRIM_GAP  # as long as the room allows
     return (start, end) if end - start >= MIN_MARK - _EPS else None
 
 
