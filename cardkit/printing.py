@@ -349,11 +349,17 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     is added for a layout other than the grid); raise with every string that
     does not fit.  Cards of each trim size get their own sheets, calibration
     page included, in the order the first card of each size is printed."""
+    issues = []
     if duplex not in ("long-edge", "short-edge", "none"):
-        raise CardkitError(f"unknown --duplex '{duplex}' (long-edge, short-edge or none)", code="B003")
+        issues.append(Issue("B003", f"unknown --duplex '{duplex}' (long-edge, short-edge or none)"))
     if mode not in ("cards", "inserts"):
-        raise CardkitError(f"unknown --mode '{mode}' (cards or inserts)", code="B004")
-    check_sheet_options(paper, bleed, margin, layout)
+        issues.append(Issue("B004", f"unknown --mode '{mode}' (cards or inserts)"))
+    try:
+        check_sheet_options(paper, bleed, margin, layout)
+    except CardkitError as exc:
+        issues += exc.issues
+    if issues:  # every bad option at once, before anything is composed
+        raise CardkitError(issues)
     items, extras = compose_set(root, card_set, locale, units)
     all_items = items + extras
     _check_fits(root, card_set, locale, all_items)

@@ -22,10 +22,11 @@ def _error_lines(err: str) -> list[str]:
 
 def test_bad_sheet_options_are_all_reported_before_anything_is_built(tmp_path: Path, cli):
     root = three_size_project(tmp_path / "game")
-    result = cli("build", "pdf", "--root", str(root), "--layout", "zigzag", "--margin", "30mm", "--paper", "a3")
+    result = cli("build", "pdf", "--root", str(root), "--layout", "zigzag", "--margin", "30mm", "--paper", "a3",
+                 "--duplex", "sideways", "--bleed", "12mm")
     assert result.code == 1
     codes = sorted(ln.split("error[")[1][:4] for ln in _error_lines(result.err))
-    assert codes == ["B001", "B007", "B008"]
+    assert codes == ["B001", "B002", "B003", "B007", "B008"]
     assert not (root / "output").exists()
 
 
