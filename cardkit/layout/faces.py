@@ -18,8 +18,8 @@ from typing import Any, Iterator, Mapping
 from cardkit.errors import CardkitError, Issue, JsonPath
 from cardkit.layout.binding import RESERVED, kind_field_names, template_paths
 from cardkit.layout.icons import ICONS
-from cardkit.layout.svgicons import SvgIcon, read_svg
 from cardkit.layout.sizes import resolve_size, size_problem
+from cardkit.layout.svgicons import SvgIcon, read_svg
 from cardkit.layout.units import names_in
 from cardkit.load.schema import validate_doc
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
@@ -224,6 +224,10 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
         for key in ("front", "back"):
             if key in entry and entry[key] not in book.faces:
                 issues.append(doc.issue("M002", f"print entry names unknown face '{entry[key]}'", ("print", i, key)))
+        for j, kind in enumerate(entry["kinds"]):
+            if card_set.kinds and kind not in card_set.kinds:
+                issues.append(doc.issue("M071", f"print entry names unknown kind '{kind}' (kinds.yaml has "
+                                        f"{', '.join(sorted(card_set.kinds))})", ("print", i, "kinds", j)))
         fields = kind_field_names(card_set.cards.values(), entry["kinds"])
         for key in ("sort", "back_variant"):  # (`copies` may name a list no card uses yet: each card is then its own copy)
             if key in entry and entry[key] not in fields:

@@ -67,3 +67,14 @@ def test_a_back_of_another_size_is_refused(tmp_path: Path, cli):
     lines = _error_lines(result.err)
     assert len(lines) == 11 and all("error[B009]" in ln and "63 x 41 mm" in ln and "41 x 63 mm" in ln for ln in lines)
     assert not (root / "output").exists()
+
+
+def test_an_unknown_print_kind_is_located(tmp_path: Path, cli):
+    root = three_size_project(tmp_path / "game")
+    faces = root / "cards" / "sizes" / "faces.yaml"
+    faces.write_text(faces.read_text(encoding="utf-8").replace("{kinds: [relic], front: relic", "{kinds: [relik], front: relic"),
+                     encoding="utf-8")
+    result = cli("validate", "--root", str(root))
+    assert result.code == 1
+    lines = [ln for ln in result.err.splitlines() + result.out.splitlines() if "error[M071]" in ln]
+    assert len(lines) == 1 and lines[0].startswith("cards/sizes/faces.yaml:33:14:") and "'relik'" in lines[0], lines
