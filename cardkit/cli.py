@@ -287,9 +287,22 @@ def _parse_bleed(bleed: str | None) -> float | None:
     return to_pt(bleed)
 
 
+def _parse_margin(margin: str) -> float:
+    """``--margin`` as points (a length such as 4mm)."""
+    from cardkit.layout.units import to_pt
+
+    return to_pt(margin)
+
+
+LAYOUT_HELP = "grid (each card with its own bleed), shared-edge (cards share cut lines) or gutterfold (fronts and backs on one side, folded)"
+MARGIN_HELP = "the printer's unprintable margin: nothing is drawn within it"
+
+
 @build_app.callback()
 def build_all(ctx: typer.Context, root: RootOpt = Path("."),
-              locale: Annotated[str, typer.Option("--locale", help="language of the build summary")] = "en") -> None:
+              locale: Annotated[str, typer.Option("--locale", help="language of the build summary")] = "en",
+              layout: Annotated[str, typer.Option("--layout", help=LAYOUT_HELP)] = "grid",
+              margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm") -> None:
     """The main job: validate, check the translations, and write
     output/<set>-<locale>-a4.pdf for every set in en, fi and ko, with a summary
     in output/build-summary.txt (in the --locale language)."""
@@ -305,6 +318,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     from cardkit.printing import build_pdf
 
     started = time.perf_counter()
+    margin_pt = _parse_margin(margin)
     project = _clean_project(root)
     summary_loc = Localizer(root, locale)  # an unknown locale fails here, before anything is written
     sets = tuple((sid, ls.set.physical_count()) for sid, ls in sorted(project.sets.items()) if ls.set)
@@ -324,7 +338,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     with _Progress("PDFs", len(jobs), "PDFs", enabled=True) as bar:
         for n, (set_id, pdf_locale) in enumerate(jobs):
             bar.update(n, f"PDF {set_id} {pdf_locale}")
-            result = build_pdf(root, project.card_set(set_id), pdf_locale)
+            result = build_pdf(root, project.card_set(set_id), pdf_locale, layout=layout, margin=margin_pt)
             cards += result.cards
             rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
             pdfs.append(bs.PdfFacts(str(rel_path), result.cards, result.pages))
@@ -353,13 +367,16 @@ def build_pdf_cmd(root: RootOpt = Path("."),
                   bleed: Annotated[Optional[str], typer.Option("--bleed", help="e.g. 3mm; default: the largest up to 3 mm that leaves room for crop marks")] = None,
                   mode: Annotated[str, typer.Option("--mode", help="cards, or inserts (text overlays)")] = "cards",
                   units: Annotated[str, typer.Option("--units", help="inch or cm: distances on Deep Strike maps")] = "inch",
-                  out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>.pdf)")] = None) -> None:
+                  layout: Annotated[str, typer.Option("--layout", help=LAYOUT_HELP)] = "grid",
+                  margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm",
+                  out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>[-<layout>].pdf)")] = None) -> None:
     """Write one localized print-and-play PDF."""
     from cardkit.printing import build_pdf
 
     project = _clean_project(root)
     result = build_pdf(root, project.card_set(_set_id(project, set_id)), locale, paper=paper.lower(), duplex=duplex,
-                       bleed=_parse_bleed(bleed), mode=mode, out=out, units=units)
+                       bleed=_parse_bleed(bleed), mode=mode, out=out, units=units, layout=layout,
+                       margin=_parse_margin(margin))
     typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")
 
 
@@ -375,6 +392,21 @@ def build_png_cmd(root: RootOpt = Path("."),
     project = _clean_project(root)
     paths = build_png(root, project.card_set(_set_id(project, set_id)), locale, dpi=dpi, bleed=_parse_bleed(bleed) or 0.0)
     typer.echo(f"wrote {len(paths)} PNG files to {paths[0].parent if paths else 'nowhere'}")
+
+
+@build_app.command("shop")
+def build_shop_cmd(root: RootOpt = Path("."),
+                   preset: Annotated[str, typer.Option("--preset", help="generic, thegamecrafter or drivethrucards (docs/print.md)")] = "generic",
+                   set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+                   locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
+    """Write a print service's files (one-card-per-page PDF, per-card PNGs) to output/shop/<preset>/<set>-<locale>/."""
+    from cardkit.print.presets import preset as find_preset
+    from cardkit.print.shop import build_shop
+
+    chosen = find_preset(preset)
+    project = _clean_project(root)
+    result = build_shop(root, project.card_set(_set_id(project, set_id)), locale, chosen)
+    typer.echo(f"wrote {len(result.pdfs)} PDF and {len(result.pngs)} PNG files ({result.cards} cards) to {result.folder}")
 
 
 @build_app.command("tts")

@@ -15,7 +15,16 @@ from cardkit.i18n.localize import Localizer
 from cardkit.layout.compose import INK, Composer, Face, FieldFit, PrintItem, bad_fits
 from cardkit.layout.faces import load_faces
 from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Rect, Text
-from cardkit.layout.sheet import Sheet, back_slot, crop_marks, plan_sheet
+from cardkit.layout.sheet import (
+    DEFAULT_MARGIN,
+    Sheet,
+    back_slot,
+    check_sheet_options,
+    crop_marks,
+    fold_line,
+    footer_bands,
+    plan_sheet,
+)
 from cardkit.layout.textfit import Style, block_height
 from cardkit.layout.units import MM
 from cardkit.model import CardSet
@@ -68,51 +77,126 @@ def fit_issues(root: Path, card_set: CardSet, locale: str, fits: list[FieldFit])
     return out
 
 
-def _place(face: Face, x: float, y: float, bleed: float, turned: bool) -> Group:
+Edges = tuple[float, float, float, float]  # bleed beyond the trim: left, bottom, right, top
+
+
+def _place(face: Face, x: float, y: float, bleed: float | Edges, turned: bool) -> Group:
+    """``face`` with its trim's bottom-left corner at (x, y), clipped to its
+    bleed (one width all round, or per edge on the page), turned 180° about its
+    centre when ``turned``."""
     t = face.template
-    clip = (-bleed, -bleed, t.width + 2 * bleed, t.height + 2 * bleed)
+    left, bottom, right, top = (bleed,) * 4 if isinstance(bleed, (int, float)) else bleed
+    if turned:  # the page's left edge is the face's right edge
+        left, bottom, right, top = right, top, left, bottom
+    clip = (-left, -bottom, t.width + left + right, t.height + bottom + top)
     if turned:
         return Group((Group(tuple(face.ops), clip=clip),), dx=x + t.width, dy=y + t.height, rotate=180)
     return Group(tuple(face.ops), dx=x, dy=y, clip=clip)
 
 
+FOOTER_SIZE = 6.5
+FOOTER_MIN = 4.0
+
+
 def _footer(doc: PdfDocument, sheet: Sheet, text: str, locale: str) -> None:
-    doc.draw([Text(sheet.left, max(2.5 * MM, sheet.bottom - 6 * MM), text, locale, "body", 6.5, "#666666")])
+    """The page footer in the first band of :func:`footer_bands` that holds it
+    at full size, else at the largest size down to 4 pt; left out when no band
+    holds it (it is never clipped and never enters the printer margin)."""
+    chain = doc.book.chain(locale, "body")
+    width = doc.book.width(text, chain, 1.0)  # per point of size
+    best: tuple[float, tuple[float, float, float, float, bool]] | None = None
+    for band in footer_bands(sheet):
+        x0, y0, x1, y1, turned = band
+        length, depth = (y1 - y0, x1 - x0) if turned else (x1 - x0, y1 - y0)
+        size = min(FOOTER_SIZE, depth / 1.3, length / width if width else FOOTER_SIZE)
+        if size >= FOOTER_SIZE - 1e-6:
+            best = (size, band)
+            break
+        if size >= FOOTER_MIN and (best is None or size > best[0]):
+            best = (size, band)
+    if best is None:
+        return
+    size, (x0, y0, x1, y1, turned) = best
+    text_op = Text(0, 0, text, locale, "body", round(size, 2), "#666666")
+    if turned:  # reads bottom to top; descenders toward the cards
+        doc.draw([Group((text_op,), dx=x1 - 0.32 * size, dy=y0, rotate=90)])
+    else:
+        doc.draw([Text(x0, y0 + 0.32 * size, text, locale, "body", round(size, 2), "#666666")])
+
+
+def _size_text(v: float) -> str:
+    """A length in mm as a ruler shows it: 63, 63.5, 88.9."""
+    return f"{round(v / MM, 1):g}"
+
+
+LABEL_GAP = 1 * MM  # between a calibration cross and its label
+LABEL_ASCENT = 7.5  # pt: the tallest glyph of a 9 pt label above its baseline (Korean included)
+SCALE_ROOM = 9 * MM  # the millimetre scale at the foot of the help box
+
+
+def mm_scale(x: float, y: float, length_mm: int) -> list[Op]:
+    """A ruler of ``length_mm`` millimetres from (x, y) to the right: a tick
+    every millimetre, longer every 5 and 10, numbered every 10, to check that
+    the page printed at actual size."""
+    ops: list[Op] = [Line(x, y, x + length_mm * MM, y, INK, 0.4)]
+    for i in range(length_mm + 1):
+        h = 3.5 * MM if i % 10 == 0 else 2.5 * MM if i % 5 == 0 else 1.5 * MM
+        ops.append(Line(x + i * MM, y, x + i * MM, y + h, INK, 0.3))
+    return ops
+
+
+def _scale_labels(doc: PdfDocument, x: float, y: float, length_mm: int, locale: str) -> list[Op]:
+    ops: list[Op] = []
+    for i in range(0, length_mm + 1, 10):
+        label = f"{i} mm" if i == length_mm else str(i)
+        w = doc.book.width(str(i), doc.book.chain(locale, "body"), 6)
+        ops.append(Text(x + i * MM - w / 2, y - 2.6 * MM, label, locale, "body", 6, INK))
+    return ops
 
 
 def calibration_pages(doc: PdfDocument, sheet: Sheet, loc: Localizer, duplex: str, title: str) -> None:
-    """A front and back page with matching crosses in every card slot."""
+    """A front and back page with matching crosses in every card slot of
+    ``sheet`` (on a gutterfold sheet, one page: the crosses behind the fold)."""
     book = doc.book
     for side in ("front", "back"):
-        if side == "back" and duplex == "none":
+        if side == "back" and (duplex == "none" or sheet.fold):
             break
         ops: list[Op] = []
         label = loc.ui(f"calibration.{side}")
         for slot in range(sheet.per_page):
-            x, y = sheet.trim_xy(slot)
-            target, turned = (slot, False) if side == "front" else back_slot(sheet, slot, duplex)
-            tx, ty = sheet.trim_xy(target)
-            cx, cy = tx + sheet.card_w / 2, ty + sheet.card_h / 2
-            ops.append(Rect(tx, ty, sheet.card_w, sheet.card_h, stroke="#999999", lw=0.4))
-            ops.append(Line(cx - 12 * MM, cy, cx + 12 * MM, cy, INK, 0.5))
-            ops.append(Line(cx, cy - 12 * MM, cx, cy + 12 * MM, INK, 0.5))
-            ops.append(Circle(cx, cy, 5 * MM, stroke=INK, lw=0.5))
-            tag = f"{label} {slot + 1}"
-            w = book.width(tag, book.chain(loc.locale, "bold"), 9)
-            dy = -9 * MM if not turned else 9 * MM
-            if turned:
-                ops.append(Group((Text(-w / 2, -3, tag, loc.locale, "bold", 9, INK),), dx=cx, dy=cy + dy, rotate=180))
+            if side == "front":
+                places = [(*sheet.trim_xy(slot), False, label)]
+                if sheet.fold:
+                    places.append((*sheet.fold_xy(slot), loc.ui("calibration.back")))
             else:
-                ops.append(Text(cx - w / 2, cy + dy, tag, loc.locale, "bold", 9, INK))
+                target, turned = back_slot(sheet, slot, duplex)
+                places = [(*sheet.trim_xy(target), turned, label)]
+            arm = min(12 * MM, 0.28 * min(sheet.card_w, sheet.card_h))  # the cross fits any card
+            for tx, ty, turned, text in places:
+                cx, cy = tx + sheet.card_w / 2, ty + sheet.card_h / 2
+                ops.append(Rect(tx, ty, sheet.card_w, sheet.card_h, stroke="#999999", lw=0.4))
+                ops.append(Line(cx - arm, cy, cx + arm, cy, INK, 0.5))
+                ops.append(Line(cx, cy - arm, cx, cy + arm, INK, 0.5))
+                ops.append(Circle(cx, cy, min(5 * MM, 0.42 * arm), stroke=INK, lw=0.5))
+                tag = f"{text} {slot + 1}"
+                w = book.width(tag, book.chain(loc.locale, "bold"), 9)
+                # the label sits beyond the end of the cross's arm (turned: above it), clear of its lines
+                reach = arm + LABEL_GAP + LABEL_ASCENT
+                if turned:
+                    ops.append(Group((Text(-w / 2, 0, tag, loc.locale, "bold", 9, INK),), dx=cx, dy=cy + reach, rotate=180))
+                else:
+                    ops.append(Text(cx - w / 2, cy - reach, tag, loc.locale, "bold", 9, INK))
         doc.draw(crop_marks(sheet, sheet.per_page))
         doc.draw(ops)
+        doc.draw(fold_line(sheet))
         if side == "front":
-            notes = [loc.ui("sheet.actual_size", width=f"{sheet.card_w / MM:.0f}", height=f"{sheet.card_h / MM:.0f}")]
-            if duplex == "none":
+            notes = [loc.ui("sheet.actual_size", width=_size_text(sheet.card_w), height=_size_text(sheet.card_h))]
+            if duplex == "none" or sheet.fold:
                 notes.append(loc.ui("sheet.fronts_only"))
             else:
                 notes.append(loc.ui("sheet.duplex", edge=loc.ui(f"sheet.edge.{duplex.split('-')[0]}")))
-            _help_box(doc, sheet, loc, [loc.ui("calibration.title")], notes + [loc.ui("calibration.help")])
+            help_text = [] if sheet.fold else [loc.ui("calibration.help")]  # (a gutterfold sheet is printed on one side)
+            _help_box(doc, sheet, loc, [loc.ui("calibration.title")], notes + help_text)
         _footer(doc, sheet, f"{title} · {loc.ui('calibration.title')}", loc.locale)
         doc.end_page()
 
@@ -124,13 +208,15 @@ def _help_box(doc: PdfDocument, sheet: Sheet, loc: Localizer, headings: list[str
 
     pad = 3 * MM
     w = min(sheet.page_w - 2 * sheet.left - 20 * MM, 2.6 * sheet.card_w)
-    h = sheet.card_h * 0.75
+    h = min(max(sheet.card_h * 0.75, 62 * MM), sheet.page_h - 2 * sheet.margin)
     x = (sheet.page_w - w) / 2
     y = (sheet.page_h - h) / 2
     blocks = [Block(t, Style(loc.locale, "title", 1.15), ratio=1.25, gap_after=0.5) for t in headings]
     blocks += [Block(t, Style(loc.locale, "bold" if i == 0 else "body", 1.25), gap_after=0.5) for i, t in enumerate(paragraphs)]
-    res = fit_column(blocks, w - 2 * pad, h - 2 * pad, 9, 6, doc.book)
+    res = fit_column(blocks, w - 2 * pad, h - 2 * pad - SCALE_ROOM, 9, 6, doc.book)
     ops: list[Op] = [Rect(x, y, w, h, fill="#ffffff", stroke=INK, lw=0.6)]
+    length = min(100, int((w - 2 * pad) / MM) // 10 * 10)
+    ops += mm_scale(x + pad, y + pad + 3 * MM, length) + _scale_labels(doc, x + pad, y + pad + 3 * MM, length, loc.locale)
     top = y + h - pad
     for block, lines, size in res.blocks:
         yy = top - size * 0.95
@@ -186,14 +272,94 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
         doc.end_page()
 
 
+def size_groups(items: list[PrintItem]) -> list[list[PrintItem]]:
+    """The cards grouped by trim size (width and height, so orientation too),
+    each group in print order, the groups in the order their first card comes."""
+    groups: dict[tuple[float, float], list[PrintItem]] = {}
+    for it in items:
+        t = it.front.template
+        groups.setdefault((round(t.width, 3), round(t.height, 3)), []).append(it)
+    return list(groups.values())
+
+
+def _check_back_sizes(items: list[PrintItem]) -> None:
+    """A back must be its front's size to sit behind it."""
+    bad: dict[tuple[str, str], Issue] = {}
+    for it in items:
+        if it.back is None:
+            continue
+        f, b = it.front.template, it.back.template
+        if abs(f.width - b.width) > 0.01 or abs(f.height - b.height) > 0.01:
+            key = (it.front.card, it.back.id)
+            bad.setdefault(key, Issue(
+                "B009", f"the back {it.back.id} is {_size_text(b.width)} x {_size_text(b.height)} mm but the card "
+                f"{it.front.id} it goes behind is {_size_text(f.width)} x {_size_text(f.height)} mm: give the back "
+                "face the front's size"))
+    if bad:
+        raise CardkitError(list(bad.values()))
+
+
+def _card_page(doc: PdfDocument, sheet: Sheet, chunk: list[PrintItem]) -> None:
+    """The fronts of ``chunk`` (on a gutterfold sheet with their backs behind the fold), then the marks."""
+    n = len(chunk)
+    doc.set_boxes(sheet.trim_box(n), sheet.bleed)
+    groups = [_place(item.front, *sheet.trim_xy(i), sheet.bleeds(i, n), False) for i, item in enumerate(chunk)]
+    if sheet.fold:
+        for i, item in enumerate(chunk):
+            if item.back is not None:
+                x, y, turned = sheet.fold_xy(i)
+                groups.append(_place(item.back, x, y, sheet.bleed, turned))
+    doc.draw(groups)
+    doc.draw(crop_marks(sheet, n))
+    doc.draw(fold_line(sheet))
+
+
+def _back_page(doc: PdfDocument, sheet: Sheet, chunk: list[PrintItem], duplex: str) -> None:
+    """The backs of ``chunk``, each behind its front for the flip edge."""
+    n = len(chunk)
+    doc.set_boxes(sheet.trim_box(sheet.per_page), sheet.bleed)
+    filled = {back_slot(sheet, i, duplex)[0] for i in range(n)}
+    groups = []
+    for i, item in enumerate(chunk):
+        if item.back is None:
+            continue
+        slot, turned = back_slot(sheet, i, duplex)
+        groups.append(_place(item.back, *sheet.trim_xy(slot), _back_bleeds(sheet, slot, filled), turned))
+    doc.draw(groups)
+
+
+def _back_bleeds(sheet: Sheet, slot: int, filled: set[int]) -> tuple[float, float, float, float]:
+    """Shared-edge backs: bleed on every edge whose neighbour holds no back."""
+    if not sheet.shared:
+        return sheet.bleeds(slot, sheet.per_page)
+    r, c = divmod(slot, sheet.cols)
+    b = sheet.bleed
+
+    def held(rr: int, cc: int) -> bool:
+        return 0 <= rr < sheet.rows and 0 <= cc < sheet.cols and rr * sheet.cols + cc in filled
+
+    return (0.0 if held(r, c - 1) else b, 0.0 if held(r + 1, c) else b, 0.0 if held(r, c + 1) else b,
+            0.0 if held(r - 1, c) else b)
+
+
 def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", duplex: str = "long-edge",
-              bleed: float | None = None, mode: str = "cards", out: Path | None = None, units: str = "inch") -> BuildResult:
-    """Write ``output/<set>-<locale>-<paper>.pdf`` (or ``out``); raise with every
-    string that does not fit."""
+              bleed: float | None = None, mode: str = "cards", out: Path | None = None, units: str = "inch",
+              margin: float = DEFAULT_MARGIN, layout: str = "grid") -> BuildResult:
+    """Write ``output/<set>-<locale>-<paper>.pdf`` (or ``out``; ``-<layout>``
+    is added for a layout other than the grid); raise with every string that
+    does not fit.  Cards of each trim size get their own sheets, calibration
+    page included, in the order the first card of each size is printed."""
+    issues = []
     if duplex not in ("long-edge", "short-edge", "none"):
-        raise CardkitError(f"unknown --duplex '{duplex}' (long-edge, short-edge or none)", code="B003")
+        issues.append(Issue("B003", f"unknown --duplex '{duplex}' (long-edge, short-edge or none)"))
     if mode not in ("cards", "inserts"):
-        raise CardkitError(f"unknown --mode '{mode}' (cards or inserts)", code="B004")
+        issues.append(Issue("B004", f"unknown --mode '{mode}' (cards or inserts)"))
+    try:
+        check_sheet_options(paper, bleed, margin, layout)
+    except CardkitError as exc:
+        issues += exc.issues
+    if issues:  # every bad option at once, before anything is composed
+        raise CardkitError(issues)
     items, extras = compose_set(root, card_set, locale, units)
     all_items = items + extras
     _check_fits(root, card_set, locale, all_items)
@@ -203,35 +369,35 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
 
         all_items = insert_items(all_items)
         duplex = "none"
+    _check_back_sizes(all_items)
+    groups = size_groups(all_items)
+    sheets = [plan_sheet(paper, g[0].front.template.width, g[0].front.template.height, bleed,
+                         margin=margin, layout=layout) for g in groups]
+    if sheets[0].fold:
+        duplex = "none"  # the backs are behind the fold
     loc = Localizer(root, locale, card_set)
-    first = all_items[0].front.template
-    sheet = plan_sheet(paper, first.width, first.height, bleed)
     title = loc.ui("sheet.title", title=loc.card("set.title"), language=LANGUAGE_NAMES.get(locale, locale))
-    doc = PdfDocument((sheet.page_w, sheet.page_h), title, subject=f"{card_set.id} {locale} {paper} {duplex}", lang=locale)
-    calibration_pages(doc, sheet, loc, duplex, title)
-    per = sheet.per_page
-    total_pages = (len(all_items) + per - 1) // per
-    for page_no in range(total_pages):
-        chunk = all_items[page_no * per:(page_no + 1) * per]
-        doc.set_boxes(sheet.trim_box(len(chunk)), sheet.bleed)
-        doc.draw(crop_marks(sheet, len(chunk)))
-        doc.draw([_place(item.front, *sheet.trim_xy(i), sheet.bleed, False) for i, item in enumerate(chunk)])
-        _footer(doc, sheet, f"{title} · {page_no + 1}/{total_pages}", locale)
-        doc.end_page()
-        if duplex != "none":
-            doc.set_boxes(sheet.trim_box(per), sheet.bleed)
-            groups = []
-            for i, item in enumerate(chunk):
-                if item.back is None:
-                    continue
-                slot, turned = back_slot(sheet, i, duplex)
-                groups.append(_place(item.back, *sheet.trim_xy(slot), sheet.bleed, turned))
-            doc.draw(groups)
+    doc = PdfDocument((sheets[0].page_w, sheets[0].page_h), title, subject=f"{card_set.id} {locale} {paper} {duplex}",
+                      lang=locale)
+    total_pages = sum((len(g) + sh.per_page - 1) // sh.per_page for g, sh in zip(groups, sheets))
+    page_no = 0
+    for group, sheet in zip(groups, sheets):
+        calibration_pages(doc, sheet, loc, duplex, title)
+        per = sheet.per_page
+        for start in range(0, len(group), per):
+            chunk = group[start:start + per]
+            page_no += 1
+            _card_page(doc, sheet, chunk)
+            _footer(doc, sheet, f"{title} · {page_no}/{total_pages}", locale)
             doc.end_page()
+            if duplex != "none":
+                _back_page(doc, sheet, chunk, duplex)
+                doc.end_page()
     if mode == "cards":
-        token_page(doc, sheet, card_set, loc, duplex, title)
+        token_page(doc, sheets[0], card_set, loc, duplex, title)
     data = doc.finish()
-    path = out or (root / "output" / f"{card_set.id}-{locale}-{paper}{'' if mode == 'cards' else '-inserts'}.pdf")
+    suffix = ("" if mode == "cards" else "-inserts") + ("" if layout == "grid" else f"-{layout}")
+    path = out or (root / "output" / f"{card_set.id}-{locale}-{paper}{suffix}.pdf")
     atomic_write_bytes(path, data)
     fits = [f for face in faces for f in face.fits]
     return BuildResult(path, doc.pages, sum(1 for _ in items), len(faces), fits)
@@ -288,7 +454,13 @@ def build_png(root: Path, card_set: CardSet, locale: str, dpi: int = 300, bleed:
 
 def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None = None) -> list[Path]:
     """Tabletop Simulator deck sheets per deck (fronts) and one back image per deck."""
-    from cardkit.render.images import TTS_MAX_COLS, TTS_MAX_WIDTH, png_bytes, rasterize, tts_sheets
+    from cardkit.render.images import (
+        TTS_MAX_COLS,
+        TTS_MAX_WIDTH,
+        png_bytes,
+        rasterize,
+        tts_sheets,
+    )
 
     items, extras = compose_set(root, card_set, locale)
     _check_fits(root, card_set, locale, items + extras)

@@ -18,6 +18,7 @@ from typing import Any, Iterator, Mapping
 from cardkit.errors import CardkitError, Issue, JsonPath
 from cardkit.layout.binding import RESERVED, kind_field_names, template_paths
 from cardkit.layout.icons import ICONS
+from cardkit.layout.sizes import resolve_size, size_problem
 from cardkit.layout.svgicons import SvgIcon, read_svg
 from cardkit.layout.units import names_in
 from cardkit.load.schema import validate_doc
@@ -119,6 +120,12 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
     for n in raw_faces:
         spec = _resolve(raw_faces, n, doc, "faces", issues)
         spec.setdefault("size", data.get("size"))
+        problem = size_problem(spec["size"])
+        if problem:  # (a file-wide size is reported once)
+            issue = doc.issue("M070", problem, ("faces", n, "size") if "size" in raw_faces[n] else ("size",))
+            if issue not in issues:
+                issues.append(issue)
+        spec["size"] = resolve_size(spec["size"])
         spec.setdefault("bleed", data.get("bleed", "20pt"))
         book.faces[n] = spec
     book.groups = {k: list(v) for k, v in data.get("groups", {}).items()}
@@ -217,6 +224,10 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
         for key in ("front", "back"):
             if key in entry and entry[key] not in book.faces:
                 issues.append(doc.issue("M002", f"print entry names unknown face '{entry[key]}'", ("print", i, key)))
+        for j, kind in enumerate(entry["kinds"]):
+            if card_set.kinds and kind not in card_set.kinds:
+                issues.append(doc.issue("M071", f"print entry names unknown kind '{kind}' (kinds.yaml has "
+                                        f"{', '.join(sorted(card_set.kinds))})", ("print", i, "kinds", j)))
         fields = kind_field_names(card_set.cards.values(), entry["kinds"])
         for key in ("sort", "back_variant"):  # (`copies` may name a list no card uses yet: each card is then its own copy)
             if key in entry and entry[key] not in fields:

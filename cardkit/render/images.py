@@ -91,6 +91,30 @@ def png_bytes(image: Image.Image, dpi: int | None = None) -> bytes:
     return out.getvalue()
 
 
+def srgb_png_bytes(image: Image.Image, ppi: int) -> bytes:
+    """A PNG tagged as sRGB (sRGB, gAMA and cHRM chunks, as the PNG
+    specification recommends) with its resolution in the pHYs chunk."""
+    from PIL.PngImagePlugin import PngInfo
+
+    info = PngInfo()
+    info.add(b"sRGB", b"\x00")  # rendering intent: perceptual
+    info.add(b"gAMA", (45455).to_bytes(4, "big"))
+    info.add(b"cHRM", b"".join(v.to_bytes(4, "big") for v in (31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000)))
+    out = io.BytesIO()
+    image.save(out, format="PNG", dpi=(ppi, ppi), pnginfo=info)
+    return out.getvalue()
+
+
+def rasterize_exact(pdf: bytes, size: tuple[int, int], ppi: int) -> Image.Image:
+    """The first page of a PDF at ``ppi``, exactly ``size`` pixels (pdfium
+    rounds a page size up, so a float's last bit can add a row)."""
+    image = rasterize(pdf, ppi / 72)
+    if image.size != size:
+        image = image.crop((0, 0, *size)) if image.width >= size[0] and image.height >= size[1] \
+            else image.resize(size, Image.Resampling.LANCZOS)
+    return image
+
+
 def crop_to_trim(image: Image.Image, bleed_px: int) -> Image.Image:
     if bleed_px <= 0:
         return image

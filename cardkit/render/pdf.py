@@ -73,6 +73,10 @@ class PdfDocument:
         self.canvas.setTrimBox((x0, y0, x1, y1))
         self.canvas.setBleedBox((x0 - bleed, y0 - bleed, x1 + bleed, y1 + bleed))
 
+    def set_page_size(self, size: tuple[float, float]) -> None:
+        """The size of the page being drawn (and of the next ones)."""
+        self.canvas.setPageSize(size)
+
     def end_page(self) -> None:
         self.canvas.showPage()
         self.pages += 1
@@ -157,6 +161,10 @@ class PdfDocument:
         elif isinstance(op, SvgOp):
             from reportlab.graphics import renderPDF
 
+            # the renderer starts from the drawing's font (reportlab's default, an unembedded
+            # Helvetica, even for a drawing without text): start from the embedded default instead
+            if getattr(op.drawing, "initialFontName", None) != "NotoSans":
+                op.drawing.__dict__["initialFontName"] = "NotoSans"
             renderPDF.draw(op.drawing, c, 0, 0)
         else:  # pragma: no cover - closed union
             raise TypeError(op)

@@ -111,15 +111,24 @@ def test_markup_characters_are_text(project: Path, cli):
     assert any("Black & <Holds>" in p.extract_text() for p in reader.pages)
 
 
-def test_letter_bleed_that_does_not_fit(project: Path, cli):
-    result = cli("build", "pdf", "--root", str(project), "--paper", "letter", "--bleed", "3mm")
+def test_letter_bleed_takes_fewer_rows(project: Path, cli):
+    """Letter with 3 mm bleed holds two rows of 88 mm cards inside the 4 mm
+    printer margin: fewer cards a page, never refused or clipped; a bleed
+    beyond 10 mm is refused."""
+    result = cli("build", "pdf", "--root", str(project), "--paper", "letter", "--bleed", "11mm")
     assert result.code == 1
     _only_error_lines(result.err)
-    assert "error[B002]" in result.err and "use a smaller --bleed" in result.err
-    ok = cli("build", "pdf", "--root", str(project), "--paper", "letter")
-    assert ok.code == 0
-    page = PdfReader(project / "output" / "death-angel-en-letter.pdf").pages[0]
+    assert "error[B002]" in result.err and "outside 0-10 mm" in result.err
+    ok = cli("build", "pdf", "--root", str(project), "--paper", "letter", "--bleed", "3mm")
+    assert ok.code == 0, ok.err
+    reader = PdfReader(project / "output" / "death-angel-en-letter.pdf")
+    page = reader.pages[2]
     assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
+    trim, bleed = page.trimbox, page.bleedbox
+    assert round((float(trim.left) - float(bleed.left)) * 25.4 / 72, 3) == 3.0
+    # three columns of 63 mm cards, two rows of 88 mm ones
+    assert round((float(trim.right) - float(trim.left)) * 25.4 / 72) == 3 * 63 + 2 * 6
+    assert round((float(trim.top) - float(trim.bottom)) * 25.4 / 72) == 2 * 88 + 6
 
 
 def test_png_and_tts_exports(project: Path, cli):

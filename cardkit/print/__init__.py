@@ -1,0 +1,1 @@
+"""Print-shop output: presets for the services, one-card-per-page PDFs and per-card PNGs."""
