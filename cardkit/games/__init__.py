@@ -92,6 +92,12 @@ def plugins() -> dict[str, GamePlugin]:
     return found
 
 
+def declared_players(card_set: CardSet) -> tuple[int, int] | None:
+    """The player range ``set.yaml`` states in its generic ``players: {min, max}`` field, if it does."""
+    players = card_set.manifest.get("players")
+    return (int(players["min"]), int(players["max"])) if players else None
+
+
 def plugin_for(game: str) -> GamePlugin | None:
     return plugins().get(game)
 

@@ -106,7 +106,8 @@ class RaceEngine:
     """No optional hooks: no audit, no reference figures, no narration, no scenarios."""
 
     def info(self, card_set: object) -> P.EngineInfo:
-        return P.EngineInfo(GAME, 2, 3, P.Cooperation.COMPETITIVE, P.Information.PERFECT, P.ChanceMode.DETERMINISTIC,
+        lo, hi = cardkit.games.declared_players(card_set) or (2, 2)  # set.yaml's generic players field
+        return P.EngineInfo(GAME, lo, hi, P.Cooperation.COMPETITIVE, P.Information.PERFECT, P.ChanceMode.DETERMINISTIC,
                             seats=("first", "second", "third"),
                             metrics=(P.Metric("moves", P.MetricKind.COUNT, P.Aggregate.MEAN, paired=True),),
                             score_targets=(4.0,))
@@ -131,6 +132,8 @@ class RaceEngine:
 @pytest.fixture()
 def race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
     project = init_project(tmp_path / GAME, GAME)
+    manifest = project.path / "cards" / GAME / "set.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "players: {min: 2, max: 3}\n", encoding="utf-8")
     registry = dict(cardkit.games.plugins())
     registry[GAME] = GamePlugin(name=GAME, engine=RaceEngine)
     monkeypatch.setattr(cardkit.games, "plugins", lambda: registry)

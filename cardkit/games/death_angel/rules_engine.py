@@ -104,8 +104,12 @@ class DeathAngelEngine:
     ``Narrated`` and ``Scenarios``."""
 
     def info(self, card_set: object) -> EngineInfo:
+        from cardkit.games import declared_players
+
         rules = getattr(card_set, "rules", None)
-        lo, hi = (rules.min_players, rules.max_players) if rules is not None else (1, 6)
+        stated = declared_players(card_set) if isinstance(card_set, CardSet) else None
+        # its own rules section first (what its Game enforces, E002), else the generic field
+        lo, hi = (rules.min_players, rules.max_players) if rules is not None else stated or (1, 6)
         return EngineInfo(GAME, lo, hi, Cooperation.COOPERATIVE, Information.IMPERFECT, ChanceMode.SAMPLED,
                           metrics=METRICS)
 
