@@ -44,6 +44,7 @@ from cardkit.errors import CardkitError, Issue
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import (
     CHANCE,
+    AgentFactory,
     Cooperation,
     End,
     Engine,
@@ -362,6 +363,13 @@ def run(engine: Engine, card_set: object, players: Sequence[int] | None = None, 
             strangers = sorted(a for a in abilities if a not in checker.card_ids)
             if strangers:
                 out.add("N013", f"{p} players: abilities() names {', '.join(strangers[:5])}, not card ids of the set")
+        switchable = getattr(engine, "switchable", None)  # the optional Switchable hook: the rest cannot be switched off
+        if callable(switchable):
+            try:
+                abilities = frozenset(switchable(card_set, [p]))
+            except Exception as exc:  # noqa: BLE001
+                out.add("N001", f"{p} players: switchable raised {_short(exc)}")
+                continue
         for disabled in (frozenset(), abilities) if abilities else (frozenset(),):
             try:
                 game = engine.new_game(card_set, p, disabled)
@@ -398,6 +406,43 @@ def check(engine: Engine, card_set: object, players: Sequence[int] | None = None
     switched off; findings of one code are shown up to
     :data:`SHOWN_PER_CODE` times."""
     return run(engine, card_set, players, games, seed, limit).issues
+
+
+def hidden_independence(engine: Engine, card_set: object, players: int, agent: AgentFactory, games: int = 6,
+                        seed: int = 1, per_game: int = 3) -> tuple[list[Issue], int]:
+    """Does ``agent`` decide the same whatever the cards its seat cannot see?
+
+    At a few decisions of seeded random games, two determinizations for the
+    deciding seat (different hidden orders, the same information state) are
+    given to the agent made from one seed; a different option is finding N021.
+    Returns the findings and how many pairs were compared (pairs whose hidden
+    parts came out alike for every seat are skipped)."""
+    out = _Run(str(getattr(card_set, "directory", "") or ""))
+    game = engine.new_game(card_set, players)
+    compared = 0
+    for s in range(seed, seed + games):
+        state = game.new_state(s)
+        n, asked = 0, 0
+        while asked < per_game and n < DECISION_LIMIT:
+            d = state.decision
+            if d is None:
+                break
+            if d.player != CHANCE and len(d.options) > 1 and _mix(s, n, 9) % 3 == 0:
+                asked += 1
+                me = d.player
+                a = state.determinize(me, random.Random(_mix(s, n, 1)))
+                b = state.determinize(me, random.Random(_mix(s, n, 2)))
+                if any(a.information_state(p) != b.information_state(p) for p in range(players)):
+                    da, db = a.decision, b.decision
+                    assert da is not None and db is not None
+                    x, y = agent(_mix(s, n, 4))(a, da), agent(_mix(s, n, 4))(b, db)
+                    compared += 1
+                    if x != y:
+                        out.add("N021", f"{players} players, seed {s}, decision {n} ({d.kind}): the agent chose "
+                                f"{x.text()[:40]!r} and {y.text()[:40]!r} in two deals of what seat {me} cannot see")
+            state.apply(choose(state, d, s, n))
+            n += 1
+    return out.issues, compared
 
 
 def assert_conforms(engine: Engine, card_set: object, players: Sequence[int] | None = None, games: int = 10,

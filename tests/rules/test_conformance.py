@@ -17,7 +17,14 @@ from cardkit.games import GamePlugin, register, unregister
 from cardkit.load.project import load_project
 from cardkit.rules.conformance import assert_conforms, check, run
 from cardkit.rules.core import Decision, Option
-from cardkit.rules.protocol import Cooperation, EngineInfo, GameReport, GameResult, Result, SeatResult
+from cardkit.rules.protocol import (
+    Cooperation,
+    EngineInfo,
+    GameReport,
+    GameResult,
+    Result,
+    SeatResult,
+)
 from tests.conftest import REPO
 from tests.games.duel.engine import ENGINE, DuelEngine, DuelGame, DuelState
 

@@ -73,8 +73,21 @@ def cards_of(card_set: object) -> dict[str, Card]:
 
 
 class DuelState:
-    __slots__ = ("_decision", "ambushes", "cards", "deck", "disabled", "hands", "history", "leader", "points",
-                 "tricks", "trick", "fired", "last")
+    __slots__ = (
+        "_decision",
+        "ambushes",
+        "cards",
+        "deck",
+        "disabled",
+        "fired",
+        "hands",
+        "history",
+        "last",
+        "leader",
+        "points",
+        "trick",
+        "tricks",
+    )
 
     def __init__(self, cards: Mapping[str, Card], disabled: frozenset[str]) -> None:
         self.cards = cards
