@@ -21,7 +21,7 @@ from cardkit.rules.conformance import hidden_independence
 from tests.conftest import REPO
 
 DOC = (REPO / "docs" / "engines.md").read_text(encoding="utf-8")
-FILES = re.compile(r"<!-- file: (?P<path>[\w./-]+) -->\n```\w+\n(?P<body>.*?)```", re.S)
+FILES = re.compile(r"<!-- file: (?P<path>[\w./-]+) -->\n```\w+\n(?P<body>.*?)```", re.DOTALL)
 
 
 @pytest.fixture
@@ -72,6 +72,6 @@ def test_the_generic_agents_play_the_walked_engine(walked: Path):
 
 
 def test_every_code_on_the_page_is_documented():
-    documented = set(re.findall(r"^\| ([A-Z]\d{3}) \|", (REPO / "docs" / "errors.md").read_text(encoding="utf-8"), re.M))
+    documented = set(re.findall(r"^\| ([A-Z]\d{3}) \|", (REPO / "docs" / "errors.md").read_text(encoding="utf-8"), re.MULTILINE))
     named = set(re.findall(r"\b([A-Z]\d{3})\b", DOC))
     assert named and named <= documented, sorted(named - documented)
