@@ -17,9 +17,10 @@ from cardkit.rules.protocol import Engine, Result
 from tests.conftest import REPO
 
 #: What the suite finds in Death Angel today (N020: a switched-off ability still took effect),
-#: handed to the engine's owner: a Promethium Tank without its ability is still recorded as fired
-#: when activated (combat.py), and support tokens another card puts on a switched-off Door still
-#: kill when the squad travels (phases.py). Anything else the suite finds fails this test.
+#: handed to the engine's owner: activating a Door or a Promethium Tank whose ability is switched
+#: off still counts as its ability taking effect (combat.py records every activation as fired,
+#: whatever effects the card has left; seen in a traced game). Anything else the suite finds
+#: fails this test.
 KNOWN_SWITCH_FINDINGS = frozenset({"door", "promethium_tank"})
 
 
