@@ -130,7 +130,8 @@ def move_activate(st: Board, team: Team, action: Action) -> Flow:
         terrain = st.game.terrain[t.card]
         for eff in terrain.effects:
             yield from run_effect(st, eff, t.card, player, {"team": team, "marine": m, "terrain": t, "action": action})
-        st.stats.fired[t.card] += 1
+        if terrain.effects:  # a card whose ability is switched off (card impact) is activated to no effect
+            st.stats.fired[t.card] += 1
 
 
 # -------------------------------------------------------------------- combat
