@@ -34,6 +34,8 @@ T950   error     does not fit its card box at the minimum readable size
 
 from __future__ import annotations
 
+import os
+
 import functools
 import re
 from collections import Counter
@@ -90,10 +92,10 @@ class Glossary:
 def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
     path = root / "locales" / locale / "glossary.yaml"
     rel = f"locales/{locale}/glossary.yaml"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return Glossary(locale), []
     try:
-        doc = read_yaml_file(path, rel)
+        doc = read_yaml_file(path, rel, root=root)
     except YamlError as exc:
         return Glossary(locale), [exc.issue]
     problems = validate_doc(doc, "glossary.schema.json")

@@ -36,6 +36,7 @@ from cardkit.errors import CardkitError, Issue
 from cardkit.i18n.catalogs import po_path, read_catalog, project_locales, rel
 from cardkit.i18n.checks import Finding
 from cardkit.i18n.localize import SOURCE_LOCALE, UI_DOMAIN, ui_catalog, ui_strings
+from cardkit.load.files import guard_for
 from cardkit.load.project import Project
 from cardkit.model import CardSet
 
@@ -177,9 +178,9 @@ def _catalog_rows(root: Path, locale: str, domain: str) -> tuple[str, dict[str, 
     (``ui``: the project's own or the one shipped with cardkit)."""
     path = (ui_catalog(root, locale) if domain == UI_DOMAIN else None) or po_path(root, locale, domain)
     file = rel(root, path)
-    if not path.is_file():
+    if not os.path.lexists(path):
         return file, {}
-    cat = read_catalog(path, file, locale).catalog
+    cat = read_catalog(path, file, locale, guard_for(root, path)).catalog
     return file, {str(m.context): (_translation(m.string), m.lineno or 0, bool(m.fuzzy)) for m in cat if m.id and m.context}
 
 

@@ -102,7 +102,7 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
     set_dir = root / card_set.directory
     rel = f"{card_set.directory}/{FACE_FILE}"
     try:
-        doc = read_yaml_file(set_dir / FACE_FILE, rel)
+        doc = read_yaml_file(set_dir / FACE_FILE, rel, root=root)
     except YamlError as exc:
         raise CardkitError(exc.issue) from None
     except FileNotFoundError:
@@ -125,16 +125,16 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
     book.print = list(data.get("print", []))
     book.extras = list(data.get("extras", []))
     for name, path in (data.get("icons") or {}).items():
-        from cardkit.load.project import safe_path
+        from cardkit.load.files import resolve_reference
 
-        target = safe_path(set_dir, path)
+        target = resolve_reference(root, set_dir, path)
         if target is None:
             issues.append(doc.issue("F002", f"icon path '{path}' escapes the set folder", ("icons", name)))
             continue
         try:
-            book.svg_icons[name] = read_svg(target, f"{card_set.directory}/{path}", name)
-        except CardkitError as exc:
-            issues.extend(doc.issue(i.code, i.message, ("icons", name)) for i in exc.issues)
+            book.svg_icons[name] = read_svg(target, f"{card_set.directory}/{path}", name, root)
+        except CardkitError as exc:  # a problem inside the SVG keeps its own line; the rest points at the entry
+            issues.extend(i if i.line > 1 else doc.issue(i.code, i.message, ("icons", name)) for i in exc.issues)
     issues.extend(dict.fromkeys(check_faces(book, doc, card_set)))
     if issues:
         raise CardkitError(issues)

@@ -15,6 +15,7 @@ one typo does not cascade into dozens of follow-on errors.
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -22,6 +23,7 @@ from typing import Any, Mapping
 
 from cardkit.errors import CardkitError, Issue, JsonPath, Severity
 from cardkit.load import kinds as kindsmod
+from cardkit.load.files import resolve_reference
 from cardkit.load.kinds import Kinds, KindSpec
 from cardkit.load.schema import short, text_paths, validate_doc, validate_with, validator_for
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
@@ -32,15 +34,7 @@ MAX_SETS = 64
 
 def safe_path(root: Path, relative: str) -> Path | None:
     """``root / relative`` if it stays inside ``root`` (symlinks resolved), else None."""
-    if not relative or relative.startswith(("/", "\\")) or ":" in relative.split("/")[0]:
-        return None
-    root_resolved = root.resolve()
-    target = (root_resolved / relative).resolve()
-    try:
-        target.relative_to(root_resolved)
-    except ValueError:
-        return None
-    return target
+    return resolve_reference(root, root, relative)
 
 
 @dataclass
@@ -143,7 +137,7 @@ def _load_strings(root: Path, set_dir: Path, taken: list[SourceString], issues: 
     from cardkit.i18n.localize import ui_strings
 
     path = set_dir / STRINGS_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         return []
     rel = _rel(root, path)
     doc = _read(root, rel, path, issues)
@@ -196,7 +190,7 @@ def _effect_kind_issues(doc: YamlDoc, kind: KindSpec, vocabularies: Mapping[str,
 
 def _read(root: Path, rel: str, path: Path, issues: list[Issue]) -> YamlDoc | None:
     try:
-        return read_yaml_file(path, rel)
+        return read_yaml_file(path, rel, root=root)
     except YamlError as exc:
         issues.append(exc.issue)
         return None
@@ -206,7 +200,7 @@ def _load_kinds(root: Path, set_dir: Path, manifest: YamlDoc, vocabularies: Mapp
                 issues: list[Issue]) -> tuple[Kinds | None, YamlDoc | None]:
     path = set_dir / KINDS_FILE
     rel = _rel(root, path)
-    if not path.is_file():
+    if not os.path.lexists(path):
         issues.append(manifest.issue("K006", f"no {KINDS_FILE} next to set.yaml: a set declares its card kinds there "
                                              "(docs/authoring.md, Card kinds)", ("kind",)))
         return None, None
@@ -258,13 +252,13 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
     duplicates: list[Issue] = []
     first_seen: dict[str, Origin] = {}
     for fi, name in enumerate(m["files"]):
-        target = safe_path(set_dir, name)
-        if target is None or safe_path(root, _rel(root, target)) is None:
+        target = resolve_reference(root, set_dir, name)
+        if target is None:
             issues.append(manifest.issue("F002", f"path '{name}' escapes the set folder", ("files", fi)))
             loaded.schema_clean = False
             continue
         rel = _rel(root, target)
-        if not target.is_file():
+        if not target.exists():
             issues.append(manifest.issue("F001", f"listed file '{name}' does not exist", ("files", fi)))
             loaded.schema_clean = False
             continue
@@ -302,12 +296,16 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
             for fname in images:
                 if fname not in c:
                     continue
-                image = safe_path(set_dir, c[fname])
+                image = resolve_reference(root, set_dir, c[fname])
                 if image is None:
                     issues.append(doc.issue("F002", f"artwork path '{c[fname]}' escapes the set folder", ("cards", ci, fname)))
                     bad_image = True
-                elif not image.is_file():
+                elif not image.exists():
                     issues.append(doc.issue("F001", f"artwork '{c[fname]}' does not exist", ("cards", ci, fname)))
+                    bad_image = True
+                elif not image.is_file():
+                    issues.append(doc.issue("F005", f"artwork '{c[fname]}' is not a regular file (a FIFO, device or "
+                                                    "folder); not opened", ("cards", ci, fname)))
                     bad_image = True
                 elif fname == "art":
                     art_rel = _rel(root, image)
@@ -331,16 +329,16 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
     if plugin is not None and plugin.views is not None:
         card_set = plugin.views(card_set)
     loaded.set = card_set
-    loaded.icons = set_icon_names(set_dir)
+    loaded.icons = set_icon_names(set_dir, root)
     return loaded
 
 
-def set_icon_names(set_dir: Path) -> frozenset[str]:
+def set_icon_names(set_dir: Path, root: Path | None = None) -> frozenset[str]:
     """The names under ``icons:`` in the set's ``faces.yaml``: valid inline tokens
     in the set's strings and their translations.  A face file that cannot be read
     gives none here; the face loader reports why."""
     try:
-        doc = read_yaml_file(set_dir / "faces.yaml", "faces.yaml")
+        doc = read_yaml_file(set_dir / "faces.yaml", "faces.yaml", root=root)
     except (YamlError, OSError):
         return frozenset()
     icons = doc.data.get("icons") if isinstance(doc.data, dict) else None
