@@ -11,6 +11,7 @@ reported at once, located ``path:line:col``.  The format is documented in
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -43,6 +44,7 @@ class FaceBook:
     extras: list[dict[str, Any]] = field(default_factory=list)
     groups: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     svg_icons: dict[str, SvgIcon] = field(default_factory=dict)
+    id_marks: dict[str, tuple[int, int]] = field(default_factory=dict)  # face name -> where its `id` is (P006)
 
 
 def _resolve(table: Mapping[str, Any], name: str, doc: YamlDoc, section: str, issues: list[Issue],
@@ -136,6 +138,7 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
         except CardkitError as exc:  # a problem inside the SVG keeps its own line; the rest points at the entry
             issues.extend(i if i.line > 1 else doc.issue(i.code, i.message, ("icons", name)) for i in exc.issues)
     issues.extend(dict.fromkeys(check_faces(book, doc, card_set)))
+    issues.extend(file_name_issues(book, doc))
     if issues:
         raise CardkitError(issues)
     return book
@@ -298,3 +301,41 @@ def _check_element(el: Mapping[str, Any], path: JsonPath, doc: YamlDoc, book: Fa
     if el.get("type") == "plugin" and el["name"] not in plugins:
         out.append(doc.issue("M007", f"no plugin element '{el['name']}' is installed", path + ("name",)))
     return out
+
+
+# ------------------------------------------------------------------ file names
+_ID_LITERAL = re.compile(r"[A-Za-z0-9_:#-]*")
+
+
+def file_name_issues(book: FaceBook, doc: YamlDoc) -> list[Issue]:
+    """Ids that become file names (``build png``, ``build tts``, ``l10n
+    review``) are safe names (M055): a face ``id`` template may hold only
+    letters, digits, ``_ : # -`` around its ``{placeholders}``, an extra card's
+    ``id`` and ``deck`` must pass :func:`cardkit.fsutil.name_problem`.  Also
+    records where each face's id is written, for the check of the filled-in id
+    when its files are named (P006)."""
+    from cardkit.fsutil import face_file_stem, name_problem
+
+    issues = []
+    for fname, spec in book.faces.items():
+        book.id_marks[fname] = doc.mark(("faces", fname, "id"))
+        template = spec.get("id")
+        if not isinstance(template, str):
+            continue
+        literal = re.sub(r"\{[^{}]*\}", "", template)
+        if not _ID_LITERAL.fullmatch(literal) or template.startswith(".") or len(template) > 100:
+            issues.append(doc.issue("M055", f"face id '{_printable(template)}' names a file: use only letters, digits, "
+                                            "_ : # - around its {placeholders}", ("faces", fname, "id")))
+    for i, entry in enumerate(book.extras):
+        for key in ("id", "deck"):
+            value = entry.get(key)
+            problem = name_problem(face_file_stem(value) + ".png") if isinstance(value, str) else None
+            if problem:
+                issues.append(doc.issue("M055", f"extra card {key} '{_printable(value)}' names a file, and the name "
+                                                f"{problem}", ("extras", i, key)))
+    return issues
+
+
+def _printable(text: str) -> str:
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 from cardkit.errors import CardkitError, Issue, JsonPath, Severity
 from cardkit.load import kinds as kindsmod
-from cardkit.load.files import resolve_reference
+from cardkit.load.files import check_project_file, guard_for, resolve_reference
 from cardkit.load.kinds import Kinds, KindSpec
 from cardkit.load.schema import short, text_paths, validate_doc, validate_with, validator_for
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
@@ -47,6 +47,7 @@ class LoadedSet:
     kinds: Kinds | None = None
     derived: dict[str, str] = field(default_factory=dict)  # project-relative path -> derived schema text
     icons: frozenset[str] = frozenset()  # the set's own SVG icon names (faces.yaml ``icons:``), inline tokens in its strings
+    faces_unreadable: bool = False  # faces.yaml is there but may not be opened (F004/F005, reported here): icons unknown
 
     def locate(self, origin: Origin, *sub: str | int, key: bool = False) -> tuple[int, int]:
         doc = self.docs.get(origin.file)
@@ -80,7 +81,9 @@ STRINGS_FILE = "strings.yaml"
 def _rel(root: Path, path: Path) -> str:
     try:
         return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # a symlink out of the project: name it as the project does
+        if guard_for(root, path) is not None:
+            return Path(os.path.relpath(path, root)).as_posix()
         return path.as_posix()
 
 
@@ -329,6 +332,13 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
     if plugin is not None and plugin.views is not None:
         card_set = plugin.views(card_set)
     loaded.set = card_set
+    faces_path = set_dir / "faces.yaml"
+    if os.path.lexists(faces_path):
+        try:
+            check_project_file(faces_path, _rel(root, faces_path), root)
+        except CardkitError as exc:
+            issues.extend(exc.issues)
+            loaded.faces_unreadable = True
     loaded.icons = set_icon_names(set_dir, root)
     return loaded
 
@@ -418,10 +428,11 @@ def _modeline_schemas(root: Path) -> set[str]:
             files += 1
             if files > _SCAN_MAX_FILES:
                 return found
-            try:
+            try:  # (only regular files inside the project: a FIFO would block, a symlink out is not ours)
+                check_project_file(path, path.name, root)
                 with path.open("rb") as fh:
                     first = fh.readline(1024).decode("utf-8", "replace").strip()
-            except OSError:
+            except (OSError, CardkitError):
                 continue
             if not first.startswith(MODELINE):
                 continue
