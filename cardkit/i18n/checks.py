@@ -44,7 +44,7 @@ from pathlib import Path
 from fractions import Fraction
 from typing import Any, Callable, Iterable
 
-from cardkit.errors import Issue, Severity
+from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.i18n.korean import PAIRS, final_consonant, native_numbers, particle
 from cardkit.layout.fonts import FontBook
 from cardkit.load.schema import validate_doc
@@ -97,6 +97,8 @@ def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
     try:
         doc = read_yaml_file(path, rel, root=root)
     except YamlError as exc:
+        if exc.issue.code in ("F004", "F005"):  # refused unread: not a translation finding, the run stops here
+            raise CardkitError(exc.issue) from None
         return Glossary(locale), [exc.issue]
     problems = validate_doc(doc, "glossary.schema.json")
     if problems:

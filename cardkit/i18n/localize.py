@@ -145,7 +145,7 @@ def ui_catalog(root: Path, locale: str) -> Path | None:
 
 
 def _locales_with(base: Path, domain: str) -> set[str]:
-    return {p.name for p in base.iterdir() if (p / "LC_MESSAGES" / f"{domain}.po").is_file()} if base.is_dir() else set()
+    return {p.name for p in base.iterdir() if os.path.lexists(p / "LC_MESSAGES" / f"{domain}.po")} if base.is_dir() else set()
 
 
 def available_locales(root: Path, domain: str) -> list[str]:

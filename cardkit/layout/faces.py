@@ -136,9 +136,9 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
         try:
             book.svg_icons[name] = read_svg(target, f"{card_set.directory}/{path}", name, root)
         except CardkitError as exc:  # a problem inside the SVG keeps its own line; the rest points at the entry
-            issues.extend(i if i.line > 1 else doc.issue(i.code, i.message, ("icons", name)) for i in exc.issues)
+            issues.extend(i if i.line else doc.issue(i.code, i.message, ("icons", name)) for i in exc.issues)
     issues.extend(dict.fromkeys(check_faces(book, doc, card_set)))
-    issues.extend(file_name_issues(book, doc))
+    issues.extend(file_name_issues(book, doc, card_set))
     if issues:
         raise CardkitError(issues)
     return book
@@ -305,18 +305,35 @@ def _check_element(el: Mapping[str, Any], path: JsonPath, doc: YamlDoc, book: Fa
 
 # ------------------------------------------------------------------ file names
 _ID_LITERAL = re.compile(r"[A-Za-z0-9_:#-]*")
+_SAFE_NAMES = frozenset({"id", "copy_id", "deck", "variant", "card_deck"})  # ids checked by their own schemas
 
 
-def file_name_issues(book: FaceBook, doc: YamlDoc) -> list[Issue]:
+def file_name_issues(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
     """Ids that become file names (``build png``, ``build tts``, ``l10n
     review``) are safe names (M055): a face ``id`` template may hold only
-    letters, digits, ``_ : # -`` around its ``{placeholders}``, an extra card's
-    ``id`` and ``deck`` must pass :func:`cardkit.fsutil.name_problem`.  Also
-    records where each face's id is written, for the check of the filled-in id
-    when its files are named (P006)."""
+    letters, digits, ``_ : # -`` around its ``{placeholders}``, and the card
+    field values it or a print entry's ``back_variant`` fills in, and an extra
+    card's ``id`` and ``deck``, must pass :func:`cardkit.fsutil.name_problem`.
+    Also records where each face's id is written, for the check of the
+    filled-in id when its files are named (P006)."""
     from cardkit.fsutil import face_file_stem, name_problem
 
     issues = []
+    kinds_of = _faces_for_kinds(book)
+
+    def values(field_name: str, kinds: set[str]) -> Iterator[tuple[str, str]]:
+        for card in card_set.cards.values():
+            value = card.fields.get(field_name) if card.kind in kinds else None
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                yield card.id, str(value)
+
+    def bad_value(field_name: str, kinds: set[str]) -> str | None:
+        for card_id, value in values(field_name, kinds):
+            problem = name_problem(face_file_stem(value) + ".png")
+            if problem:
+                return f"card '{card_id}' fills in '{_printable(value)}' for {{{field_name}}}, and the file name {problem}"
+        return None
+
     for fname, spec in book.faces.items():
         book.id_marks[fname] = doc.mark(("faces", fname, "id"))
         template = spec.get("id")
@@ -326,6 +343,17 @@ def file_name_issues(book: FaceBook, doc: YamlDoc) -> list[Issue]:
         if not _ID_LITERAL.fullmatch(literal) or template.startswith(".") or len(template) > 100:
             issues.append(doc.issue("M055", f"face id '{_printable(template)}' names a file: use only letters, digits, "
                                             "_ : # - around its {placeholders}", ("faces", fname, "id")))
+            continue
+        for name in re.findall(r"\{([a-z_][a-z0-9_]*)\}", template):
+            why = bad_value(name, kinds_of.get(fname, set())) if name not in _SAFE_NAMES else None
+            if why:
+                issues.append(doc.issue("M055", f"face id '{_printable(template)}' names a file: {why}", ("faces", fname, "id")))
+                break
+    for i, entry in enumerate(book.print):
+        if isinstance(entry.get("back_variant"), str):
+            why = bad_value(entry["back_variant"], set(entry.get("kinds", [])))
+            if why:
+                issues.append(doc.issue("M055", f"back_variant names the back's file: {why}", ("print", i, "back_variant")))
     for i, entry in enumerate(book.extras):
         for key in ("id", "deck"):
             value = entry.get(key)

@@ -13,7 +13,7 @@ import functools
 import io
 import logging
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +79,10 @@ def read_svg(path: Path, rel: str, name: str, root: Path | None = None) -> SvgIc
 
     if not os.path.lexists(path):
         raise CardkitError(Issue("F001", f"icon file '{rel}' does not exist", file=rel))
-    raw = read_project_file(path, rel, root=root, max_bytes=MAX_SVG_BYTES, too_large="M008")
+    try:
+        raw = read_project_file(path, rel, root=root, max_bytes=MAX_SVG_BYTES, too_large="M008")
+    except CardkitError as exc:  # about the file, not a place in it: the face file's `icons` entry is shown
+        raise CardkitError([replace(i, line=0, column=0) for i in exc.issues]) from None
     svg = sanitise_svg(raw, rel)
     logging.getLogger("svglib").setLevel(logging.ERROR)
     try:

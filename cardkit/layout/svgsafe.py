@@ -81,11 +81,13 @@ class _Checker:
                          "elements (#id) or embed a PNG/JPEG", line)
 
     def css(self, text: str, what: str, line: int | None) -> None:
+        if "@import" in text.lower():
+            self.add("M050", f"{what} imports a style sheet (@import); an icon's styles must be its own", line)
+            return
         for m in _URL.finditer(text):
             if not m.group(1).strip().startswith("#"):
                 self.reference(what, f"url({m.group(1)})", line)
-        if "@import" in text.lower():
-            self.add("M050", f"{what} imports a style sheet (@import); an icon's styles must be its own", line)
+                return
 
     def numbers(self, text: str, what: str, line: int | None) -> None:
         m = _NONFINITE.search(text)
@@ -160,9 +162,11 @@ def sanitise_svg(raw: bytes, rel: str) -> Any:
             check.add("M050", f"<?{node.target}?> refers to a style sheet outside the icon", node.sourceline)
     elements = 0
     path_data = 0
+    dtd_refused = bool(check.issues)
     for node in root.iter():
         if isinstance(node, etree._Entity):
-            check.add("M051", f"entity reference &{_short(node.name, 30)}; is not allowed in an icon", node.sourceline)
+            if not dtd_refused:
+                check.add("M051", f"entity reference &{_short(node.name, 30)}; is not allowed in an icon", node.sourceline)
             continue
         if isinstance(node, etree._ProcessingInstruction):
             if "href" in (node.text or ""):
@@ -199,14 +203,14 @@ def sanitise_svg(raw: bytes, rel: str) -> Any:
                 path_data += len(value)
                 if path_data > MAX_PATH_DATA:
                     check.add("M053", f"more than {MAX_PATH_DATA:,} characters of path data; simplify the icon", line)
-                    path_data = -(1 << 62)  # once
+                    break
             if attr in _TEXT_ATTRS or attr.startswith(_NAMESPACED_TEXT):
                 continue
             check.numbers(value, f"<{name} {attr}>", line)
         if name == "style" and node.text:
             check.css(node.text, "<style>", line)
             check.numbers(node.text, "<style>", line)
-        if len(check.issues) >= MAX_ISSUES:
+        if len(check.issues) >= MAX_ISSUES or path_data > MAX_PATH_DATA:
             break
     _box(root, check)
     if check.issues:
