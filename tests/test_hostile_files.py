@@ -171,3 +171,33 @@ def test_a_hostile_project_gets_one_located_error(name: str, bases: dict[str, Pa
     assert not [p for p in after if p.endswith(".tmp")]
     if _atime_works(tmp_path):
         assert {p.name: p.stat().st_atime for p in outside.iterdir()} == atimes, "a file outside the project was read"
+
+
+def test_the_slow_and_the_bomb_svg_are_refused_quickly_in_little_memory(bases: dict[str, Path], tmp_path: Path):
+    """The two pictures that took 81 s and 513 MB, and 1.8 GB, before: 100,000
+    elements in 800 KB, and a PNG of 50,000 x 50,000 pixels inside an SVG.  A
+    fresh process reads them (``cardkit validate``) in under 10 s and 300 MB."""
+    import subprocess
+    import sys
+
+    root = tmp_path / "project"
+    shutil.copytree(bases["starter-icon"], root)
+    icons = root / "cards" / "starter" / "icons"
+    (icons / "lamp.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">\n'
+                                    + "<rect/>\n" * 100_000 + "</svg>\n", encoding="utf-8")
+    shutil.copy(HOSTILE / "svg-png-bomb" / "lamp.svg", icons / "bomb.svg")
+    faces = root / "cards" / "starter" / "faces.yaml"
+    faces.write_text(faces.read_text(encoding="utf-8").replace("  lamp: icons/lamp.svg\n", "  lamp: icons/lamp.svg\n  bomb: icons/bomb.svg\n"),
+                     encoding="utf-8")
+    script = ("import resource, sys\nfrom cardkit.cli import main\nsys.argv = ['cardkit', 'validate', '--root', sys.argv[1]]\n"
+              "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+              "print('maxrss-kib', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, 'exit', code)\n")
+    start = time.monotonic()
+    result = subprocess.run([sys.executable, "-c", script, str(root)], check=False, capture_output=True, text=True, timeout=120)
+    took = time.monotonic() - start
+    errors = [ln for ln in result.stderr.splitlines() if "error[" in ln]
+    assert [LOCATED.match(ln)["code"] for ln in errors] == ["I004", "M052"], result.stderr[-2000:]  # type: ignore[index]
+    m = re.search(r"maxrss-kib (\d+) exit (\d+)", result.stdout)
+    assert m and m[2] == "1", result.stdout + result.stderr[-2000:]
+    assert int(m[1]) < 300 * 1024, f"{int(m[1]) >> 10} MB"
+    assert took < 10, f"{took:.1f} s"

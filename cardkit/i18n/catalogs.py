@@ -29,9 +29,8 @@ X-Generator, ...).  ``l10n update`` rewrites only stale catalogs.
 
 from __future__ import annotations
 
-import os
-
 import io
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone

@@ -34,14 +34,13 @@ T950   error     does not fit its card box at the minimum readable size
 
 from __future__ import annotations
 
-import os
-
 import functools
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from cardkit.errors import CardkitError, Issue, Severity

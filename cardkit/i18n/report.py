@@ -5,7 +5,6 @@ findings grouped by card, coverage and the fit matrix."""
 from __future__ import annotations
 
 import os
-
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path

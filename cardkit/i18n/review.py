@@ -34,7 +34,7 @@ from typing import Callable, Iterator, TypeVar
 
 from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import face_file_stem
-from cardkit.i18n.catalogs import po_path, read_catalog, project_locales, rel
+from cardkit.i18n.catalogs import po_path, project_locales, read_catalog, rel
 from cardkit.i18n.checks import Finding
 from cardkit.i18n.localize import SOURCE_LOCALE, UI_DOMAIN, ui_catalog, ui_strings
 from cardkit.load.files import guard_for

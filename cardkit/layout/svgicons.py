@@ -89,7 +89,8 @@ def read_svg(path: Path, rel: str, name: str, root: Path | None = None) -> SvgIc
         drawing = SvgRenderer(io.BytesIO(raw)).render(svg)
         _trial(drawing)
     except Exception as exc:  # svglib and reportlab raise whatever their arithmetic raises
-        raise CardkitError(Issue("M008", f"icon '{name}' cannot be drawn: {type(exc).__name__}", file=rel)) from None
+        raise CardkitError(Issue("M008", f"icon '{name}' cannot be drawn ({type(exc).__name__}: {str(exc)[:60]})",
+                                 file=rel, line=svg.sourceline or 1, column=1)) from None
     if drawing is None:
         raise CardkitError(Issue("M008", f"icon '{name}' is not a readable SVG", file=rel))
     return SvgIcon(name, drawing)

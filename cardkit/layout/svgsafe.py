@@ -53,9 +53,9 @@ MAX_ISSUES = 20  # per file
 
 XLINK = "{http://www.w3.org/1999/xlink}href"
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-_NONFINITE = re.compile(r"(?<![A-Za-z])(?:inf(?:inity)?|nan)(?![A-Za-z])", re.I)
-_URL = re.compile(r"url\(\s*['\"]?([^'\")]*)", re.I)
-_DATA = re.compile(r"^data:image/(png|jpe?g);base64,", re.I)
+_NONFINITE = re.compile(r"(?<![A-Za-z])(?:inf(?:inity)?|nan)(?![A-Za-z])", re.IGNORECASE)
+_URL = re.compile(r"url\(\s*['\"]?([^'\")]*)", re.IGNORECASE)
+_DATA = re.compile(r"^data:image/(png|jpe?g);base64,", re.IGNORECASE)
 _TEXT_ATTRS = {"id", "class", "href", XLINK, "font-family", "lang", "{http://www.w3.org/XML/1998/namespace}lang",
                "{http://www.w3.org/XML/1998/namespace}space"}
 _NAMESPACED_TEXT = ("{http://www.inkscape.org/namespaces/inkscape}", "{http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd}")
