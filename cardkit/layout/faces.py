@@ -357,7 +357,9 @@ def file_name_issues(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Is
     for i, entry in enumerate(book.extras):
         for key in ("id", "deck"):
             value = entry.get(key)
-            problem = name_problem(face_file_stem(value) + ".png") if isinstance(value, str) else None
+            if not isinstance(value, str):
+                continue
+            problem = name_problem(face_file_stem(value) + ".png")
             if problem:
                 issues.append(doc.issue("M055", f"extra card {key} '{_printable(value)}' names a file, and the name "
                                                 f"{problem}", ("extras", i, key)))

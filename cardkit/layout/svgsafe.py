@@ -45,7 +45,7 @@ from typing import Any
 
 from cardkit.errors import CardkitError, Issue
 
-MAX_ELEMENTS = 5_000  # the bundled icons have under 20; a 1 MiB file can hold 100,000
+MAX_ELEMENTS = 2_000  # the bundled icons have under 20; a 1 MiB file can hold 100,000 (svglib: about 0.4 ms each)
 MAX_PATH_DATA = 200_000  # characters of `d` and `points` in one file
 MAX_NUMBER = 1e6  # user units; icons are drawn in a few hundred
 MAX_IMAGE_PIXELS = 4_000_000  # one embedded raster (an icon is drawn at a few hundred pixels)

@@ -395,7 +395,8 @@ def derived_schemas(project: Project, write: bool = False) -> list[Issue]:
     for loaded in project.sets.values():
         for rel, text in sorted(loaded.derived.items()):
             path = project.root / rel
-            current = path.read_text(encoding="utf-8") if path.is_file() else None
+            raw = _own_file(project.root, path)
+            current = raw.decode("utf-8", "replace").replace("\r\n", "\n") if raw is not None else None
             if current == text:
                 continue
             if write:
@@ -403,6 +404,20 @@ def derived_schemas(project: Project, write: bool = False) -> list[Issue]:
             else:
                 out.append(kindsmod.stale_issue(rel, "is missing" if current is None else f"is out of date with {KINDS_FILE}"))
     return out
+
+
+def _own_file(root: Path, path: Path) -> bytes | None:
+    """A schema copy of the project (bounded), or None when it is missing or
+    may not be read (a symlink out, a FIFO): then it is reported as missing and
+    ``--write-schemas`` replaces it with a file."""
+    from cardkit.load.files import read_project_file
+
+    if not os.path.lexists(path):
+        return None
+    try:
+        return read_project_file(path, path.name, root=root, max_bytes=4 << 20)
+    except CardkitError:
+        return None
 
 
 MODELINE = "# yaml-language-server: $schema="
@@ -482,7 +497,7 @@ def core_schemas(root: Path, write: bool = False) -> list[Issue]:
     for name in _with_refs(_modeline_schemas(root)):
         data = (source / name).read_bytes()
         path = root / "schemas" / name
-        current = path.read_bytes() if path.is_file() else None
+        current = _own_file(root, path)
         if current == data:
             continue
         if write:

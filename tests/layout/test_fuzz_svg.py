@@ -34,7 +34,7 @@ SEEDS = sorted((REPO / "examples" / "tidelights").rglob("*.svg")) + sorted((FIXT
 LOCATED = re.compile(r"^\S[^:]*:\d+:\d+: error\[[A-Z]\d{3}\]: .+$")
 CANARY = "canary_7d1f0c2e9b"
 OLD = 946_684_800
-BUDGET_S = 5.0
+BUDGET_S = 5.0  # CPU seconds per example (the machine may be shared: wall time says little)
 
 EXTREME = st.sampled_from(["0", "-0", "1e308", "-1e308", "1e999", "nan", "inf", "-inf", "1e-320", "123456789012345678901234567890",
                            "0 0 0 0", "-5", "", "abc", "%", "1e6", "999999", "1,2,3", "NaN NaN", "0.0000001"])
@@ -141,7 +141,7 @@ def test_a_mutated_icon_draws_or_gets_located_errors(tmp_path: Path, change: tup
     outside = _outside(tmp_path / "outside")
     path = root / "icons" / "icon.svg"
     path.write_bytes(data)
-    start = time.monotonic()
+    start = time.process_time()
     try:
         icon = read_svg(path, "icons/icon.svg", "icon", root)
         _draw(icon)
@@ -151,8 +151,8 @@ def test_a_mutated_icon_draws_or_gets_located_errors(tmp_path: Path, change: tup
         bad = [ln for ln in lines if not LOCATED.match(ln) or len(ln) >= 200]
         assert not bad, f"{seed}: unlocated or long error lines: {bad[:3]}"
         assert all(CANARY not in ln for ln in lines)
-    took = time.monotonic() - start
-    assert took < BUDGET_S, f"{seed}: {took:.1f} s for {len(data)} bytes"
+    took = time.process_time() - start
+    assert took < BUDGET_S, f"{seed}: {took:.1f} s of CPU for {len(data)} bytes"
     assert [f.stat().st_atime for f in outside] == [OLD, OLD] or not _atime_works(tmp_path), "read a file outside"
 
 
