@@ -153,7 +153,7 @@ def _face_issues(root: Path, loaded) -> list[Issue]:  # (LoadedSet)
 
     from cardkit.layout.shown import unshown_issues
 
-    if not loaded.schema_clean or not (root / loaded.set.directory / FACE_FILE).is_file():
+    if not loaded.schema_clean or loaded.faces_unreadable or not (root / loaded.set.directory / FACE_FILE).is_file():
         return []
     try:
         book = load_faces(root, loaded.set)

@@ -76,3 +76,7 @@ class CardkitError(Exception):
             issues = [issues]
         self.issues: list[Issue] = list(issues)
         super().__init__("\n".join(i.format() for i in self.issues))
+
+    def __reduce__(self) -> tuple[type["CardkitError"], tuple[list[Issue]]]:
+        """Pickled with its issues (an error raised in a worker process keeps its codes and places)."""
+        return (CardkitError, (self.issues,))

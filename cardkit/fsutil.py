@@ -1,7 +1,8 @@
 """Atomic file output: write a temporary file beside the target, then rename.
 
 A crash or an error half-way never leaves a truncated file where a good one was
-expected.
+expected.  :func:`output_path` is the one place that turns an id from the
+data (a card, face, deck or set id) into a file name under an output folder.
 
 >>> import tempfile, pathlib
 >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -15,10 +16,65 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
-from cardkit.errors import CardkitError
+from cardkit.errors import CardkitError, Issue
+
+MAX_NAME = 120  # characters of one file name made from an id
+_WINDOWS_RESERVED = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)), *(f"LPT{i}" for i in range(10))})
+_FORBIDDEN = set('/\\<>:"|?*')
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be one file name on any system cardkit runs on, or None.
+
+    >>> [name_problem(n) for n in ("fireball-2.png", "../x", ".hidden", "CON.png", "a/b")]
+    [None, 'holds a path separator or one of <>:"|?*', 'starts with a dot', "is a reserved name on Windows ('CON')", 'holds a path separator or one of <>:"|?*']
+    """
+    if not name:
+        return "is empty"
+    if len(name) > MAX_NAME:
+        return f"is {len(name)} characters long; at most {MAX_NAME}"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        return "holds a control character"
+    if any(ch in _FORBIDDEN for ch in name):
+        return 'holds a path separator or one of <>:"|?*'
+    if name.startswith("."):
+        return "starts with a dot"
+    if ".." in name:
+        return "holds '..'"
+    if name.endswith((" ", ".")):
+        return "ends with a space or a dot"
+    stem = name.split(".")[0].upper()
+    if stem in _WINDOWS_RESERVED:
+        return f"is a reserved name on Windows ('{stem}')"
+    return None
+
+
+def face_file_stem(face_id: str) -> str:
+    """The file name stem of a face id, as ``build png`` and ``l10n review`` name
+    the face's image (``:`` and ``#`` are not portable in file names).
+
+    >>> face_file_stem("back:spell:2A"), face_file_stem("fireball#2")
+    ('back_spell_2A', 'fireball-2')
+    """
+    return face_id.replace(":", "_").replace("#", "-")
+
+
+def output_path(folder: Path | str, name: str, what: str = "an id") -> Path:
+    """``folder / name`` for a ``name`` made from the data; raise P006 unless it
+    is one safe file name (:func:`name_problem`) that stays directly in ``folder``."""
+    folder = Path(folder)
+    problem = name_problem(name)
+    shown = "".join(ch if ch.isprintable() else "?" for ch in name[:60])
+    if problem is None and os.path.dirname(os.path.normpath(folder / name)) != os.path.normpath(folder):
+        problem = "would leave the output folder"  # (cannot happen for a name that passed; kept as the last guard)
+    if problem is not None:
+        raise CardkitError(Issue("P006", f"the file name '{shown}' made from {what} {problem}; nothing is written",
+                                 file=str(folder)))
+    return folder / name
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardkit.errors import CardkitError, Issue
-from cardkit.fsutil import atomic_write_bytes
+from cardkit.fsutil import atomic_write_bytes, face_file_stem, output_path
 from cardkit.i18n.localize import Localizer
 from cardkit.layout.compose import INK, Composer, Face, FieldFit, PrintItem, bad_fits
 from cardkit.layout.faces import load_faces
@@ -53,7 +53,7 @@ def compose_set(root: Path, card_set: CardSet, locale: str, units: str = "inch")
     if units not in UNITS:
         raise CardkitError(f"unknown --units '{units}' (inch or cm)", code="B006")
     loc = Localizer(root, locale, card_set)
-    comp = Composer(card_set, loc, load_faces(root, card_set), art=lambda rel: load_art(root / rel, rel),
+    comp = Composer(card_set, loc, load_faces(root, card_set), art=lambda rel: load_art(root / rel, rel, root),
                     options={"units": units})
     return comp.items(), comp.extras()
 
@@ -397,7 +397,7 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
         token_page(doc, sheets[0], card_set, loc, duplex, title)
     data = doc.finish()
     suffix = ("" if mode == "cards" else "-inserts") + ("" if layout == "grid" else f"-{layout}")
-    path = out or (root / "output" / f"{card_set.id}-{locale}-{paper}{suffix}.pdf")
+    path = out or output_path(root / "output", f"{card_set.id}-{locale}-{paper}{suffix}.pdf", "the set id")
     atomic_write_bytes(path, data)
     fits = [f for face in faces for f in face.fits]
     return BuildResult(path, doc.pages, sum(1 for _ in items), len(faces), fits)
@@ -433,6 +433,25 @@ def _check_fits(root: Path, card_set: CardSet, locale: str, items: list[PrintIte
         raise CardkitError(fit_issues(root, card_set, locale, bad))
 
 
+def face_files(root: Path, card_set: CardSet, folder: Path, faces: list[Face]) -> list[tuple[Face, Path]]:
+    """Each face with the PNG file it is written to in ``folder`` (named from
+    its face id through :func:`cardkit.fsutil.output_path`); every face id that
+    makes no safe file name is reported at once (P006, located at the face's
+    ``id`` in the face file), before anything is written."""
+    book = load_faces(root, card_set)
+    out: list[tuple[Face, Path]] = []
+    issues: list[Issue] = []
+    for face in faces:
+        try:
+            out.append((face, output_path(folder, f"{face_file_stem(face.id)}.png", f"the id of face '{face.template.name}'")))
+        except CardkitError as exc:
+            line, column = book.id_marks.get(face.template.name, (1, 1))
+            issues.extend(Issue(i.code, i.message, file=book.file, line=line, column=column) for i in exc.issues)
+    if issues:
+        raise CardkitError(list(dict.fromkeys(issues)))
+    return out
+
+
 def build_png(root: Path, card_set: CardSet, locale: str, dpi: int = 300, bleed: float = 3 * MM,
               out_dir: Path | None = None) -> list[Path]:
     """One PNG per distinct card face at ``dpi`` with bleed, in output/png/<set>-<locale>/."""
@@ -442,11 +461,10 @@ def build_png(root: Path, card_set: CardSet, locale: str, dpi: int = 300, bleed:
         raise CardkitError(f"--dpi {dpi} is outside 72-1200", code="B005")
     items, extras = compose_set(root, card_set, locale)
     _check_fits(root, card_set, locale, items + extras)
-    folder = out_dir or root / "output" / "png" / f"{card_set.id}-{locale}"
+    folder = out_dir or output_path(root / "output" / "png", f"{card_set.id}-{locale}", "the set id")
     written = []
-    for face in _faces_by_id(items + extras):
+    for face, path in face_files(root, card_set, folder, _faces_by_id(items + extras)):
         image = rasterize(face_pdf(face, bleed), dpi / 72)
-        path = folder / f"{face.id.replace(':', '_').replace('#', '-')}.png"
         atomic_write_bytes(path, png_bytes(image, dpi))
         written.append(path)
     return written
@@ -464,7 +482,7 @@ def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None =
 
     items, extras = compose_set(root, card_set, locale)
     _check_fits(root, card_set, locale, items + extras)
-    folder = out_dir or root / "output" / "tts" / f"{card_set.id}-{locale}"
+    folder = out_dir or output_path(root / "output" / "tts", f"{card_set.id}-{locale}", "the set id")
     first = items[0].front.template
     scale = (TTS_MAX_WIDTH // TTS_MAX_COLS) / first.width  # card width in px at this scale
     decks: dict[str, list[PrintItem]] = {}
@@ -474,17 +492,17 @@ def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None =
     for deck, its in decks.items():
         fronts = [rasterize(face_pdf(it.front, 0), scale) for it in its]
         for n, sheet in enumerate(tts_sheets(fronts), 1):
-            path = folder / f"{deck}-{n}.png"
+            path = output_path(folder, f"{deck}-{n}.png", f"deck '{deck[:40]}'")
             atomic_write_bytes(path, png_bytes(sheet))
             written.append(path)
         backs = {it.back.id: it.back for it in its if it.back is not None}
         if len(backs) == 1:
-            path = folder / f"{deck}-back.png"
+            path = output_path(folder, f"{deck}-back.png", f"deck '{deck[:40]}'")
             atomic_write_bytes(path, png_bytes(tts_sheets([rasterize(face_pdf(next(iter(backs.values())), 0), scale)])[0]))
             written.append(path)
         elif backs:  # double-sided cards or per-tier backs: a sheet of backs in the same order
             for n, sheet in enumerate(tts_sheets([rasterize(face_pdf(it.back, 0), scale) for it in its if it.back]), 1):
-                path = folder / f"{deck}-backs-{n}.png"
+                path = output_path(folder, f"{deck}-backs-{n}.png", f"deck '{deck[:40]}'")
                 atomic_write_bytes(path, png_bytes(sheet))
                 written.append(path)
     return written

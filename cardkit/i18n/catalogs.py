@@ -30,6 +30,7 @@ X-Generator, ...).  ``l10n update`` rewrites only stale catalogs.
 from __future__ import annotations
 
 import io
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -539,13 +540,14 @@ def parse_catalog(raw: bytes, file: str, locale: str | None = None) -> LoadedCat
     return loaded
 
 
-def read_catalog(path: Path, file: str, locale: str | None = None) -> LoadedCatalog:
+def read_catalog(path: Path, file: str, locale: str | None = None, root: Path | None = None) -> LoadedCatalog:
     """Read and parse a ``.po``/``.pot`` file; raise :class:`CardkitError` with
-    one issue per problem."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CardkitError(Issue("F001", f"cannot read catalog: {exc.strerror}", file=file)) from None
+    one issue per problem.  With ``root`` (the project folder) a catalog that
+    resolves outside it is refused unread, and only a regular file is opened
+    (:func:`cardkit.load.files.read_project_file`)."""
+    from cardkit.load.files import read_project_file
+
+    raw = read_project_file(path, file, root=root, max_bytes=MAX_PO_BYTES, too_large="L001")
     return parse_catalog(raw, file, locale)
 
 
@@ -725,7 +727,7 @@ def plan_update(root: Path, domain: str, strings: tuple[SourceString, ...], loca
     for loc in locales:
         path = po_path(root, loc, domain)
         try:
-            old = read_catalog(path, rel(root, path), loc) if path.exists() else None
+            old = read_catalog(path, rel(root, path), loc, root) if os.path.lexists(path) else None
         except CardkitError as exc:
             issues.extend(exc.issues)
             continue
@@ -750,12 +752,12 @@ def catalog_entry_issues(root: Path, domain: str, strings: tuple[SourceString, .
     issues: list[Issue] = []
     for loc in locales:
         path = po_path(root, loc, domain)
-        if not path.exists():
+        if not os.path.lexists(path):
             issues.append(Issue("L002", f"no {loc} catalog for '{domain}' (run: cardkit l10n update)",
                                 file=rel(root, path)))
             continue
         try:
-            cat = read_catalog(path, rel(root, path), loc).catalog
+            cat = read_catalog(path, rel(root, path), loc, root).catalog
         except CardkitError as exc:
             issues.extend(exc.issues)
             continue

@@ -35,14 +35,15 @@ T950   error     does not fit its card box at the minimum readable size
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from cardkit.errors import Issue, Severity
+from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.i18n.korean import PAIRS, final_consonant, native_numbers, particle
 from cardkit.layout.fonts import FontBook
 from cardkit.load.schema import validate_doc
@@ -90,11 +91,13 @@ class Glossary:
 def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
     path = root / "locales" / locale / "glossary.yaml"
     rel = f"locales/{locale}/glossary.yaml"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return Glossary(locale), []
     try:
-        doc = read_yaml_file(path, rel)
+        doc = read_yaml_file(path, rel, root=root)
     except YamlError as exc:
+        if exc.issue.code in ("F004", "F005"):  # refused unread: not a translation finding, the run stops here
+            raise CardkitError(exc.issue) from None
         return Glossary(locale), [exc.issue]
     problems = validate_doc(doc, "glossary.schema.json")
     if problems:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import gettext
 import io
+import os
 import re
 from importlib import resources
 from pathlib import Path
@@ -95,9 +96,13 @@ Translation = tuple[Union[str, tuple[str, ...]], int]
 
 
 @functools.lru_cache(maxsize=64)
-def _catalog(path: str, mtime: float, locale: str) -> dict[str, Translation]:
-    with open(path, "rb") as fh:
-        cat = read_po(io.BytesIO(fh.read()), locale=locale)
+def _catalog(path: str, mtime: float, locale: str, root: str | None = None, file: str = "") -> dict[str, Translation]:
+    from cardkit.i18n.catalogs import MAX_PO_BYTES
+    from cardkit.load.files import read_project_file
+
+    raw = read_project_file(Path(path), file or path, root=Path(root) if root else None, max_bytes=MAX_PO_BYTES,
+                            too_large="L001")
+    cat = read_po(io.BytesIO(raw), locale=locale)
     out: dict[str, Translation] = {}
     for m in cat:
         if not m.id or not m.context or m.fuzzy:
@@ -134,13 +139,13 @@ def ui_catalog(root: Path, locale: str) -> Path | None:
         return None
     for base in (Path(root) / "locales", shipped_locales()):
         path = base / locale / "LC_MESSAGES" / f"{UI_DOMAIN}.po"
-        if path.is_file():
+        if os.path.lexists(path):
             return path
     return None
 
 
 def _locales_with(base: Path, domain: str) -> set[str]:
-    return {p.name for p in base.iterdir() if (p / "LC_MESSAGES" / f"{domain}.po").is_file()} if base.is_dir() else set()
+    return {p.name for p in base.iterdir() if os.path.lexists(p / "LC_MESSAGES" / f"{domain}.po")} if base.is_dir() else set()
 
 
 def available_locales(root: Path, domain: str) -> list[str]:
@@ -188,13 +193,19 @@ class Localizer:
         if self.locale == SOURCE_LOCALE:
             return None
         path = self.root / "locales" / self.locale / "LC_MESSAGES" / f"{domain}.po"
-        return path if path.is_file() else None
+        return path if os.path.lexists(path) else None
 
     def _load(self, path: Path | None) -> dict[str, Translation]:
         if path is None:
             return {}
+        from cardkit.load.files import guard_for
+
+        guard = guard_for(self.root, path)
         try:
-            return _catalog(str(path), path.stat().st_mtime, self.locale)
+            file = Path(os.path.relpath(path, self.root)).as_posix() if guard else str(path)
+            return _catalog(str(path), os.lstat(path).st_mtime, self.locale, str(guard) if guard else None, file)
+        except CardkitError:
+            raise
         except Exception as exc:  # Babel raises assorted errors on broken files
             raise CardkitError(f"cannot read catalog {path}: {exc} (run: cardkit validate)", code="L001") from None
 

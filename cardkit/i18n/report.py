@@ -4,6 +4,7 @@ findings grouped by card, coverage and the fit matrix."""
 
 from __future__ import annotations
 
+import os
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,12 +78,12 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
     file = rel(root, path)
     total = len(strings)
     report.coverage.setdefault(locale, {})[domain] = {"translated": 0, "total": total}
-    if not path.exists():
+    if not os.path.lexists(path):
         report.findings.append(Finding("T101", Severity.ERROR, locale, domain, "", file, 0,
                                        f"no catalog for '{domain}' (run: cardkit l10n update --locale {locale})"))
         return []
     try:
-        loaded = read_catalog(path, file, locale)
+        loaded = read_catalog(path, file, locale, root)
     except CardkitError as exc:
         for i in exc.issues:
             report.findings.append(Finding(i.code, Severity.ERROR, locale, domain, "", i.file, i.line, i.message))
@@ -217,7 +218,7 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
                     seen.add(k)
                     fits.append(f)
                     boxes[k] = face.template.fields.get(f.field)
-    _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report, set_icon_names(root / card_set.directory))
+    _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report, set_icon_names(root / card_set.directory, root))
 
     def where(domain: str, msgctxt: str) -> tuple[str, int]:
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)

@@ -33,9 +33,11 @@ from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
 from cardkit.errors import CardkitError, Issue
-from cardkit.i18n.catalogs import po_path, read_catalog, project_locales, rel
+from cardkit.fsutil import face_file_stem
+from cardkit.i18n.catalogs import po_path, project_locales, read_catalog, rel
 from cardkit.i18n.checks import Finding
 from cardkit.i18n.localize import SOURCE_LOCALE, UI_DOMAIN, ui_catalog, ui_strings
+from cardkit.load.files import guard_for
 from cardkit.load.project import Project
 from cardkit.model import CardSet
 
@@ -108,7 +110,7 @@ def image_name(face_id: str) -> str:
     >>> image_name("back:spell:2A"), image_name("fireball#2")
     ('back_spell_2A.png', 'fireball-2.png')
     """
-    return f"{face_id.replace(':', '_').replace('#', '-')}.png"
+    return f"{face_file_stem(face_id)}.png"
 
 
 def _split_keys(key: str, card_set: CardSet) -> tuple[tuple[str, str], ...]:
@@ -133,27 +135,23 @@ def _kind(card_set: CardSet, card: str) -> str:
 def render_faces(root: Path, card_set: CardSet, locale: str, folder: Path, dpi: int) -> list[RenderedFace]:
     """Compose every distinct face of ``card_set`` in ``locale`` (print order,
     fronts then backs of each card) and write one PNG per face into ``folder``."""
-    from cardkit.printing import compose_set, face_pdf
+    from cardkit.printing import _faces_by_id, compose_set, face_files, face_pdf
     from cardkit.render.images import png_bytes, rasterize
 
     items, extras = compose_set(root, card_set, locale)
-    seen: set[str] = set()
     out = []
+    files = face_files(root, card_set, folder, _faces_by_id(items + extras))
     folder.mkdir(parents=True, exist_ok=True)
-    for item in items + extras:
-        for face in (item.front, item.back):
-            if face is None or face.id in seen:
-                continue
-            seen.add(face.id)
-            w, h = face.template.width, face.template.height
-            name = image_name(face.id)
-            (folder / name).write_bytes(png_bytes(rasterize(face_pdf(face, 0), dpi / 72)))
-            boxes = []
-            for f in face.fits:
-                x, y, bw, bh = f.box
-                boxes.append(Box(f.field, _split_keys(f.key, card_set), x / w, (h - y - bh) / h, bw / w, bh / h,
-                                 f.result.status, f.result.describe()))
-            out.append(RenderedFace(face.id, face.card, _kind(card_set, face.card), name, w, h, tuple(boxes)))
+    for face, path in files:
+        w, h = face.template.width, face.template.height
+        name = path.name
+        path.write_bytes(png_bytes(rasterize(face_pdf(face, 0), dpi / 72)))
+        boxes = []
+        for f in face.fits:
+            x, y, bw, bh = f.box
+            boxes.append(Box(f.field, _split_keys(f.key, card_set), x / w, (h - y - bh) / h, bw / w, bh / h,
+                             f.result.status, f.result.describe()))
+        out.append(RenderedFace(face.id, face.card, _kind(card_set, face.card), name, w, h, tuple(boxes)))
     return out
 
 
@@ -177,9 +175,9 @@ def _catalog_rows(root: Path, locale: str, domain: str) -> tuple[str, dict[str, 
     (``ui``: the project's own or the one shipped with cardkit)."""
     path = (ui_catalog(root, locale) if domain == UI_DOMAIN else None) or po_path(root, locale, domain)
     file = rel(root, path)
-    if not path.is_file():
+    if not os.path.lexists(path):
         return file, {}
-    cat = read_catalog(path, file, locale).catalog
+    cat = read_catalog(path, file, locale, guard_for(root, path)).catalog
     return file, {str(m.context): (_translation(m.string), m.lineno or 0, bool(m.fuzzy)) for m in cat if m.id and m.context}
 
 

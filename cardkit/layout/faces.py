@@ -11,6 +11,7 @@ reported at once, located ``path:line:col``.  The format is documented in
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -44,6 +45,7 @@ class FaceBook:
     extras: list[dict[str, Any]] = field(default_factory=list)
     groups: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     svg_icons: dict[str, SvgIcon] = field(default_factory=dict)
+    id_marks: dict[str, tuple[int, int]] = field(default_factory=dict)  # face name -> where its `id` is (P006)
 
 
 def _resolve(table: Mapping[str, Any], name: str, doc: YamlDoc, section: str, issues: list[Issue],
@@ -103,7 +105,7 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
     set_dir = root / card_set.directory
     rel = f"{card_set.directory}/{FACE_FILE}"
     try:
-        doc = read_yaml_file(set_dir / FACE_FILE, rel)
+        doc = read_yaml_file(set_dir / FACE_FILE, rel, root=root)
     except YamlError as exc:
         raise CardkitError(exc.issue) from None
     except FileNotFoundError:
@@ -132,17 +134,18 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
     book.print = list(data.get("print", []))
     book.extras = list(data.get("extras", []))
     for name, path in (data.get("icons") or {}).items():
-        from cardkit.load.project import safe_path
+        from cardkit.load.files import resolve_reference
 
-        target = safe_path(set_dir, path)
+        target = resolve_reference(root, set_dir, path)
         if target is None:
             issues.append(doc.issue("F002", f"icon path '{path}' escapes the set folder", ("icons", name)))
             continue
         try:
-            book.svg_icons[name] = read_svg(target, f"{card_set.directory}/{path}", name)
-        except CardkitError as exc:
-            issues.extend(doc.issue(i.code, i.message, ("icons", name)) for i in exc.issues)
+            book.svg_icons[name] = read_svg(target, f"{card_set.directory}/{path}", name, root)
+        except CardkitError as exc:  # a problem inside the SVG keeps its own line; the rest points at the entry
+            issues.extend(i if i.line else doc.issue(i.code, i.message, ("icons", name)) for i in exc.issues)
     issues.extend(dict.fromkeys(check_faces(book, doc, card_set)))
+    issues.extend(file_name_issues(book, doc, card_set))
     if issues:
         raise CardkitError(issues)
     return book
@@ -309,3 +312,71 @@ def _check_element(el: Mapping[str, Any], path: JsonPath, doc: YamlDoc, book: Fa
     if el.get("type") == "plugin" and el["name"] not in plugins:
         out.append(doc.issue("M007", f"no plugin element '{el['name']}' is installed", path + ("name",)))
     return out
+
+
+# ------------------------------------------------------------------ file names
+_ID_LITERAL = re.compile(r"[A-Za-z0-9_:#-]*")
+_SAFE_NAMES = frozenset({"id", "copy_id", "deck", "variant", "card_deck"})  # ids checked by their own schemas
+
+
+def file_name_issues(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
+    """Ids that become file names (``build png``, ``build tts``, ``l10n
+    review``) are safe names (M055): a face ``id`` template may hold only
+    letters, digits, ``_ : # -`` around its ``{placeholders}``, and the card
+    field values it or a print entry's ``back_variant`` fills in, and an extra
+    card's ``id`` and ``deck``, must pass :func:`cardkit.fsutil.name_problem`.
+    Also records where each face's id is written, for the check of the
+    filled-in id when its files are named (P006)."""
+    from cardkit.fsutil import face_file_stem, name_problem
+
+    issues = []
+    kinds_of = _faces_for_kinds(book)
+
+    def values(field_name: str, kinds: set[str]) -> Iterator[tuple[str, str]]:
+        for card in card_set.cards.values():
+            value = card.fields.get(field_name) if card.kind in kinds else None
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                yield card.id, str(value)
+
+    def bad_value(field_name: str, kinds: set[str]) -> str | None:
+        for card_id, value in values(field_name, kinds):
+            problem = name_problem(face_file_stem(value) + ".png")
+            if problem:
+                return f"card '{card_id}' fills in '{_printable(value)}' for {{{field_name}}}, and the file name {problem}"
+        return None
+
+    for fname, spec in book.faces.items():
+        book.id_marks[fname] = doc.mark(("faces", fname, "id"))
+        template = spec.get("id")
+        if not isinstance(template, str):
+            continue
+        literal = re.sub(r"\{[^{}]*\}", "", template)
+        if not _ID_LITERAL.fullmatch(literal) or template.startswith(".") or len(template) > 100:
+            issues.append(doc.issue("M055", f"face id '{_printable(template)}' names a file: use only letters, digits, "
+                                            "_ : # - around its {placeholders}", ("faces", fname, "id")))
+            continue
+        for name in re.findall(r"\{([a-z_][a-z0-9_]*)\}", template):
+            why = bad_value(name, kinds_of.get(fname, set())) if name not in _SAFE_NAMES else None
+            if why:
+                issues.append(doc.issue("M055", f"face id '{_printable(template)}' names a file: {why}", ("faces", fname, "id")))
+                break
+    for i, entry in enumerate(book.print):
+        if isinstance(entry.get("back_variant"), str):
+            why = bad_value(entry["back_variant"], set(entry.get("kinds", [])))
+            if why:
+                issues.append(doc.issue("M055", f"back_variant names the back's file: {why}", ("print", i, "back_variant")))
+    for i, entry in enumerate(book.extras):
+        for key in ("id", "deck"):
+            value = entry.get(key)
+            if not isinstance(value, str):
+                continue
+            problem = name_problem(face_file_stem(value) + ".png")
+            if problem:
+                issues.append(doc.issue("M055", f"extra card {key} '{_printable(value)}' names a file, and the name "
+                                                f"{problem}", ("extras", i, key)))
+    return issues
+
+
+def _printable(text: str) -> str:
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import copy
 import functools
+import io
 import logging
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,23 +66,41 @@ def _coloured(icon: SvgIcon, size: float, colour: str | None) -> SvgOp:
     return SvgOp(d, icon.name, size, colour)
 
 
-def read_svg(path: Path, rel: str, name: str) -> SvgIcon:
-    """Read one SVG file (bounded) into an icon; a located error if it is not usable."""
-    if not path.is_file():
-        raise CardkitError(Issue("F001", f"icon file '{rel}' does not exist", file=rel))
-    if path.stat().st_size > MAX_SVG_BYTES:
-        raise CardkitError(Issue("M008", f"icon '{name}' is larger than {MAX_SVG_BYTES >> 10} KiB", file=rel))
-    from lxml import etree  # type: ignore[import-untyped]
-    from svglib.svglib import svg2rlg
+def read_svg(path: Path, rel: str, name: str, root: Path | None = None) -> SvgIcon:
+    """Read one SVG file (bounded, through :mod:`cardkit.load.files`), check it
+    (:func:`cardkit.layout.svgsafe.sanitise_svg`: no reference out of the icon,
+    within its budgets) and draw it into an icon; a located error if it is not
+    usable.  svglib only ever sees the checked tree, with no file path to
+    resolve references against."""
+    from svglib.svglib import SvgRenderer
 
+    from cardkit.layout.svgsafe import sanitise_svg
+    from cardkit.load.files import read_project_file
+
+    if not os.path.lexists(path):
+        raise CardkitError(Issue("F001", f"icon file '{rel}' does not exist", file=rel))
+    try:
+        raw = read_project_file(path, rel, root=root, max_bytes=MAX_SVG_BYTES, too_large="M008")
+    except CardkitError as exc:  # about the file, not a place in it: the face file's `icons` entry is shown
+        raise CardkitError([replace(i, line=0, column=0) for i in exc.issues]) from None
+    svg = sanitise_svg(raw, rel)
     logging.getLogger("svglib").setLevel(logging.ERROR)
-    try:  # a strict parse first (svglib's own parser recovers from broken files silently); no entities, no network
-        root = etree.fromstring(path.read_bytes(), etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False))
-        if etree.QName(root).localname != "svg":
-            raise ValueError(f"the root element is <{etree.QName(root).localname}>, not <svg>")
-        drawing = svg2rlg(str(path))
-    except Exception as exc:  # svglib raises whatever its XML parser raises
-        raise CardkitError(Issue("M008", f"icon '{name}' is not a readable SVG: {exc}", file=rel)) from None
+    try:
+        drawing = SvgRenderer(io.BytesIO(raw)).render(svg)
+        _trial(drawing)
+    except Exception as exc:  # svglib and reportlab raise whatever their arithmetic raises
+        raise CardkitError(Issue("M008", f"icon '{name}' cannot be drawn ({type(exc).__name__}: {str(exc)[:60]})",
+                                 file=rel, line=svg.sourceline or 1, column=1)) from None
     if drawing is None:
         raise CardkitError(Issue("M008", f"icon '{name}' is not a readable SVG", file=rel))
     return SvgIcon(name, drawing)
+
+
+def _trial(drawing: Any) -> None:
+    """Draw once into a throw-away page, so that a drawing reportlab cannot
+    render fails here, at load, with the icon's name, and not half-way through a build."""
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(io.BytesIO(), pageCompression=0)
+    renderPDF.draw(copy.deepcopy(drawing), canvas, 0, 0)

@@ -60,6 +60,8 @@ def check_card_count(ls: LoadedSet) -> list[Issue]:
 
 @_any
 def check_markup(ls: LoadedSet) -> list[Issue]:
+    if ls.faces_unreadable:  # the set's own icon tokens are not known (its faces.yaml was refused)
+        return []
     out = []
     for s in ls.set.strings if ls.set else ():
         for problem in markup_problems(s.text, icons=ls.icons):

@@ -15,6 +15,7 @@ one typo does not cascade into dozens of follow-on errors.
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -22,6 +23,7 @@ from typing import Any, Mapping
 
 from cardkit.errors import CardkitError, Issue, JsonPath, Severity
 from cardkit.load import kinds as kindsmod
+from cardkit.load.files import check_project_file, guard_for, resolve_reference
 from cardkit.load.kinds import Kinds, KindSpec
 from cardkit.load.schema import short, text_paths, validate_doc, validate_with, validator_for
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
@@ -32,15 +34,7 @@ MAX_SETS = 64
 
 def safe_path(root: Path, relative: str) -> Path | None:
     """``root / relative`` if it stays inside ``root`` (symlinks resolved), else None."""
-    if not relative or relative.startswith(("/", "\\")) or ":" in relative.split("/")[0]:
-        return None
-    root_resolved = root.resolve()
-    target = (root_resolved / relative).resolve()
-    try:
-        target.relative_to(root_resolved)
-    except ValueError:
-        return None
-    return target
+    return resolve_reference(root, root, relative)
 
 
 @dataclass
@@ -53,6 +47,7 @@ class LoadedSet:
     kinds: Kinds | None = None
     derived: dict[str, str] = field(default_factory=dict)  # project-relative path -> derived schema text
     icons: frozenset[str] = frozenset()  # the set's own SVG icon names (faces.yaml ``icons:``), inline tokens in its strings
+    faces_unreadable: bool = False  # faces.yaml is there but may not be opened (F004/F005, reported here): icons unknown
 
     def locate(self, origin: Origin, *sub: str | int, key: bool = False) -> tuple[int, int]:
         doc = self.docs.get(origin.file)
@@ -97,7 +92,9 @@ STRINGS_FILE = "strings.yaml"
 def _rel(root: Path, path: Path) -> str:
     try:
         return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # a symlink out of the project: name it as the project does
+        if guard_for(root, path) is not None:
+            return Path(os.path.relpath(path, root)).as_posix()
         return path.as_posix()
 
 
@@ -154,7 +151,7 @@ def _load_strings(root: Path, set_dir: Path, taken: list[SourceString], issues: 
     from cardkit.i18n.localize import ui_strings
 
     path = set_dir / STRINGS_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         return []
     rel = _rel(root, path)
     doc = _read(root, rel, path, issues)
@@ -207,22 +204,22 @@ def _effect_kind_issues(doc: YamlDoc, kind: KindSpec, vocabularies: Mapping[str,
 
 def _read(root: Path, rel: str, path: Path, issues: list[Issue]) -> YamlDoc | None:
     try:
-        return read_yaml_file(path, rel)
+        return read_yaml_file(path, rel, root=root)
     except YamlError as exc:
         issues.append(exc.issue)
         return None
 
 
-def _read_card_file(rel: str, path: Path, kinds: Kinds, issues: list[Issue]) -> list[YamlDoc] | None:
+def _read_card_file(root: Path, rel: str, path: Path, kinds: Kinds, issues: list[Issue]) -> list[YamlDoc] | None:
     """The documents of one listed card file: a YAML file is one; a spreadsheet
     (:mod:`cardkit.load.sheets`) one per kind it holds, each value located at
     its cell.  None when the file cannot be read at all (reported)."""
     from cardkit.load import sheets
 
     if not sheets.is_sheet(path.name):
-        doc = _read(path.parent, rel, path, issues)
+        doc = _read(root, rel, path, issues)
         return None if doc is None else [doc]
-    docs, problems = sheets.read_sheet_file(path, rel, kinds)
+    docs, problems = sheets.read_sheet_file(path, rel, kinds, root)
     issues.extend(problems)
     if problems and not docs:
         return None
@@ -236,7 +233,7 @@ def _load_kinds(root: Path, set_dir: Path, manifest: YamlDoc, vocabularies: Mapp
                 issues: list[Issue]) -> tuple[Kinds | None, YamlDoc | None]:
     path = set_dir / KINDS_FILE
     rel = _rel(root, path)
-    if not path.is_file():
+    if not os.path.lexists(path):
         issues.append(manifest.issue("K006", f"no {KINDS_FILE} next to set.yaml: a set declares its card kinds there "
                                              "(docs/authoring.md, Card kinds)", ("kind",)))
         return None, None
@@ -294,17 +291,17 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
     duplicates: list[Issue] = []
     first_seen: dict[str, Origin] = {}
     for fi, name in enumerate(m["files"]):
-        target = safe_path(set_dir, name)
-        if target is None or safe_path(root, _rel(root, target)) is None:
+        target = resolve_reference(root, set_dir, name)
+        if target is None:
             issues.append(manifest.issue("F002", f"path '{name}' escapes the set folder", ("files", fi)))
             loaded.schema_clean = False
             continue
         rel = _rel(root, target)
-        if not target.is_file():
+        if not target.exists():
             issues.append(manifest.issue("F001", f"listed file '{name}' does not exist", ("files", fi)))
             loaded.schema_clean = False
             continue
-        file_docs = _read_card_file(rel, target, kinds, issues)
+        file_docs = _read_card_file(root, rel, target, kinds, issues)
         if file_docs is None:
             loaded.schema_clean = False
             continue
@@ -340,12 +337,16 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
                 for fname in images:
                     if fname not in c:
                         continue
-                    image = safe_path(set_dir, c[fname])
+                    image = resolve_reference(root, set_dir, c[fname])
                     if image is None:
                         issues.append(doc.issue("F002", f"artwork path '{c[fname]}' escapes the set folder", ("cards", ci, fname)))
                         bad_image = True
-                    elif not image.is_file():
+                    elif not image.exists():
                         issues.append(doc.issue("F001", f"artwork '{c[fname]}' does not exist", ("cards", ci, fname)))
+                        bad_image = True
+                    elif not image.is_file():
+                        issues.append(doc.issue("F005", f"artwork '{c[fname]}' is not a regular file (a FIFO, device or "
+                                                        "folder); not opened", ("cards", ci, fname)))
                         bad_image = True
                     elif fname == "art":
                         art_rel = _rel(root, image)
@@ -369,16 +370,23 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
     if plugin is not None and plugin.views is not None:
         card_set = plugin.views(card_set)
     loaded.set = card_set
-    loaded.icons = set_icon_names(set_dir)
+    faces_path = set_dir / "faces.yaml"
+    if os.path.lexists(faces_path):
+        try:
+            check_project_file(faces_path, _rel(root, faces_path), root)
+        except CardkitError as exc:
+            issues.extend(exc.issues)
+            loaded.faces_unreadable = True
+    loaded.icons = set_icon_names(set_dir, root)
     return loaded
 
 
-def set_icon_names(set_dir: Path) -> frozenset[str]:
+def set_icon_names(set_dir: Path, root: Path | None = None) -> frozenset[str]:
     """The names under ``icons:`` in the set's ``faces.yaml``: valid inline tokens
     in the set's strings and their translations.  A face file that cannot be read
     gives none here; the face loader reports why."""
     try:
-        doc = read_yaml_file(set_dir / "faces.yaml", "faces.yaml")
+        doc = read_yaml_file(set_dir / "faces.yaml", "faces.yaml", root=root)
     except (YamlError, OSError):
         return frozenset()
     icons = doc.data.get("icons") if isinstance(doc.data, dict) else None
@@ -425,7 +433,8 @@ def derived_schemas(project: Project, write: bool = False) -> list[Issue]:
     for loaded in project.sets.values():
         for rel, text in sorted(loaded.derived.items()):
             path = project.root / rel
-            current = path.read_text(encoding="utf-8") if path.is_file() else None
+            raw = _own_file(project.root, path)
+            current = raw.decode("utf-8", "replace").replace("\r\n", "\n") if raw is not None else None
             if current == text:
                 continue
             if write:
@@ -433,6 +442,20 @@ def derived_schemas(project: Project, write: bool = False) -> list[Issue]:
             else:
                 out.append(kindsmod.stale_issue(rel, "is missing" if current is None else f"is out of date with {KINDS_FILE}"))
     return out
+
+
+def _own_file(root: Path, path: Path) -> bytes | None:
+    """A schema copy of the project (bounded), or None when it is missing or
+    may not be read (a symlink out, a FIFO): then it is reported as missing and
+    ``--write-schemas`` replaces it with a file."""
+    from cardkit.load.files import read_project_file
+
+    if not os.path.lexists(path):
+        return None
+    try:
+        return read_project_file(path, path.name, root=root, max_bytes=4 << 20)
+    except CardkitError:
+        return None
 
 
 MODELINE = "# yaml-language-server: $schema="
@@ -458,10 +481,11 @@ def _modeline_schemas(root: Path) -> set[str]:
             files += 1
             if files > _SCAN_MAX_FILES:
                 return found
-            try:
+            try:  # (only regular files inside the project: a FIFO would block, a symlink out is not ours)
+                check_project_file(path, path.name, root)
                 with path.open("rb") as fh:
                     first = fh.readline(1024).decode("utf-8", "replace").strip()
-            except OSError:
+            except (OSError, CardkitError):
                 continue
             if not first.startswith(MODELINE):
                 continue
@@ -511,7 +535,7 @@ def core_schemas(root: Path, write: bool = False) -> list[Issue]:
     for name in _with_refs(_modeline_schemas(root)):
         data = (source / name).read_bytes()
         path = root / "schemas" / name
-        current = path.read_bytes() if path.is_file() else None
+        current = _own_file(root, path)
         if current == data:
             continue
         if write:

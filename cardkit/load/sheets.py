@@ -165,18 +165,16 @@ def _fail(code: str, message: str, file: str, cell: str = "") -> SheetError:
     return SheetError(Issue(code, message, file=f"{file}:{cell}" if cell else file))
 
 
-def _read_bytes(path: Path, file: str) -> bytes:
+def _read_bytes(path: Path, file: str, root: Path | None) -> bytes:
+    """The workbook's bytes through the project's one door (:mod:`cardkit.load.files`):
+    inside ``root``, a regular file, bounded."""
+    from cardkit.errors import CardkitError
+    from cardkit.load.files import read_project_file
+
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise _fail("W002", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}", file)
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise _fail("F001", f"cannot read file: {exc.strerror}", file) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise _fail("W002", f"file exceeds {MAX_FILE_BYTES} bytes", file)
-    return raw
+        return read_project_file(path, file, root=root, max_bytes=MAX_FILE_BYTES, too_large="W002")
+    except CardkitError as exc:
+        raise SheetError(exc.issues[0]) from None
 
 
 def check_zip(raw: bytes, file: str) -> zipfile.ZipFile:
@@ -283,10 +281,10 @@ def _extent_ods(zf: zipfile.ZipFile, file: str) -> None:
         raise _fail("W001", f"the workbook's content.xml is not well-formed XML ({exc})", file) from None
 
 
-def read_tables(path: Path, file: str) -> list[Table]:
+def read_tables(path: Path, file: str, root: Path | None = None) -> list[Table]:
     """Every sheet of a ``.csv``, ``.xlsx`` or ``.ods`` file, bounded; raise
     :class:`SheetError` for a file that cannot be read at all."""
-    raw = _read_bytes(path, file)
+    raw = _read_bytes(path, file, root)
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return [_read_csv(raw, file, path.stem)]
@@ -650,12 +648,12 @@ def _lists(node: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[
             yield from _lists(child, path + (key,))
 
 
-def read_sheet_file(path: Path, file: str, kinds: Kinds) -> tuple[list[SheetDoc], list[Issue]]:
+def read_sheet_file(path: Path, file: str, kinds: Kinds, root: Path | None = None) -> tuple[list[SheetDoc], list[Issue]]:
     """The cards of a spreadsheet card file, one :class:`SheetDoc` per kind it
     holds, and every problem found (cell-located).  A doc with problems is
     still returned with ``failed`` set, so its other rows are checked too."""
     try:
-        tables = read_tables(path, file)
+        tables = read_tables(path, file, root)
     except SheetError as exc:
         return [], [exc.issue]
     reader = _Reader(file, kinds)

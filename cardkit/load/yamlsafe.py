@@ -19,7 +19,6 @@ tree with the safe loader and converts it itself, so that it can
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -196,18 +195,17 @@ def remember_parses(on: bool = True) -> None:
     _MEMO = {} if on else None
 
 
-def read_yaml_file(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES) -> YamlDoc:
-    """Read, bound, decode and parse one YAML file."""
+def read_yaml_file(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES, root: Path | None = None) -> YamlDoc:
+    """Read, bound, decode and parse one YAML file.  With ``root`` (the project
+    folder) a file that resolves outside it is refused unread (F004); only a
+    regular file is ever opened (F005), see :mod:`cardkit.load.files`."""
+    from cardkit.errors import CardkitError
+    from cardkit.load.files import read_project_file
+
     try:
-        size = os.stat(path).st_size
-    except OSError as exc:
-        raise YamlError(Issue("F001", f"cannot read file: {exc.strerror}", file=file)) from None
-    if size > max_bytes:
-        raise YamlError(Issue("Y009", f"file is {size} bytes; the limit is {max_bytes}", file=file, line=1, column=1))
-    with open(path, "rb") as fh:
-        raw = fh.read(max_bytes + 1)
-    if len(raw) > max_bytes:  # grew while we looked
-        raise YamlError(Issue("Y009", f"file exceeds {max_bytes} bytes", file=file, line=1, column=1))
+        raw = read_project_file(path, file, root=root, max_bytes=max_bytes, too_large="Y009")
+    except CardkitError as exc:
+        raise YamlError(exc.issues[0]) from None
     if _MEMO is None:
         return parse_yaml(decode_utf8(raw, file), file)
     digest = hashlib.sha1(raw).digest()

@@ -31,22 +31,24 @@ class Art:
     height: int
 
 
-def load_art(path: Path, rel: str) -> Art:
-    """Decode, bound and re-encode one artwork file."""
-    return _load_art(str(path), path.stat().st_mtime if path.exists() else 0.0, rel)
+def load_art(path: Path, rel: str, root: Path | None = None) -> Art:
+    """Decode, bound and re-encode one artwork file (read through
+    :func:`cardkit.load.files.read_project_file`: inside ``root``, a regular file)."""
+    return _load_art(str(path), path.stat().st_mtime if path.exists() else 0.0, rel, str(root) if root else None)
 
 
 @functools.lru_cache(maxsize=256)
-def _load_art(path: str, mtime: float, rel: str) -> Art:
+def _load_art(path: str, mtime: float, rel: str, root: str | None = None) -> Art:
+    from cardkit.load.files import read_project_file
+
     p = Path(path)
-    if not p.is_file():
+    if not p.exists():
         raise CardkitError(Issue("F001", "artwork file does not exist", file=rel))
-    if p.stat().st_size > MAX_ART_BYTES:
-        raise CardkitError(Issue("I002", f"artwork is larger than {MAX_ART_BYTES >> 20} MiB", file=rel))
+    raw = read_project_file(p, rel, root=Path(root) if root else None, max_bytes=MAX_ART_BYTES, too_large="I002")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(p) as im:
+            with Image.open(io.BytesIO(raw)) as im:
                 if im.format not in FORMATS:
                     raise CardkitError(Issue("I001", f"artwork must be PNG, JPEG or WebP, not {im.format}", file=rel))
                 if im.width * im.height > MAX_ART_PIXELS:
