@@ -1,0 +1,17 @@
+"""Tidelights' game plugin (entry point ``cardkit.games: tidelights``).  The hook imports the
+engine when called, so that ``cardkit validate`` never loads it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardkit.games import GamePlugin
+
+
+def _engine() -> Any:
+    from tidelights_engine.engine import engine
+
+    return engine()
+
+
+PLUGIN = GamePlugin(name="tidelights", engine=_engine)
