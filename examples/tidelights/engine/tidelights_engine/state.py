@@ -532,6 +532,8 @@ class Night:
         left = uncovered(spec.needs, ship)
         self.hands[self.seat].remove(c)
         covered = tuple(need) if need else cover(self.deck.crew[c].icons, left)
+        if need:
+            self.fired.add(c)  # a wild card covers the one need chosen
         if self._keeper_rule() == "double_lamp" and not self.lamp_used and "lamp" in covered:
             rest = list(left)
             for mark in covered:
@@ -556,6 +558,8 @@ class Night:
         del src.crew[at]
         left = uncovered(self.deck.ships[dst_id].needs, dst)
         dst.crew.append((c, tuple(need) if need else cover(self.deck.crew[c].icons, left)))
+        if need:
+            self.fired.add(c)
         self.shift_used = True
         self.fired.add(self.keepers[self.seat].id)
         self._covered(dst)
