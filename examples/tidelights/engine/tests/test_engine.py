@@ -52,6 +52,7 @@ def test_the_engine_is_the_protocol_s(card_set: object) -> None:
     assert isinstance(made, Engine)
     info = made.info(card_set)
     assert (info.min_players, info.max_players) == (1, 4) and info.score_targets == (15.0, 20.0, 25.0)
+    assert {m.label for m in info.metrics} <= card_set.ui_ids  # type: ignore[attr-defined]
     game = made.new_game(card_set, 2)
     assert isinstance(game, Game) and game.players == 2 and isinstance(game.new_state(1), State)
     with pytest.raises(ValueError):
