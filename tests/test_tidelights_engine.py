@@ -1,0 +1,94 @@
+"""The example game's rules engine as a designer installs it: a plugin package of its own.
+
+``pip install`` of ``examples/tidelights/engine`` goes into a throwaway folder (``--target``,
+no network, no dependencies: cardkit is this environment's), never into this environment, so
+the other tests still see a game without an engine.  Through that folder the plugin registry
+finds the entry point ``tidelights`` and hands out an engine that plays every player count.
+(About 5 s, most of it pip starting; the engine's own tests are in
+``examples/tidelights/engine/tests``.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "examples" / "tidelights"
+ENGINE = EXAMPLE / "engine"
+CARDKIT = Path(sys.executable).with_name("cardkit")
+
+PROBE = r"""
+import json, random, sys
+from cardkit.games import plugin_for
+from cardkit.load.project import load_project
+from cardkit.rules.protocol import Engine, End
+
+plugin = plugin_for("tidelights")
+engine = plugin.engine()
+assert isinstance(engine, Engine), type(engine)
+card_set = load_project(sys.argv[1]).card_set("tidelights")
+info = engine.info(card_set)
+out = {"module": type(engine).__module__, "file": sys.modules[type(engine).__module__].__file__,
+       "players": [info.min_players, info.max_players], "ends": {}}
+for players in range(info.min_players, info.max_players + 1):
+    game = engine.new_game(card_set, players)
+    ends = []
+    for seed in range(10):
+        state, rng = game.new_state(seed), random.Random(seed)
+        while state.decision is not None:
+            state.apply(rng.choice(state.decision.options))
+        ends.append(state.result().end.value)
+    out["ends"][players] = ends
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The engine package pip-installed into a folder of its own, from a copy of its source."""
+    work = tmp_path_factory.mktemp("tidelights-engine")
+    source = work / "source"
+    shutil.copytree(ENGINE, source, ignore=shutil.ignore_patterns("__pycache__", "tests", "conftest.py"))
+    target = work / "site"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--target", str(target), "--no-deps",
+                           "--no-build-isolation", "--no-index", str(source)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return target
+
+
+def _env(site: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CARDKIT_DEBUG")}
+    env["PYTHONPATH"] = str(site)
+    return env
+
+
+def test_this_environment_has_no_engine_for_the_example():
+    assert "tidelights" not in {ep.name for ep in entry_points(group="cardkit.games")}
+
+
+def test_the_installed_plugin_hands_out_an_engine_that_plays_every_player_count(installed: Path, tmp_path: Path):
+    entry = (next(installed.glob("tidelights_engine-*.dist-info")) / "entry_points.txt").read_text(encoding="utf-8")
+    assert "[cardkit.games]" in entry and "tidelights = tidelights_engine.plugin:PLUGIN" in entry
+    proc = subprocess.run([sys.executable, "-c", PROBE, str(EXAMPLE)], env=_env(installed), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert Path(out["file"]).is_relative_to(installed)  # the installed copy, not the source folder
+    assert out["players"] == [1, 4]
+    assert {str(n) for n in range(1, 5)} == set(out["ends"])
+    assert all(end == "complete" for ends in out["ends"].values() for end in ends)
+
+
+def test_the_data_still_validates_with_the_engine_installed(installed: Path, tmp_path: Path):
+    proc = subprocess.run([str(CARDKIT), "validate", "--root", str(EXAMPLE)], env=_env(installed), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
