@@ -1,0 +1,404 @@
+"""Agents for every engine, built on the typed protocol alone (:mod:`cardkit.rules.protocol`).
+
+Each is an :data:`~cardkit.rules.protocol.AgentFactory` (``seed -> agent``, and
+the agent answers ``agent(state, decision) -> Option``), seeded with its own
+random stream, never the game's:
+
+* ``random``: a uniformly random legal option.
+* ``flat-mc[:N]``: flat Monte Carlo, N playouts per option (default 20) from
+  determinizations of the state, the option with the best mean return.
+* ``mcts[:N]``: information-set Monte Carlo tree search over determinizations
+  (single-observer IS-MCTS, Cowling, Powley and Whitehouse 2012): every
+  iteration redeals what the deciding seat cannot see (``state.determinize``),
+  walks one tree of option sequences choosing by UCB1 among the options
+  available in that determinization (visits counted against availability),
+  adds one node, plays out with the engine's ``rollout_policy()`` (or at
+  random) and backs up the return of the seat that chose at each node.  Chance
+  decisions are sampled by their ``chance_outcomes()`` probabilities from the
+  agent's stream.  N is a budget of playouts (default 200) per decision.
+* ``clairvoyant[:N]``: the same search on copies of the true state (``clone``
+  instead of ``determinize``): it reads hidden cards, so it is a ceiling of
+  what search could reach, labelled as such and never judged as a player.
+
+A budget is a number of playouts (``mcts:200``, the default kind: the same
+seed gives the same games) or a time per decision (``mcts:50ms``, ``mcts:2s``;
+results then depend on the machine).  :func:`parse_agent` reads a name; an
+engine's own agents (``Engine.agents()``) come first, so a game may keep its
+own ``random``.
+
+Returns: a finished game's :meth:`GameResult.returns` (+1 win, -1 loss, 0 a
+draw) mapped into [0, 1]; when the game declares ``score_targets`` the seat's
+score, divided by the largest target and clipped to [0, 1], is blended in with
+weight :data:`SCORE_WEIGHT`, so that among equally lost (or won) games search
+prefers the better scores.  In a co-operative game every seat shares seat 0's
+return.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from cardkit.errors import CardkitError
+from cardkit.rules.core import Decision, Option
+from cardkit.rules.protocol import (
+    CHANCE,
+    Agent,
+    AgentFactory,
+    Cooperation,
+    End,
+    Engine,
+    EngineInfo,
+    State,
+)
+
+#: share of a playout's value that the seat's score makes up where a game declares score targets
+SCORE_WEIGHT = 0.2
+#: UCB1's exploration constant for returns in [0, 1] (sqrt 2, as in Kocsis and Szepesvari)
+EXPLORATION = math.sqrt(2)
+#: a playout that has not ended after this many decisions counts as a draw (0.5)
+PLAYOUT_LIMIT = 20_000
+#: the largest budgets a name may ask for
+MAX_PLAYOUTS = 1_000_000
+MAX_SECONDS = 600.0
+
+GENERIC = ("random", "flat-mc", "mcts", "clairvoyant")
+DEFAULT_PLAYOUTS = {"flat-mc": 20, "mcts": 200, "clairvoyant": 200}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A search budget per decision: a number of playouts, or a time in seconds."""
+
+    playouts: int = 0
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        if (self.playouts > 0) == (self.seconds > 0):
+            raise ValueError("a budget is either playouts or seconds")
+
+    def text(self) -> str:
+        if self.playouts:
+            return str(self.playouts)
+        ms = self.seconds * 1000
+        return f"{ms:g}ms" if ms < 1000 else f"{self.seconds:g}s"
+
+
+_BUDGET = re.compile(r"(?P<n>\d{1,9}(?:\.\d{1,6})?)(?P<unit>ms|s)?")
+
+
+def parse_budget(text: str) -> Budget:
+    """``200`` playouts, ``50ms`` or ``1.5s`` per decision.
+
+    >>> parse_budget("200"), parse_budget("50ms").seconds
+    (Budget(playouts=200, seconds=0.0), 0.05)
+    """
+    m = _BUDGET.fullmatch(text.strip())
+    if m is None:
+        raise ValueError(f"not a budget: {text[:20]!r} (a number of playouts such as 200, or a time such as 50ms or 2s)")
+    value, unit = m.group("n"), m.group("unit")
+    if unit is None:
+        if "." in value or not 1 <= int(value) <= MAX_PLAYOUTS:
+            raise ValueError(f"not a budget: {text[:20]!r} (playouts are a whole number from 1 to {MAX_PLAYOUTS:,})")
+        return Budget(playouts=int(value))
+    seconds = float(value) / (1000 if unit == "ms" else 1)
+    if not 0.001 <= seconds <= MAX_SECONDS:
+        raise ValueError(f"not a budget: {text[:20]!r} (a time from 1ms to {MAX_SECONDS:g}s)")
+    return Budget(seconds=seconds)
+
+
+# ------------------------------------------------------------------ shared pieces
+
+def sample_chance(state: State, rng: random.Random) -> Option:
+    """One outcome of the pending chance decision, drawn by its probabilities."""
+    outcomes = state.chance_outcomes()
+    if not outcomes:
+        decision = state.decision
+        assert decision is not None
+        return decision.options[rng.randrange(len(decision.options))]
+    x = rng.random()
+    acc = 0.0
+    for option, p in outcomes:
+        acc += p
+        if x < acc:
+            return option
+    return outcomes[-1][0]
+
+
+class Values:
+    """Turns a finished (or stopped) playout into a value in [0, 1] per seat."""
+
+    __slots__ = ("cooperative", "top")
+
+    def __init__(self, info: EngineInfo) -> None:
+        self.cooperative = info.cooperation is Cooperation.COOPERATIVE
+        self.top = max(info.score_targets) if info.score_targets else 0.0
+
+    def __call__(self, state: State) -> list[float]:
+        """Values by seat (an unfinished game, or a seat past the result's, is worth 0.5)."""
+        result = state.result()
+        if result is None or result.end is not End.COMPLETE or not result.seats:
+            return []
+        returns = result.returns()
+        values = []
+        for seat in range(len(result.seats)):
+            i = 0 if self.cooperative else seat
+            v = (returns[i] + 1.0) / 2.0
+            if self.top > 0:
+                score = min(1.0, max(0.0, result.seats[i].score / self.top))
+                v = (1.0 - SCORE_WEIGHT) * v + SCORE_WEIGHT * score
+            values.append(v)
+        return values
+
+    @staticmethod
+    def of(values: list[float], seat: int) -> float:
+        return values[seat] if 0 <= seat < len(values) else 0.5
+
+
+def _rollout(state: State, policy: Agent | None, rng: random.Random) -> None:
+    """Play ``state`` to its end (or :data:`PLAYOUT_LIMIT` decisions)."""
+    for _ in range(PLAYOUT_LIMIT):
+        decision = state.decision
+        if decision is None:
+            return
+        if decision.player == CHANCE:
+            state.apply(sample_chance(state, rng))
+        elif policy is not None:
+            state.apply(policy(state, decision))
+        else:
+            state.apply(decision.options[rng.randrange(len(decision.options))])
+
+
+class _Clock:
+    """Counts playouts, or watches the time, for one decision."""
+
+    __slots__ = ("budget", "deadline", "done")
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.deadline = time.perf_counter() + budget.seconds if budget.seconds else 0.0
+        self.done = 0
+
+    def more(self) -> bool:
+        if self.budget.playouts:
+            return self.done < self.budget.playouts
+        return self.done == 0 or time.perf_counter() < self.deadline
+
+
+def play(state: State, seats: Sequence[Agent], rng: random.Random, limit: int = PLAYOUT_LIMIT) -> int:
+    """Play ``state`` on with one agent per seat, chance drawn from ``rng`` by its
+    probabilities, until the game ends or ``limit`` decisions; the decisions taken."""
+    for n in range(limit):
+        decision = state.decision
+        if decision is None:
+            return n
+        if decision.player == CHANCE:
+            state.apply(sample_chance(state, rng))
+        else:
+            state.apply(seats[decision.player](state, decision))
+    return limit
+
+
+# ------------------------------------------------------------------ the agents
+
+def random_agent(seed: int) -> Agent:
+    """A uniformly random legal option (chance decisions by their probabilities)."""
+    rng = random.Random(seed)
+
+    def agent(state: State, decision: Decision) -> Option:
+        if decision.player == CHANCE:
+            return sample_chance(state, rng)
+        return decision.options[rng.randrange(len(decision.options))]
+
+    return agent
+
+
+def flat_mc(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None) -> AgentFactory:
+    """Flat Monte Carlo: ``budget`` playouts per option (or a time shared out
+    round-robin), each from a fresh determinization; the best mean return wins,
+    ties to the first option."""
+    values = Values(info)
+
+    def factory(seed: int) -> Agent:
+        rng = random.Random(seed)
+        policy = rollout(rng.getrandbits(63)) if rollout is not None else None
+
+        def agent(state: State, decision: Decision) -> Option:
+            if decision.player == CHANCE:
+                return sample_chance(state, rng)
+            options = decision.options
+            if len(options) == 1:
+                return options[0]
+            me = decision.player
+            totals = [0.0] * len(options)
+            clock = _Clock(budget if budget.seconds else Budget(playouts=budget.playouts * len(options)))
+            while clock.more():
+                i = clock.done % len(options)
+                world = state.determinize(me, rng)
+                world.apply(options[i])
+                _rollout(world, policy, rng)
+                totals[i] += Values.of(values(world), me)
+                clock.done += 1
+            rounds = [clock.done // len(options) + (1 if i < clock.done % len(options) else 0) for i in range(len(options))]
+            means = [t / n if n else -1.0 for t, n in zip(totals, rounds)]
+            return options[max(range(len(options)), key=lambda i: (means[i], -i))]
+
+        return agent
+
+    return factory
+
+
+class _Node:
+    """One node of the IS-MCTS tree: the option that led here and its statistics."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Option, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+
+def _ucb(child: _Node) -> float:
+    return child.total / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+
+
+def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
+           clairvoyant: bool = False) -> AgentFactory:
+    """Single-observer information-set MCTS (see the module docstring);
+    ``clairvoyant`` searches copies of the true state instead (a ceiling)."""
+    values = Values(info)
+
+    def factory(seed: int) -> Agent:
+        rng = random.Random(seed)
+        policy = rollout(rng.getrandbits(63)) if rollout is not None else None
+
+        def agent(state: State, decision: Decision) -> Option:
+            if decision.player == CHANCE:
+                return sample_chance(state, rng)
+            options = decision.options
+            if len(options) == 1:
+                return options[0]
+            me = decision.player
+            root = _Node()
+            clock = _Clock(budget)
+            while clock.more():
+                world = state.clone() if clairvoyant else state.determinize(me, rng)
+                node = root
+                path: list[tuple[_Node, int]] = []
+                expanded = False
+                while not expanded:
+                    d = world.decision
+                    if d is None:
+                        break
+                    if d.player == CHANCE:
+                        option = sample_chance(world, rng)
+                        child = node.children.get(option)
+                        if child is None:
+                            child = node.children[option] = _Node()
+                        path.append((child, CHANCE))
+                    else:
+                        untried = []
+                        best, best_value = None, -1.0
+                        for o in d.options:
+                            c = node.children.get(o)
+                            if c is None:
+                                untried.append(o)
+                            else:
+                                c.available += 1
+                                if not untried:
+                                    v = _ucb(c)
+                                    if v > best_value:
+                                        best, best_value = o, v
+                        if untried:
+                            option = untried[rng.randrange(len(untried))]
+                            child = node.children[option] = _Node()
+                            child.available = 1
+                            expanded = True
+                        else:
+                            assert best is not None
+                            option, child = best, node.children[best]
+                        path.append((child, d.player))
+                    world.apply(option)
+                    node = child
+                _rollout(world, policy, rng)
+                value = values(world)
+                for n, seat in path:
+                    n.visits += 1
+                    if seat != CHANCE:
+                        n.total += Values.of(value, seat)
+                clock.done += 1
+            visits = [(root.children[o].visits if o in root.children else 0) for o in options]
+            return options[max(range(len(options)), key=lambda i: (visits[i], -i))]
+
+        return agent
+
+    return factory
+
+
+# ------------------------------------------------------------------ names
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed agent name: the generic or engine agent and its budget."""
+
+    name: str
+    base: str
+    budget: Budget | None
+    factory: AgentFactory
+    #: reads hidden cards (the clairvoyant ceiling): reported, never judged
+    ceiling: bool = False
+
+
+def generic_names() -> tuple[str, ...]:
+    """The generic agent names with their default budgets, for listings."""
+    return ("random", *(f"{b}[:N|Nms]" for b in GENERIC[1:]))
+
+
+def parse_agent(name: str, engine: Engine, card_set: object) -> AgentSpec:
+    """The agent a name asks for: one of ``engine.agents()`` by its exact name
+    first, else a generic one (``random``, ``flat-mc[:N]``, ``mcts[:N]``,
+    ``clairvoyant[:N]``, N playouts or a time such as ``50ms``).
+
+    An unknown name is error G030 and a bad budget G031, one line each naming
+    what there is."""
+    own: Mapping[str, AgentFactory] = engine.agents()
+    if name in own:
+        return AgentSpec(name, name, None, own[name])
+    base, sep, rest = name.partition(":")
+    if base not in GENERIC:
+        known = ", ".join([*sorted(own), *generic_names()])
+        raise CardkitError(f"unknown agent '{name[:40]}' (agents: {known})", code="G030")
+    if base == "random":
+        if sep:
+            raise CardkitError(f"agent '{name[:40]}': random takes no budget", code="G031")
+        return AgentSpec(name, base, None, random_agent)
+    try:
+        budget = parse_budget(rest) if sep else Budget(playouts=DEFAULT_PLAYOUTS[base])
+    except ValueError as exc:
+        raise CardkitError(f"agent '{name[:40]}': {exc}", code="G031") from None
+    info = engine.info(card_set)
+    rollout = engine.rollout_policy()
+    if base == "flat-mc":
+        return AgentSpec(name, base, budget, flat_mc(info, budget, rollout))
+    return AgentSpec(name, base, budget, ismcts(info, budget, rollout, clairvoyant=base == "clairvoyant"),
+                     ceiling=base == "clairvoyant")
+
+
+def parse_agents(names: Sequence[str], engine: Engine, card_set: object) -> list[AgentSpec]:
+    """Every name parsed; every unknown name or bad budget reported in one error."""
+    specs, problems = [], []
+    for n in names:
+        try:
+            specs.append(parse_agent(n, engine, card_set))
+        except CardkitError as exc:
+            problems.extend(exc.issues)
+    if problems:
+        raise CardkitError(problems)
+    return specs
+
