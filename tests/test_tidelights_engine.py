@@ -60,7 +60,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = work / "site"
     proc = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--target", str(target), "--no-deps",
                            "--no-build-isolation", "--no-index", str(source)],
-                          capture_output=True, text=True, timeout=300)
+                          check=False, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return target
 
@@ -79,7 +79,7 @@ def test_the_installed_plugin_hands_out_an_engine_that_plays_every_player_count(
     entry = (next(installed.glob("tidelights_engine-*.dist-info")) / "entry_points.txt").read_text(encoding="utf-8")
     assert "[cardkit.games]" in entry and "tidelights = tidelights_engine.plugin:PLUGIN" in entry
     proc = subprocess.run([sys.executable, "-c", PROBE, str(EXAMPLE)], env=_env(installed), cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
+                          check=False, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert Path(out["file"]).is_relative_to(installed)  # the installed copy, not the source folder
@@ -90,5 +90,5 @@ def test_the_installed_plugin_hands_out_an_engine_that_plays_every_player_count(
 
 def test_the_data_still_validates_with_the_engine_installed(installed: Path, tmp_path: Path):
     proc = subprocess.run([str(CARDKIT), "validate", "--root", str(EXAMPLE)], env=_env(installed), cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
+                          check=False, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr

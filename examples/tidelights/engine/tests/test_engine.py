@@ -11,11 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tidelights_engine.engine import TidelightsEngine, engine
+from tidelights_engine.state import Night
+
 from cardkit.load.project import load_project
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import Agent, End, Engine, Game, Result, State
-from tidelights_engine.engine import TidelightsEngine, engine
-from tidelights_engine.state import Night
 
 EXAMPLE = Path(__file__).resolve().parents[2]  # examples/tidelights
 PLAYERS = (1, 2, 3, 4)

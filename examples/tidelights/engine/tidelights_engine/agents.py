@@ -28,27 +28,36 @@ def _storm_odds(night: Night) -> float:
     return max(left, 0) / len(night.tide)
 
 
-def _brigs_to_come(night: Night) -> int:
-    """Brigs not yet berthed or wrecked (the final ship among them)."""
-    gone = set(night.wrecked) | {s for s in night.berths if s is not None}
-    return sum(1 for s in night.deck.ships.values() if s.rig == "brig" and s.id not in gone)
+class _Harbours:
+    """What the berths look like at one decision (computed once per decision: the agent is
+    also the search agents' rollout policy, so it runs in every playout)."""
 
+    __slots__ = ("best", "brigs_to_come", "free", "free_deep", "night")
 
-def _berth_value(night: Night, ship: Ship, berth: Berth) -> float:
-    value = 10.0 * berth.bonus + (3.0 if berth.rig == ship.rig else 0.0)
-    if berth.harbour_rule == "brig_draw" and ship.rig == "brig":
-        value += 5.0
-    if berth.takes("brig") and ship.rig != "brig":
-        free_deep = sum(1 for b, held in zip(night.deck.berths, night.berths) if held is None and b.takes("brig"))
-        if free_deep - 1 < _brigs_to_come(night):
-            value -= 100.0
-    return value
+    def __init__(self, night: Night) -> None:
+        self.night = night
+        self.free = [b for b, held in zip(night.deck.berths, night.berths) if held is None]
+        self.free_deep = sum(1 for b in self.free if b.takes("brig"))
+        gone = set(night.wrecked) | {s for s in night.berths if s is not None}
+        # brigs not yet berthed or wrecked (the final ship among them)
+        self.brigs_to_come = sum(1 for s in night.deck.ships.values() if s.rig == "brig" and s.id not in gone)
+        self.best: dict[tuple[str, str | None], float | None] = {}
 
+    def value(self, ship: Ship, berth: Berth) -> float:
+        value = 10.0 * berth.bonus + (3.0 if berth.rig == ship.rig else 0.0)
+        if berth.harbour_rule == "brig_draw" and ship.rig == "brig":
+            value += 5.0
+        if ship.rig != "brig" and berth.takes("brig") and self.free_deep - 1 < self.brigs_to_come:
+            value -= 100.0  # keep a deep-water berth for every brig still to come
+        return value
 
-def _best_berth(night: Night, ship: Ship, only_rule: str | None = None) -> float | None:
-    values = [_berth_value(night, ship, b) for b, held in zip(night.deck.berths, night.berths)
-              if held is None and b.takes(ship.rig) and (only_rule is None or b.harbour_rule == only_rule)]
-    return max(values) if values else None
+    def best_for(self, ship: Ship, only_rule: str | None = None) -> float | None:
+        key = (ship.rig, only_rule)
+        if key not in self.best:
+            values = [self.value(ship, b) for b in self.free
+                      if b.takes(ship.rig) and (only_rule is None or b.harbour_rule == only_rule)]
+            self.best[key] = max(values) if values else None
+        return self.best[key]
 
 
 def _points(ship: Ship) -> float:
@@ -71,13 +80,13 @@ def _keep_value(night: Night, crew: str) -> float:
     return 2.0 * _card_use(night, crew) + len(card.icons) + (3.0 if card.rule == "wild" else 0.0)
 
 
-def _play_value(night: Night, option: Option) -> float:
+def _play_value(night: Night, harbours: _Harbours, option: Option) -> float:
     if option.kind == "end":
         return 0.0
     if option.kind == "dock":
         ship_id, _ = option.value.split(":")
         spec = night.deck.ships[ship_id]
-        berth = _best_berth(night, spec, "one_short")
+        berth = harbours.best_for(spec, "one_short")
         return -1.0 if berth is None or berth < -50 else _points(spec) + berth - 20.0
     if option.kind == "play":
         crew, ship_id, *need = option.value.split(":")
@@ -94,7 +103,7 @@ def _play_value(night: Night, option: Option) -> float:
     after = list(left)
     for mark in got:
         after.remove(mark)
-    berth = _best_berth(night, spec)
+    berth = harbours.best_for(spec)
     if berth is None or (berth < -50 and not spec.final):
         return -10.0  # it would never berth: keep the card
     if not after:
@@ -156,9 +165,11 @@ def _choose(night: Night, decision: Decision) -> Option:
         assert night.ship is not None
         spec = night.deck.ships[night.ship]
         by_id = {b.id: b for b in night.deck.berths}
-        return max(options, key=lambda o: (_berth_value(night, spec, by_id[o.value]), o.value))
+        harbours = _Harbours(night)
+        return max(options, key=lambda o: (harbours.value(spec, by_id[o.value]), o.value))
     # guide
-    return max(options, key=lambda o: (_play_value(night, o), o.text()))
+    harbours = _Harbours(night)
+    return max(options, key=lambda o: (_play_value(night, harbours, o), o.text()))
 
 
 def keeper_agent(seed: int) -> Agent:
