@@ -59,8 +59,29 @@ class GamePlugin:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-@functools.lru_cache(maxsize=None)
+#: plugins registered in-process (:func:`register`), over the installed ones
+_REGISTERED: dict[str, GamePlugin] = {}
+
+
+def register(plugin: GamePlugin) -> None:
+    """Make ``plugin`` known in this process, under its name, before (and over)
+    the installed ones: for a plugin's own tests and for tools that drive
+    cardkit in-process (the CLI then finds it as if it were installed).
+    :func:`unregister` undoes it."""
+    _REGISTERED[plugin.name] = plugin
+
+
+def unregister(name: str) -> None:
+    _REGISTERED.pop(name, None)
+
+
 def plugins() -> dict[str, GamePlugin]:
+    """Every game plugin by game id: the registered ones, then the installed ones."""
+    return {**_installed(), **_REGISTERED}
+
+
+@functools.cache
+def _installed() -> dict[str, GamePlugin]:
     """Every installed game plugin by game id (entry points are read once)."""
     found: dict[str, GamePlugin] = {}
     for ep in sorted(entry_points(group=GROUP), key=lambda e: (e.name, e.value)):

@@ -13,7 +13,16 @@ import pytest
 from cardkit.errors import CardkitError
 from cardkit.load.project import load_project
 from cardkit.playtest.sweep import wilson
-from cardkit.rules.agents import SCORE_WEIGHT, Budget, Values, parse_agent, parse_agents, parse_budget, play
+from cardkit.rules.agents import (
+    SCORE_WEIGHT,
+    Budget,
+    Values,
+    parse_agent,
+    parse_agents,
+    parse_budget,
+    play,
+)
+from cardkit.rules.conformance import hidden_independence
 from cardkit.rules.protocol import (
     AgentFactory,
     ChanceMode,
@@ -65,12 +74,12 @@ def test_unknown_agents_and_bad_budgets_are_one_line_each():
         parse_agents(["mcst", "mcts:0", "random:5", "flat-mc:fast", "mcts"], ENGINE, duel_set())
     lines = [i.format() for i in err.value.issues]
     assert lines == [
-        "cardkit: error[G030]: unknown agent 'mcst' (agents: greedy, random, flat-mc[:N|Nms], mcts[:N|Nms], "
-        "clairvoyant[:N|Nms])",
+        ("cardkit: error[G030]: unknown agent 'mcst' (agents: greedy, random, flat-mc[:N|Nms], mcts[:N|Nms], "
+        "clairvoyant[:N|Nms])"),
         "cardkit: error[G031]: agent 'mcts:0': not a budget: '0' (playouts are a whole number from 1 to 1,000,000)",
         "cardkit: error[G031]: agent 'random:5': random takes no budget",
-        "cardkit: error[G031]: agent 'flat-mc:fast': not a budget: 'fast' (a number of playouts such as 200, or a "
-        "time such as 50ms or 2s)",
+        ("cardkit: error[G031]: agent 'flat-mc:fast': not a budget: 'fast' (a number of playouts such as 200, or a "
+        "time such as 50ms or 2s)"),
     ]
 
 
@@ -196,3 +205,14 @@ def test_the_clairvoyant_ceiling_does_read_the_hidden_cards():
         assert da is not None and db is not None
         differ += factory("clairvoyant:60")(7)(a, da) != factory("clairvoyant:60")(7)(b, db)
     assert differ >= 1
+
+
+def test_the_library_check_per_engine_finds_no_dependence_on_hidden_cards():
+    """cardkit.rules.conformance.hidden_independence, the check any engine's tests
+    run on the generic agents: mcts and flat-mc pass, the clairvoyant ceiling is caught (N021)."""
+    for name in ("mcts:25", "flat-mc:4"):
+        issues, compared = hidden_independence(ENGINE, duel_set(), 2, factory(name), games=6)
+        assert issues == [] and compared >= 8, (name, compared)
+    issues, _ = hidden_independence(ENGINE, duel_set(), 2, factory("clairvoyant:60"), games=6)
+    assert issues and {i.code for i in issues} == {"N021"}
+    assert issues[0].format().startswith("cards/duel: error[N021]: 2 players, seed ")

@@ -73,8 +73,21 @@ def cards_of(card_set: object) -> dict[str, Card]:
 
 
 class DuelState:
-    __slots__ = ("_decision", "ambushes", "cards", "deck", "disabled", "hands", "history", "leader", "points",
-                 "tricks", "trick", "fired", "last")
+    __slots__ = (
+        "_decision",
+        "ambushes",
+        "cards",
+        "deck",
+        "disabled",
+        "fired",
+        "hands",
+        "history",
+        "last",
+        "leader",
+        "points",
+        "trick",
+        "tricks",
+    )
 
     def __init__(self, cards: Mapping[str, Card], disabled: frozenset[str]) -> None:
         self.cards = cards
@@ -155,7 +168,7 @@ class DuelState:
             self.points[winner] += 1
 
     def clone(self) -> DuelState:
-        c = DuelState.__new__(DuelState)
+        c = type(self).__new__(type(self))
         c.cards, c.disabled = self.cards, self.disabled
         c.hands = [list(self.hands[0]), list(self.hands[1])]
         c.deck = list(self.deck)
@@ -207,6 +220,8 @@ class DuelState:
 
 
 class DuelGame:
+    state_class: type[DuelState] = DuelState  # the conformance tests deal broken states through it
+
     def __init__(self, cards: Mapping[str, Card], disabled: frozenset[str]) -> None:
         self.cards = cards
         self.disabled = disabled
@@ -216,7 +231,7 @@ class DuelGame:
         return 2
 
     def new_state(self, seed: int) -> State:
-        st = DuelState(self.cards, self.disabled)
+        st = self.state_class(self.cards, self.disabled)
         deck = sorted(self.cards)
         random.Random(seed).shuffle(deck)
         st.hands = [sorted(deck[:HAND]), sorted(deck[HAND:2 * HAND])]

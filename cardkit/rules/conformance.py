@@ -1,0 +1,483 @@
+"""The conformance suite any engine runs (in the spirit of OpenSpiel's ``api_test``).
+
+:func:`check` plays seeded random games of an :class:`~cardkit.rules.protocol.Engine`
+at each player count and returns what breaks the protocol, as
+:class:`~cardkit.errors.Issue` findings in the project's one-line form
+(codes N001-N049, ``docs/errors.md``); :func:`assert_conforms` is the pytest
+helper a plugin's own tests call; ``cardkit rules conformance --set S`` prints
+the findings and a summary line, exit 1 on any.
+
+The random play is stateless: the option taken at the n-th decision of a game
+is a hash of the game's seed and n, so any copy of a state at decision n plays
+on with exactly the decisions the original takes.  The checks:
+
+* at every decision: the deciding seat is a seat or chance (N015), the options
+  are not empty (N010), distinct (N019) and their text forms parse back to
+  equal options (N004); a chance decision lists outcomes among its options
+  with probabilities that sum to one, a seat's decision none (N008); no result
+  while a decision is pending (N006);
+* at decisions 0, 1, 3, 7, 15, ...: a clone plays on to the same decisions,
+  the same result and the same report as the original (N002), and playing it
+  leaves the original as it was (N003); the state's invariants hold (N014);
+  in a game with hidden information, a determinization for the deciding seat
+  keeps what that seat knows (N009) and its options, plays to an end, leaves
+  the original alone (N003), and depends on nothing the seat cannot see:
+  determinizing two different determinizations with one stream gives states
+  no seat can tell apart (N018);
+* a finished game: a result for every seat (N006), one shared result in a
+  co-operative game (N007), every declared metric in its report (N012), only
+  card ids of the set among the abilities that took effect (N013) and none
+  that was switched off (N020), no invariant violations (N014); it ended within
+  the decision bound (N011);
+* the same seed plays the same game twice (N005); the engine's static facts
+  are consistent and its games have the player count asked for (N016, N017);
+  an engine that raises is a finding, not a crash (N001).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from cardkit.errors import CardkitError, Issue
+from cardkit.rules.core import Decision, Option
+from cardkit.rules.protocol import (
+    CHANCE,
+    AgentFactory,
+    Cooperation,
+    End,
+    Engine,
+    Game,
+    GameResult,
+    Information,
+    State,
+)
+
+#: decisions one game may take before it counts as endless (N011)
+DECISION_LIMIT = 100_000
+#: findings of one code shown; the rest are counted in the summary
+SHOWN_PER_CODE = 5
+
+_MASK = (1 << 64) - 1
+
+
+def _mix(*parts: int) -> int:
+    """splitmix64 of the parts: the stateless random play's source."""
+    x = 0x9E3779B97F4A7C15
+    for p in parts:
+        x = (x ^ (p & _MASK)) * 0xBF58476D1CE4E5B9 & _MASK
+        x ^= x >> 31
+        x = x * 0x94D049BB133111EB & _MASK
+        x ^= x >> 29
+    return x
+
+
+def choose(state: State, decision: Decision, seed: int, n: int) -> Option:
+    """The stateless random play: decision ``n`` of game ``seed``; chance by its probabilities."""
+    h = _mix(seed, n)
+    if decision.player == CHANCE:
+        outcomes = state.chance_outcomes()
+        if outcomes:
+            x = (h >> 11) / float(1 << 53)
+            acc = 0.0
+            for option, p in outcomes:
+                acc += p
+                if x < acc:
+                    return option
+            return outcomes[-1][0]
+    return decision.options[h % len(decision.options)]
+
+
+Trace = tuple[tuple[int, str, str], ...]
+
+
+def _fingerprint(state: State, players: int) -> tuple[object, ...]:
+    d = state.decision
+    pending = None if d is None else (d.player, d.kind, tuple(o.text() for o in d.options))
+    return (pending, tuple(state.information_state(p) for p in range(players)), state.result())
+
+
+@dataclass
+class _Run:
+    """Findings of one check run, shown per code up to :data:`SHOWN_PER_CODE`."""
+
+    where: str
+    issues: list[Issue] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, code: str, message: str) -> None:
+        self.counts[code] = self.counts.get(code, 0) + 1
+        if self.counts[code] <= SHOWN_PER_CODE:
+            self.issues.append(Issue(code, message, file=self.where))
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game played by the stateless random play from some decision on."""
+
+    trace: Trace
+    result: GameResult | None
+    report: tuple[object, ...]
+    decisions: int
+
+
+def _report_key(state: State) -> tuple[object, ...]:
+    if state.result() is None:
+        return ()
+    r = state.report()
+    return (r.result, tuple(sorted(r.metrics.items())), tuple(sorted(r.fired)), tuple(r.violations))
+
+
+def _play_on(state: State, seed: int, start: int, limit: int) -> Played:
+    """Play a copy on; where the engine breaks, the trace ends with what broke
+    (the original, checked decision by decision, says what it was)."""
+    trace = []
+    n = start
+    try:
+        while n < limit:
+            d = state.decision
+            if d is None:
+                break
+            if not d.options:
+                trace.append((d.player, d.kind, "<no options>"))
+                break
+            o = choose(state, d, seed, n)
+            trace.append((d.player, d.kind, o.text()))
+            state.apply(o)
+            n += 1
+        return Played(tuple(trace), state.result(), _report_key(state), n)
+    except Exception as exc:  # noqa: BLE001 - reported where the original breaks, or as a difference
+        trace.append((CHANCE, "<raised>", _short(exc)))
+        return Played(tuple(trace), None, (), n)
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text[:160]}" if text else type(exc).__name__
+
+
+class _Checker:
+    def __init__(self, engine: Engine, card_set: object, run: _Run, limit: int) -> None:
+        self.engine, self.card_set, self.run, self.limit = engine, card_set, run, limit
+        self.info = engine.info(card_set)
+        cards = getattr(card_set, "cards", None)
+        self.card_ids = frozenset(cards) if cards is not None else None
+
+    def game(self, game: Game, players: int, seed: int, disabled: frozenset[str]) -> Played | None:
+        """Play one game with every check; its play (for the determinism check), or None if it broke."""
+        where = f"{players} players, seed {seed}"
+        run = self.run
+        try:
+            state = game.new_state(seed)
+        except Exception as exc:  # noqa: BLE001 - an engine that raises is a finding
+            run.add("N001", f"{where}: dealing raised {_short(exc)}")
+            return None
+        trace: list[tuple[int, str, str]] = []
+        expected: list[tuple[int, Played]] = []  # (decision, what a clone made there played)
+        checkpoint = 0
+        n = 0
+        try:
+            while True:
+                d = state.decision
+                if d is None:
+                    break
+                if n >= self.limit:
+                    run.add("N011", f"{where}: no end after {self.limit:,} decisions")
+                    return None
+                at = f"{where}, decision {n} ({d.kind})"
+                if not self.decision(state, d, players, at):
+                    return None
+                if n == checkpoint:
+                    checkpoint = 2 * checkpoint + 1
+                    expected.append((n, self.copies(state, d, players, seed, n, at)))
+                o = choose(state, d, seed, n)
+                trace.append((d.player, d.kind, o.text()))
+                state.apply(o)
+                n += 1
+            played = Played(tuple(trace), state.result(), _report_key(state), n)
+            self.finished(state, players, where, disabled)
+        except Exception as exc:  # noqa: BLE001
+            run.add("N001", f"{where}, decision {n}: the engine raised {_short(exc)}")
+            return None
+        for at_n, copy in expected:
+            if copy.trace != played.trace[at_n:] or copy.result != played.result or copy.report != played.report:
+                run.add("N002", f"{where}: a clone made at decision {at_n} played on differently from the original"
+                        + _first_difference(copy, played, at_n))
+        return played
+
+    def decision(self, state: State, d: Decision, players: int, at: str) -> bool:
+        run = self.run
+        if not (d.player == CHANCE or 0 <= d.player < players):
+            run.add("N015", f"{at}: the deciding seat is {d.player}, neither a seat (0-{players - 1}) nor chance ({CHANCE})")
+            return False
+        if not d.options:
+            run.add("N010", f"{at}: no legal options before the end")
+            return False
+        if len(set(d.options)) != len(d.options):
+            run.add("N019", f"{at}: an option is listed twice")
+        for o in d.options:
+            try:
+                back = Option.parse(o.text())
+            except ValueError:
+                back = None
+            if back != o:
+                run.add("N004", f"{at}: option {o.text()[:60]!r} does not parse back to an equal option")
+                break
+        outcomes = state.chance_outcomes()
+        if d.player == CHANCE:
+            total = sum(p for _, p in outcomes)
+            if not outcomes or abs(total - 1.0) > 1e-9 or any(p < 0 for _, p in outcomes):
+                run.add("N008", f"{at}: chance outcomes' probabilities sum to {total:g}, not 1"
+                        + (" (one is negative)" if any(p < 0 for _, p in outcomes) else ""))
+            elif any(o not in d.options for o, _ in outcomes):
+                run.add("N008", f"{at}: a chance outcome is not among the decision's options")
+        elif outcomes:
+            run.add("N008", f"{at}: a seat's decision lists chance outcomes")
+        if state.result() is not None:
+            run.add("N006", f"{at}: a result while a decision is pending")
+        return True
+
+    def copies(self, state: State, d: Decision, players: int, seed: int, n: int, at: str) -> Played:
+        """The clone and determinization checks at decision ``n``; what the clone played."""
+        run = self.run
+        violations = list(state.violations())
+        if violations:
+            run.add("N014", f"{at}: invariant violated: {violations[0][:120]}")
+        before = _fingerprint(state, players)
+        copy = _play_on(state.clone(), seed, n, self.limit)
+        if _fingerprint(state, players) != before:
+            run.add("N003", f"{at}: playing a clone changed the original")
+            return copy
+        if self.info.information is Information.IMPERFECT and d.player != CHANCE:
+            self.determinizations(state, d, players, seed, n, at, before)
+        return copy
+
+    def determinizations(self, state: State, d: Decision, players: int, seed: int, n: int, at: str,
+                         before: tuple[object, ...]) -> None:
+        run = self.run
+        me = d.player
+        knows = state.information_state(me)
+        a = state.determinize(me, random.Random(_mix(seed, n, 1)))
+        b = state.determinize(me, random.Random(_mix(seed, n, 2)))
+        if _fingerprint(state, players) != before:
+            run.add("N003", f"{at}: determinizing changed the original")
+            return
+        if a.information_state(me) != knows or b.information_state(me) != knows:
+            run.add("N009", f"{at}: a determinization for seat {me} changed what that seat knows")
+            return
+        da = a.decision
+        if da is None or da.options != d.options:
+            run.add("N018", f"{at}: a determinization for seat {me} changed the seat's options")
+            return
+        again = _mix(seed, n, 3)
+        a2, b2 = a.determinize(me, random.Random(again)), b.determinize(me, random.Random(again))
+        if any(a2.information_state(p) != b2.information_state(p) for p in range(players)):
+            run.add("N018", f"{at}: a determinization for seat {me} depends on cards the seat cannot see "
+                    "(two deals of the hidden cards, determinized with one stream, differ)")
+        if _play_on(a, seed, n, self.limit).decisions >= self.limit:
+            run.add("N011", f"{at}: a determinization does not end within {self.limit:,} decisions")
+
+    def finished(self, state: State, players: int, where: str, disabled: frozenset[str]) -> None:
+        run = self.run
+        result = state.result()
+        if result is None:
+            run.add("N006", f"{where}: no decision is pending but the game has no result")
+            return
+        if result.end is End.COMPLETE and len(result.seats) != players:
+            run.add("N006", f"{where}: a result for {len(result.seats)} seats in a {players}-player game")
+        if result.end is End.ERROR:
+            run.add("N001", f"{where}: the game ended in an engine error ({result.reason[:120]})")
+        if (self.info.cooperation is Cooperation.COOPERATIVE and result.end is End.COMPLETE
+                and len({s.result for s in result.seats}) > 1):
+            run.add("N007", f"{where}: the seats of a co-operative game have different results")
+        report = state.report()
+        if report.result != result:
+            run.add("N006", f"{where}: the report's result differs from the state's")
+        missing = [m.name for m in self.info.metrics if m.name not in report.metrics]
+        if missing:
+            run.add("N012", f"{where}: declared metric(s) {', '.join(missing[:5])} missing from the report")
+        if self.card_ids is not None:
+            strangers = sorted(c for c in report.fired if c not in self.card_ids)
+            if strangers:
+                run.add("N013", f"{where}: abilities reported for {', '.join(strangers[:5])}, not card ids of the set")
+        off = sorted(report.fired & disabled)
+        if off:
+            run.add("N020", f"{where}: switched-off abilities took effect: {', '.join(off[:5])}")
+        if report.violations:
+            run.add("N014", f"{where}: invariant violated at the end: {report.violations[0][:120]}")
+
+
+def _first_difference(copy: Played, played: Played, at: int) -> str:
+    for i, (x, y) in enumerate(zip(copy.trace, played.trace[at:])):
+        if x != y:
+            return f" (decision {at + i}: {x[2]!r} against {y[2]!r})"
+    if len(copy.trace) != len(played.trace) - at:
+        return f" (it took {len(copy.trace)} decisions, the original {len(played.trace) - at})"
+    return " (the results or reports differ)"
+
+
+@dataclass(frozen=True)
+class Conformance:
+    """What :func:`run` found and what it played."""
+
+    issues: list[Issue]
+    counts: dict[str, int]
+    games: int
+    decisions: int
+    players: tuple[int, ...]
+
+    @property
+    def findings(self) -> int:
+        return sum(self.counts.values())
+
+
+def run(engine: Engine, card_set: object, players: Sequence[int] | None = None, games: int = 20, seed: int = 1,
+        limit: int = DECISION_LIMIT) -> Conformance:
+    """:func:`check` with the counts the CLI's summary prints."""
+    where = str(getattr(card_set, "directory", "") or "")
+    out = _Run(where)
+    try:
+        info = engine.info(card_set)
+    except Exception as exc:  # noqa: BLE001
+        out.add("N001", f"the engine's info raised {_short(exc)}")
+        return Conformance(out.issues, out.counts, 0, 0, ())
+    if not 1 <= info.min_players <= info.max_players:
+        out.add("N016", f"the engine declares players {info.min_players}-{info.max_players}")
+        return Conformance(out.issues, out.counts, 0, 0, ())
+    counts = tuple(players) if players else tuple(range(info.min_players, info.max_players + 1))
+    outside = [p for p in counts if not info.min_players <= p <= info.max_players]
+    if outside:
+        out.add("N016", f"player count(s) {', '.join(map(str, outside))} outside the engine's "
+                f"{info.min_players}-{info.max_players}")
+        counts = tuple(p for p in counts if p not in outside)
+    checker = _Checker(engine, card_set, out, limit)
+    played_games = decisions = 0
+    for p in counts:
+        try:
+            abilities = frozenset(engine.abilities(card_set, [p]))
+        except Exception as exc:  # noqa: BLE001
+            out.add("N001", f"{p} players: abilities raised {_short(exc)}")
+            continue
+        if checker.card_ids is not None:
+            strangers = sorted(a for a in abilities if a not in checker.card_ids)
+            if strangers:
+                out.add("N013", f"{p} players: abilities() names {', '.join(strangers[:5])}, not card ids of the set")
+        switchable = getattr(engine, "switchable", None)  # the optional Switchable hook: the rest cannot be switched off
+        if callable(switchable):
+            try:
+                abilities = frozenset(switchable(card_set, [p]))
+            except Exception as exc:  # noqa: BLE001
+                out.add("N001", f"{p} players: switchable raised {_short(exc)}")
+                continue
+        for disabled in (frozenset(), abilities) if abilities else (frozenset(),):
+            try:
+                game = engine.new_game(card_set, p, disabled)
+            except Exception as exc:  # noqa: BLE001
+                out.add("N001", f"{p} players: new_game raised {_short(exc)}")
+                break
+            if game.players != p:
+                out.add("N017", f"{p} players: the engine's game is for {game.players} players")
+                break
+            seeds = range(seed, seed + games) if not disabled else range(seed, seed + max(1, games // 4))
+            for s in seeds:
+                first = checker.game(game, p, s, disabled)
+                played_games += 1
+                if first is None:
+                    continue
+                decisions += first.decisions
+                try:
+                    second = _play_on(game.new_state(s), s, 0, limit)
+                except Exception as exc:  # noqa: BLE001
+                    out.add("N001", f"{p} players, seed {s}: replaying raised {_short(exc)}")
+                    continue
+                if second != first:
+                    out.add("N005", f"{p} players, seed {s}: the same seed and decisions gave another game"
+                            + _first_difference(second, first, 0))
+    return Conformance(out.issues, out.counts, played_games, decisions, counts)
+
+
+def check(engine: Engine, card_set: object, players: Sequence[int] | None = None, games: int = 20, seed: int = 1,
+          limit: int = DECISION_LIMIT) -> list[Issue]:
+    """Every finding of the conformance suite on ``engine`` (empty: it conforms).
+
+    ``games`` seeded random games per player count (``players``: the engine's
+    whole declared range by default), and a quarter as many with every ability
+    switched off; findings of one code are shown up to
+    :data:`SHOWN_PER_CODE` times."""
+    return run(engine, card_set, players, games, seed, limit).issues
+
+
+def hidden_independence(engine: Engine, card_set: object, players: int, agent: AgentFactory, games: int = 6,
+                        seed: int = 1, per_game: int = 3) -> tuple[list[Issue], int]:
+    """Does ``agent`` decide the same whatever the cards its seat cannot see?
+
+    At a few decisions of seeded random games, two determinizations for the
+    deciding seat (different hidden orders, the same information state) are
+    given to the agent made from one seed; a different option is finding N021.
+    Returns the findings and how many pairs were compared (pairs whose hidden
+    parts came out alike for every seat are skipped)."""
+    out = _Run(str(getattr(card_set, "directory", "") or ""))
+    game = engine.new_game(card_set, players)
+    compared = 0
+    for s in range(seed, seed + games):
+        state = game.new_state(s)
+        n, asked = 0, 0
+        while asked < per_game and n < DECISION_LIMIT:
+            d = state.decision
+            if d is None:
+                break
+            if d.player != CHANCE and len(d.options) > 1 and _mix(s, n, 9) % 3 == 0:
+                asked += 1
+                me = d.player
+                a = state.determinize(me, random.Random(_mix(s, n, 1)))
+                b = state.determinize(me, random.Random(_mix(s, n, 2)))
+                if any(a.information_state(p) != b.information_state(p) for p in range(players)):
+                    da, db = a.decision, b.decision
+                    assert da is not None and db is not None
+                    x, y = agent(_mix(s, n, 4))(a, da), agent(_mix(s, n, 4))(b, db)
+                    compared += 1
+                    if x != y:
+                        out.add("N021", f"{players} players, seed {s}, decision {n} ({d.kind}): the agent chose "
+                                f"{x.text()[:40]!r} and {y.text()[:40]!r} in two deals of what seat {me} cannot see")
+            state.apply(choose(state, d, s, n))
+            n += 1
+    return out.issues, compared
+
+
+def assert_conforms(engine: Engine, card_set: object, players: Sequence[int] | None = None, games: int = 10,
+                    seed: int = 1) -> None:
+    """The pytest helper: fail with every finding, one line each.
+
+    A plugin's own test::
+
+        def test_my_game_conforms():
+            assert_conforms(MyEngine(), load_project("my-game").card_set("my-game"))
+    """
+    issues = check(engine, card_set, players, games, seed)
+    assert not issues, "the engine breaks the protocol:\n" + "\n".join(i.format() for i in issues)
+
+
+def engine_of(game: str, command: str) -> Engine:
+    """The typed engine the plugin of ``game`` hands out (G008 without one,
+    G032 when its engine hook does not give a :class:`~cardkit.rules.protocol.Engine`)."""
+    from cardkit.games import engine_for
+
+    got: object = engine_for(game, command)
+    candidate = got[0] if isinstance(got, tuple) and got else got
+    if isinstance(candidate, type) or not isinstance(candidate, Engine):
+        raise CardkitError(f"the rules engine of game '{game}' does not implement the typed engine protocol "
+                           "(cardkit.rules.protocol.Engine: info, new_game, abilities, agents, rollout_policy), "
+                           f"so `cardkit {command}` cannot drive it", code="G032")
+    return candidate
+
+
+def summary(result: Conformance, game: str) -> str:
+    counts = ", ".join(str(p) for p in result.players) or "none"
+    verdict = "conforms" if not result.findings else f"{result.findings} finding(s)"
+    hidden = result.findings - len(result.issues)
+    more = f" ({hidden} more not shown)" if hidden else ""
+    by_code = "; ".join(f"{c} x{n}" for c, n in sorted(result.counts.items()))
+    return (f"conformance {game}: {verdict}{more}; {result.games} games, {result.decisions:,} decisions, "
+            f"players {counts}" + (f" [{by_code}]" if by_code else ""))
+

@@ -1,0 +1,281 @@
+"""The conformance suite (cardkit/rules/conformance.py): the competitive test
+game conforms, and each check finds the breakage it is for, in a copy of the
+test game broken in that one way; the CLI command driven in-process with the
+test game registered through the plugin registry (cardkit.games.register)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+import pytest
+
+from cardkit.games import GamePlugin, register, unregister
+from cardkit.load.project import load_project
+from cardkit.rules.conformance import assert_conforms, check, run
+from cardkit.rules.core import Decision, Option
+from cardkit.rules.protocol import (
+    Cooperation,
+    EngineInfo,
+    GameReport,
+    GameResult,
+    Result,
+    SeatResult,
+)
+from tests.conftest import REPO
+from tests.games.duel.engine import ENGINE, DuelEngine, DuelGame, DuelState
+
+DUEL = REPO / "tests" / "games" / "duel"
+
+
+@lru_cache(maxsize=1)
+def duel_set() -> Any:
+    return load_project(DUEL).card_set("duel")
+
+
+class Rigged(DuelEngine):
+    """The test game with one thing broken: its states, its game or its facts."""
+
+    def __init__(self, state: type[DuelState] = DuelState, game: type[DuelGame] = DuelGame, **facts: Any) -> None:
+        self.state, self.game, self.facts = state, game, facts
+
+    def info(self, card_set: object) -> EngineInfo:
+        return replace(super().info(card_set), **self.facts)
+
+    def new_game(self, card_set: object, players: int, disabled: frozenset[str] = frozenset()) -> DuelGame:
+        base = super().new_game(card_set, players, disabled)
+        game = self.game(base.cards, base.disabled)
+        game.state_class = self.state
+        return game
+
+
+class CloneReversesDeck(DuelState):
+    def clone(self) -> DuelState:
+        c = super().clone()
+        c.deck.reverse()
+        return c
+
+
+class CloneSharesHands(DuelState):
+    def clone(self) -> DuelState:
+        c = super().clone()
+        c.hands = self.hands
+        return c
+
+
+class ColonInKind(DuelState):
+    def _ask(self) -> Decision:
+        d = super()._ask()
+        return Decision(d.player, d.kind, tuple(Option("pl:ay", o.value) if o.kind == "play" else o for o in d.options))
+
+
+class UnseededDeal(DuelGame):
+    def new_state(self, seed: int) -> DuelState:
+        return super().new_state(random.randrange(1 << 30))  # type: ignore[return-value]
+
+
+class OneSeatResult(DuelState):
+    def result(self) -> GameResult | None:
+        r = super().result()
+        return None if r is None else replace(r, seats=r.seats[:1])
+
+
+class ChanceShort(DuelState):
+    def chance_outcomes(self) -> Sequence[tuple[Option, float]]:
+        return [(o, p * 0.9) for o, p in super().chance_outcomes()]
+
+
+class RedealsOwnHand(DuelState):
+    def determinize(self, player: int, rng: random.Random) -> DuelState:
+        c = super().determinize(player, rng)
+        pool = sorted(c.hands[player] + c.deck)
+        rng.shuffle(pool)
+        n = len(c.hands[player])
+        c.hands[player], c.deck = sorted(pool[:n]), pool[n:]
+        return c
+
+
+class NoOptionsMidway(DuelState):
+    def _ask(self) -> Decision:
+        d = super()._ask()
+        return Decision(d.player, d.kind, ()) if self.tricks == 3 and self.trick else d
+
+
+class DropsMetric(DuelState):
+    def report(self) -> GameReport:
+        r = super().report()
+        return replace(r, metrics={k: v for k, v in r.metrics.items() if k != "margin"})
+
+
+class FiresStranger(DuelState):
+    def report(self) -> GameReport:
+        r = super().report()
+        return replace(r, fired=r.fired | {"joker"})
+
+
+class LosesCards(DuelState):
+    def violations(self) -> Sequence[str]:
+        return ["cards are not conserved"] if self.tricks >= 2 else []
+
+
+class SeatTwo(DuelState):
+    def _ask(self) -> Decision:
+        d = super()._ask()
+        return Decision(2, d.kind, d.options) if self.tricks == 4 and self.trick else d
+
+
+class ThreePlayers(DuelGame):
+    @property
+    def players(self) -> int:
+        return 3
+
+
+class LeakyDeterminize(DuelState):
+    """Redeals the unseen cards in the order it finds them (deck order included): it leaks."""
+
+    def determinize(self, player: int, rng: random.Random) -> DuelState:
+        c = self.clone()
+        other = 1 - player
+        unseen = c.hands[other] + c.deck
+        rng.shuffle(unseen)
+        n = len(c.hands[other])
+        c.hands[other], c.deck, c._decision = sorted(unseen[:n]), unseen[n:], None
+        return c
+
+
+class OptionTwice(DuelState):
+    def _ask(self) -> Decision:
+        d = super()._ask()
+        return Decision(d.player, d.kind, d.options + d.options[:1]) if d.kind == "lead" else d
+
+
+class IgnoresSwitch(DuelState):
+    def __init__(self, cards: Mapping[str, Any], disabled: frozenset[str]) -> None:
+        super().__init__(cards, frozenset())  # type: ignore[arg-type]
+
+
+class RaisesLate(DuelState):
+    def apply(self, option: Option) -> None:
+        if self.tricks == 5:
+            raise RuntimeError("trick five is not written yet")
+        super().apply(option)
+
+
+BROKEN: list[tuple[str, Rigged]] = [
+    ("N001", Rigged(RaisesLate)),
+    ("N002", Rigged(CloneReversesDeck)),
+    ("N003", Rigged(CloneSharesHands)),
+    ("N004", Rigged(ColonInKind)),
+    ("N005", Rigged(game=UnseededDeal)),
+    ("N006", Rigged(OneSeatResult)),
+    ("N007", Rigged(cooperation=Cooperation.COOPERATIVE)),
+    ("N008", Rigged(ChanceShort)),
+    ("N009", Rigged(RedealsOwnHand)),
+    ("N010", Rigged(NoOptionsMidway)),
+    ("N012", Rigged(DropsMetric)),
+    ("N013", Rigged(FiresStranger)),
+    ("N014", Rigged(LosesCards)),
+    ("N015", Rigged(SeatTwo)),
+    ("N016", Rigged(min_players=3)),
+    ("N017", Rigged(game=ThreePlayers)),
+    ("N018", Rigged(LeakyDeterminize)),
+    ("N019", Rigged(OptionTwice)),
+    ("N020", Rigged(IgnoresSwitch)),
+]
+
+
+def test_the_test_game_conforms():
+    result = run(ENGINE, duel_set(), games=30, seed=5)
+    assert result.issues == [] and result.findings == 0
+    assert result.games == 30 + 7 and result.players == (2,)
+    assert result.decisions == 37 * 15  # a coin and fourteen cards per game
+    assert_conforms(ENGINE, duel_set())
+
+
+@pytest.mark.parametrize(("code", "engine"), BROKEN, ids=[c for c, _ in BROKEN])
+def test_each_check_finds_its_breakage(code: str, engine: Rigged):
+    issues = check(engine, duel_set(), games=12)
+    also = {"N003": {"N010"}}.get(code, set())  # the shared hands run out in the original too
+    assert code in {i.code for i in issues} <= {code} | also, [i.format() for i in issues]
+    assert all(i.file == "cards/duel" for i in issues)
+    with pytest.raises(AssertionError, match=rf"error\[{code}\]"):
+        assert_conforms(engine, duel_set(), games=12)
+
+
+def test_an_endless_game_is_stopped_at_the_bound():
+    issues = check(ENGINE, duel_set(), games=2, limit=5)
+    assert {i.code for i in issues} == {"N011"}
+    assert "cards/duel: error[N011]: 2 players, seed 1: no end after 5 decisions" in [i.format() for i in issues]
+
+
+def test_findings_are_one_line_each_with_where_they_happened():
+    issues = check(Rigged(CloneSharesHands), duel_set(), games=3)
+    assert issues[0].format() == "cards/duel: error[N003]: 2 players, seed 1, decision 0 (coin): playing a clone changed the original"
+    result = run(Rigged(LosesCards), duel_set(), games=40)
+    assert len([i for i in result.issues if i.code == "N014"]) == 5  # shown
+    assert result.counts["N014"] > 5  # counted
+
+
+# ------------------------------------------------------------------ the CLI, with the game registered in-process
+
+@pytest.fixture
+def duel_plugin() -> Iterator[None]:
+    """The test game as an installed plugin would be, registered in this process only."""
+    register(GamePlugin(name="duel", engine=lambda: ENGINE))  # type: ignore[arg-type,return-value]
+    yield
+    unregister("duel")
+
+
+def test_cli_conformance_passes_for_the_test_game(cli, duel_plugin):
+    r = cli("rules", "conformance", "--root", str(DUEL), "--games", "8", "--seed", "3")
+    assert r.code == 0, r.err
+    assert r.err == ""
+    assert r.out.strip() == "conformance duel: conforms; 10 games, 150 decisions, players 2"
+
+
+def test_cli_conformance_prints_every_finding_and_exits_1(cli):
+    register(GamePlugin(name="duel", engine=lambda: Rigged(LosesCards)))  # type: ignore[arg-type,return-value]
+    try:
+        r = cli("rules", "conformance", "--root", str(DUEL), "--games", "4")
+    finally:
+        unregister("duel")
+    assert r.code == 1
+    lines = r.err.strip().splitlines()
+    assert lines[0] == "cards/duel: error[N014]: 2 players, seed 1, decision 7 (lead): invariant violated: cards are not conserved"
+    assert all(line.startswith("cards/duel: error[N014]: ") for line in lines) and len(lines) == 5
+    assert r.out.startswith("conformance duel: ") and "[N014 x" in r.out
+
+
+def test_cli_conformance_bad_players_and_engines(cli, duel_plugin, tmp_path):
+    r = cli("rules", "conformance", "--root", str(DUEL), "--players", "2-3", "--games", "2")
+    assert r.code == 1
+    assert "cards/duel: error[N016]: player count(s) 3 outside the engine's 2-2" in r.err
+    r = cli("rules", "conformance", "--root", str(DUEL), "--players", "x")
+    assert r.code == 1 and "error[G001]" in r.err
+    r = cli("rules", "conformance", "--root", str(REPO / "examples" / "tidelights"))
+    assert r.code == 1 and "error[G008]" in r.err and "Traceback" not in r.err
+
+
+def test_a_plugin_whose_engine_is_not_the_protocol(cli):
+    register(GamePlugin(name="duel", engine=lambda: (DuelGame, {})))  # the old (Game class, agents) hook
+    try:
+        r = cli("rules", "conformance", "--root", str(DUEL))
+    finally:
+        unregister("duel")
+    assert r.code == 1
+    assert r.err.startswith("cardkit: error[G032]: the rules engine of game 'duel' does not implement the typed engine protocol")
+
+
+def test_seat_results_of_a_finished_game_are_what_the_suite_reads():
+    """The per-seat outcome the suite validates: one win and one loss, scores adding up to 37."""
+    st = ENGINE.new_game(duel_set(), 2).new_state(11)
+    from cardkit.rules.agents import play, random_agent
+
+    play(st, [random_agent(1), random_agent(2)], random.Random(3))
+    r = st.result()
+    assert r is not None and r.complete
+    assert {s.result for s in r.seats} == {Result.WIN, Result.LOSS}
+    assert sum(s.score for s in r.seats) == 37 and isinstance(r.seats[0], SeatResult)
