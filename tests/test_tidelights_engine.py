@@ -92,3 +92,11 @@ def test_the_data_still_validates_with_the_engine_installed(installed: Path, tmp
     proc = subprocess.run([str(CARDKIT), "validate", "--root", str(EXAMPLE)], env=_env(installed), cwd=tmp_path,
                           check=False, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_cli_runs_the_conformance_suite_on_the_installed_engine(installed: Path, tmp_path: Path):
+    proc = subprocess.run([str(CARDKIT), "rules", "conformance", "--root", str(EXAMPLE), "--set", "tidelights",
+                           "--games", "5"], env=_env(installed), cwd=tmp_path, check=False, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "conformance tidelights: conforms" in proc.stdout and "players 1, 2, 3, 4" in proc.stdout

@@ -15,6 +15,7 @@ from tidelights_engine.engine import TidelightsEngine, engine
 from tidelights_engine.state import Night
 
 from cardkit.load.project import load_project
+from cardkit.rules.conformance import assert_conforms, hidden_independence
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import Agent, End, Engine, Game, Result, State
 
@@ -203,3 +204,14 @@ def test_the_keeper_heuristic_beats_random_play_clearly(card_set: object, player
         tallies[name] = (wins, score / 200)
     assert _wilson(tallies["keeper"][0], 200)[0] > _wilson(tallies["random"][0], 200)[1], tallies
     assert tallies["keeper"][1] > tallies["random"][1] + 5, tallies
+
+
+def test_the_engine_passes_cardkit_s_conformance_suite(card_set: object) -> None:
+    assert_conforms(TidelightsEngine(), card_set, games=12)
+
+
+@pytest.mark.parametrize("players", (2, 4))
+def test_the_keeper_decides_the_same_whatever_it_cannot_see(card_set: object, players: int) -> None:
+    made = TidelightsEngine()
+    issues, compared = hidden_independence(made, card_set, players, made.agents()["keeper"])
+    assert compared > 0 and issues == []

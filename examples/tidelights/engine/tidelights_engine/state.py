@@ -263,12 +263,14 @@ class Night:
     def determinize(self, player: int, rng: random.Random) -> Night:
         """A copy with what ``player`` cannot know redealt from ``rng``: the other hands and the
         crew deck, the tide cards they have not seen (a final ship only into a slot that may hold
-        it), and the state's future stream."""
+        it), and the state's future stream.  The redeal depends on the hidden cards as a multiset,
+        never on their order, so two states the player cannot tell apart redeal alike."""
         new = self.clone()
         pool = list(new.crew_deck)
         for seat, hand in enumerate(new.hands):
             if seat != player:
                 pool.extend(hand)
+        pool.sort()  # the deal depends on what is hidden, never on its order
         rng.shuffle(pool)
         new.crew_deck = pool[:len(new.crew_deck)]
         at = len(new.crew_deck)
@@ -280,7 +282,8 @@ class Night:
         unknown = [i for i, (_, _, known) in enumerate(new.tide) if not known & bit]
         cards = [new.tide[i][0] for i in unknown]
         finals = [c for c in cards if self.deck.ships.get(c) is not None and self.deck.ships[c].final]
-        others = [c for c in cards if c not in finals]
+        others = sorted(c for c in cards if c not in finals)
+        finals.sort()
         rng.shuffle(others)
         may = [i for i in unknown if new.tide[i][1]]
         rng.shuffle(may)
