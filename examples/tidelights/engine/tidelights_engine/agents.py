@@ -32,10 +32,12 @@ class _Harbours:
     """What the berths look like at one decision (computed once per decision: the agent is
     also the search agents' rollout policy, so it runs in every playout)."""
 
-    __slots__ = ("best", "brigs_to_come", "free", "free_deep", "night")
+    __slots__ = ("best", "brigs_to_come", "free", "free_deep", "lefts", "night", "ships")
 
     def __init__(self, night: Night) -> None:
         self.night = night
+        self.ships = {s.id: s for s in night.bay}
+        self.lefts = {s.id: uncovered(night.deck.ships[s.id].needs, s) for s in night.bay}
         self.free = [b for b, held in zip(night.deck.berths, night.berths) if held is None]
         self.free_deep = sum(1 for b in self.free if b.takes("brig"))
         gone = set(night.wrecked) | {s for s in night.berths if s is not None}
@@ -93,16 +95,13 @@ def _play_value(night: Night, harbours: _Harbours, option: Option) -> float:
         src_loss = 0.0
     else:  # move
         crew, src_id, ship_id, *need = option.value.split(":")
-        src = next(s for s in night.bay if s.id == src_id)
-        src_loss = 10.0 * sum(len(cov) for c, cov in src.crew if c == crew) + 1.0
-    ship = next(s for s in night.bay if s.id == ship_id)
+        src_loss = 10.0 * sum(len(cov) for c, cov in harbours.ships[src_id].crew if c == crew) + 1.0
+    ship = harbours.ships[ship_id]
     spec = night.deck.ships[ship_id]
-    left = uncovered(spec.needs, ship)
+    left = harbours.lefts[ship_id]
     card = night.deck.crew[crew]
     got = tuple(need) if need else cover(card.icons, left)
-    after = list(left)
-    for mark in got:
-        after.remove(mark)
+    after = len(left) - len(got)
     berth = harbours.best_for(spec)
     if berth is None or (berth < -50 and not spec.final):
         return -10.0  # it would never berth: keep the card
@@ -110,7 +109,7 @@ def _play_value(night: Night, harbours: _Harbours, option: Option) -> float:
         return _points(spec) + berth - src_loss
     if option.kind == "move":
         return -1.0
-    value = 10.0 * len(got) - 3.0 * (len(card.icons) - len(got)) - 2.0 * len(after) + spec.cargo
+    value = 10.0 * len(got) - 3.0 * (len(card.icons) - len(got)) - 2.0 * after + spec.cargo
     if spec.final:
         value += 15.0
     if card.rule == "wild":
