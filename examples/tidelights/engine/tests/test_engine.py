@@ -155,6 +155,8 @@ def test_determinization_keeps_what_the_keeper_knows(card_set: object, players: 
                 changed += (redealt.tide != state.tide) or (redealt.hands != state.hands)
                 if player == decision.player:
                     assert keeper(0)(redealt, decision) == keeper(0)(state, decision)
+                else:  # the decider's hand was redealt: its options are the new hand's, and play on
+                    play(redealt, random_agent(seed), lambda s: None if s.violations() == [] else pytest.fail())
             state.apply(agent(state, decision))
     assert changed > 0
 

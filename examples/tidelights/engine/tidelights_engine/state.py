@@ -257,7 +257,8 @@ class Night:
             f"bay {' '.join(s.text() for s in self.bay)}",
             f"berths {berths} score {self.score}",
             f"wrecked {' '.join(self.wrecked)} storms {' '.join(sorted(self.storm_discard))}",
-            f"options {' '.join(o.text() for o in self.options)}",
+            # the options of a decision show the decider's hand: only the decider sees them
+            f"options {' '.join(o.text() for o in self.options) if player == self.seat else '(hidden)'}",
         ])
 
     def determinize(self, player: int, rng: random.Random) -> Night:
@@ -294,7 +295,20 @@ class Night:
             _, flag, known = new.tide[i]
             new.tide[i] = (card, flag, known)
         new.rng = random.Random(rng.getrandbits(64))
+        if player != new.seat:
+            new._refresh()  # the decider's hand was redealt: so are the options that come from it
         return new
+
+    def _refresh(self) -> None:
+        """The pending decision's options afresh from the state (after a redeal of the hands)."""
+        hand = self.hands[self.seat]
+        if self.kind == "guide":
+            self._ask_guide()
+        elif self.kind in ("discard", "slack"):
+            self._ask(self.kind, [Option(self.kind, c) for c in sorted(set(hand))])
+        elif self.kind == "shelter":
+            ropes = sorted({c for c in hand if "rope" in self.deck.crew[c].icons})
+            self._ask("shelter", [Option("shelter", c) for c in ropes] + [Option("shelter", "no")])
 
     # ------------------------------------------------------------------ the turn
 
