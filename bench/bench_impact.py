@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from cardkit._compiled import engine_build  # noqa: E402
 from cardkit.load.project import load_project  # noqa: E402
+from cardkit.games.death_angel.rules_engine import ENGINE  # noqa: E402
 from cardkit.playtest.impact import impact_cards, impact_rows, plan_impact  # noqa: E402
 from cardkit.playtest.sweep import run_sweep, usable_cores  # noqa: E402
 
@@ -67,7 +68,7 @@ def main() -> None:
     args = ap.parse_args()
     jobs = args.jobs or usable_cores()
     card_set = load_project(ROOT).card_set("death-angel")
-    cards, fixed = impact_cards(card_set, [args.players])
+    cards, fixed = impact_cards(ENGINE, card_set, [args.players])
     print(f"rules engine: {engine_build()}; {len(cards)} cards switched off one at a time, "
           f"{len(fixed)} not switchable ({', '.join(fixed)})")
     print(f"{'seed':>7} {'players':>7} {'games/card':>10} {'games':>8} {'jobs':>5} {'wall s':>8} {'CPU s':>8} "

@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT))
 def child(games: int, jobs: int, agent: str) -> None:
     from cardkit._compiled import engine_build
     from cardkit.load.project import load_project
-    from cardkit.playtest.sweep import ability_cards, plan, run_sweep, summarize
+    from cardkit.games.death_angel.rules_engine import ability_cards
+    from cardkit.playtest.sweep import plan, run_sweep, summarize
 
     per = games // 6
     t = time.perf_counter()

@@ -126,7 +126,8 @@ def engine_build() -> str:
 
 
 def is_compiled() -> bool:
-    """What actually got imported (the engine module is an extension module)."""
-    from cardkit.games.death_angel import engine
+    """What actually got imported (the engine's modules, compiled all or none, are extension
+    modules: the shared rules core is one of them)."""
+    from cardkit.rules import core
 
-    return not str(getattr(engine, "__file__", "")).endswith(".py")
+    return not str(getattr(core, "__file__", "")).endswith(".py")

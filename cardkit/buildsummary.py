@@ -4,17 +4,20 @@
 :func:`render_summary` words them through the ``summary.*`` interface messages,
 asking for every counted phrase with its number (plural messages), so "1 card"
 and "2 cards", "1 kortti" and "2 korttia" both read right.  A game's
-playability line is worded by its set's own interface strings.  Numbers are
+playability line comes from its plugin (:class:`~cardkit.games.PlayabilityFact`), worded by
+its set's own interface strings; a set whose game has no rules engine says so.  Numbers are
 formatted by Babel for the locale.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Mapping
 
 from babel.numbers import format_decimal
 
+from cardkit.games import PlayabilityFact
 from cardkit.i18n.localize import Localizer
 
 
@@ -36,30 +39,16 @@ class PdfFacts:
 
 
 @dataclass(frozen=True)
-class DeepStrikeFacts:
+class NoEngine:
+    """A set whose game has no playability hook (no rules engine): nothing was played."""
+
     set_id: str
-    deployable: int
-    scenarios: int
-    warnings: int
+
+    def line(self, ui: Callable[..., str], ui_n: Callable[..., str], num: Callable[[float], str]) -> str:
+        return ui("summary.no_engine", set=self.set_id)
 
 
-@dataclass(frozen=True)
-class DeathAngelFacts:
-    set_id: str
-    games: int  # per player count
-    complete: bool  # every game finished, no rule violation
-    win_rates: tuple[tuple[int, float], ...]  # (players, rate)
-    never_fired: int
-
-
-@dataclass(frozen=True)
-class AuditFailed:
-    set_id: str
-    card: str
-    problem: str
-
-
-Playability = DeepStrikeFacts | DeathAngelFacts | AuditFailed
+Playability = PlayabilityFact
 
 
 @dataclass(frozen=True)
@@ -96,17 +85,7 @@ def render_summary(facts: BuildFacts, loc: Localizer, set_locs: Mapping[str, Loc
             ui, ui_n = set_locs[f.set_id].ui, set_locs[f.set_id].ui_n
         else:
             ui, ui_n = loc.ui, loc.ui_n
-        if isinstance(f, DeepStrikeFacts):
-            lines.append(ui("summary.deep_strike", set=f.set_id,
-                            scenarios=ui_n("summary.deployable", f.scenarios, ok=num(f.deployable), total=num(f.scenarios)),
-                            warnings=ui_n("summary.warnings", f.warnings, warnings=num(f.warnings))))
-        elif isinstance(f, AuditFailed):
-            lines.append(ui("summary.audit_failed", set=f.set_id, card=f.card, problem=f.problem))
-        else:
-            rates = ", ".join(f"{p}p {r:.0%}" for p, r in f.win_rates)
-            lines.append(ui("summary.death_angel", set=f.set_id, games=ui_n("summary.games", f.games, games=num(f.games)),
-                            status=ui("summary.complete" if f.complete else "summary.incomplete"), rates=rates,
-                            never=num(f.never_fired)))
+        lines.append(f.line(ui, ui_n, num))
     ui, ui_n = loc.ui, loc.ui_n
     lines.append(ui_n("summary.built", facts.cards, cards=num(facts.cards), seconds=num(round(facts.seconds, 1), "0.0")))
     return "\n".join(lines) + "\n"

@@ -27,11 +27,8 @@ app.add_typer(l10n_app, name="l10n")
 build_app = typer.Typer(help="Build print-and-play output (with no subcommand: every set and locale as A4 PDFs).",
                         invoke_without_command=True)
 app.add_typer(build_app, name="build")
-rules_app = typer.Typer(no_args_is_help=True, help="The Death Angel rules engine: rule scenarios.")
+rules_app = typer.Typer(no_args_is_help=True, help="A game's rules engine: rule scenarios, a narrated game.")
 app.add_typer(rules_app, name="rules")
-ds_app = typer.Typer(no_args_is_help=True, help="Deep Strike scenarios: deployment feasibility and scoring.")
-app.add_typer(ds_app, name="deepstrike")
-LOCALES = ("en", "fi", "ko")
 
 RootOpt = Annotated[Path, typer.Option("--root", help="Project folder holding cards/ and locales/.",
                                        file_okay=False, show_default="current directory")]
@@ -172,7 +169,7 @@ SET_HELP = "card set id (default: the project's only set; with several, the firs
 
 def _set_id(project, set_id: str | None) -> str:  # (Project)
     """The set a command works on: the one named, else the project's only set
-    (a starter from ``cardkit init``), else the first by id (death-angel here)."""
+    (a starter from ``cardkit init``), else the first by id."""
     if set_id is not None:
         return set_id
     return min(project.sets) if project.sets else ""
@@ -291,7 +288,8 @@ def _parse_bleed(bleed: str | None) -> float | None:
 def build_all(ctx: typer.Context, root: RootOpt = Path("."),
               locale: Annotated[str, typer.Option("--locale", help="language of the build summary")] = "en") -> None:
     """The main job: validate, check the translations, and write
-    output/<set>-<locale>-a4.pdf for every set in en, fi and ko, with a summary
+    output/<set>-<locale>-a4.pdf for every set in English and every locale with
+    catalogs, with a summary
     in output/build-summary.txt (in the --locale language)."""
     if ctx.invoked_subcommand is not None:
         return
@@ -320,7 +318,8 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
                                                 fs["full_size"], fs["shrunk"]))
     cards = 0
     pdfs = []
-    jobs = [(set_id, pdf_locale) for set_id in sorted(project.sets) for pdf_locale in LOCALES]
+    pdf_locales = list(dict.fromkeys(["en", *locales]))  # English and every locale with catalogs
+    jobs = [(set_id, pdf_locale) for set_id in sorted(project.sets) for pdf_locale in pdf_locales]
     with _Progress("PDFs", len(jobs), "PDFs", enabled=True) as bar:
         for n, (set_id, pdf_locale) in enumerate(jobs):
             bar.update(n, f"PDF {set_id} {pdf_locale}")
@@ -336,6 +335,8 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
         plugin = plugin_for(loaded.set.game)
         if plugin is not None and plugin.playability is not None:
             playability.append(plugin.playability(root, loaded.set))
+        else:
+            playability.append(bs.NoEngine(set_id))
     facts = bs.BuildFacts(sets, tuple(translations), tuple(pdfs), tuple(playability), cards,
                           time.perf_counter() - started)
     set_locs = {sid: Localizer(root, locale, ls.set, strict=False) for sid, ls in project.sets.items() if ls.set}
@@ -352,7 +353,7 @@ def build_pdf_cmd(root: RootOpt = Path("."),
                   duplex: Annotated[str, typer.Option("--duplex", help="long-edge, short-edge or none (fronts only)")] = "long-edge",
                   bleed: Annotated[Optional[str], typer.Option("--bleed", help="e.g. 3mm; default: the largest up to 3 mm that leaves room for crop marks")] = None,
                   mode: Annotated[str, typer.Option("--mode", help="cards, or inserts (text overlays)")] = "cards",
-                  units: Annotated[str, typer.Option("--units", help="inch or cm: distances on Deep Strike maps")] = "inch",
+                  units: Annotated[str, typer.Option("--units", help="inch or cm: distances on table maps")] = "inch",
                   out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>.pdf)")] = None) -> None:
     """Write one localized print-and-play PDF."""
     from cardkit.printing import build_pdf
@@ -389,57 +390,6 @@ def build_tts_cmd(root: RootOpt = Path("."),
     typer.echo(f"wrote {len(paths)} deck images to {paths[0].parent if paths else 'nowhere'}")
 
 
-@ds_app.command("check")
-def ds_check(root: RootOpt = Path("."),
-             set_id: Annotated[str, typer.Option("--set")] = "deep-strike",
-             units: Annotated[int, typer.Option("--units", help="units per side", min=1, max=40)] = 8,
-             radius: Annotated[float, typer.Option("--radius", help="unit footprint radius in inches", min=0.5, max=12)] = 2.5,
-             width: Annotated[Optional[float], typer.Option("--width", help="table width in inches (default: the scenario's)", min=24, max=200)] = None,
-             depth: Annotated[Optional[float], typer.Option("--depth", help="table depth in inches", min=24, max=200)] = None,
-             format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
-    """Check every scenario's rules and prove both armies can deploy."""
-    from cardkit.games.deep_strike.check import check_set, render_check
-
-    project = _clean_project(root)
-    results = check_set(project.card_set(set_id), units, radius, width, depth)
-    if format is Format.json:
-        typer.echo(json.dumps({"ok": not any(n.severity is Severity.ERROR for r in results for n in r.notes),
-                               "units": units, "radius": radius, "scenarios": [r.to_json() for r in results]}, indent=2))
-    else:
-        typer.echo(render_check(results, radius, units))
-    if any(n.severity is Severity.ERROR for r in results for n in r.notes):
-        raise typer.Exit(1)
-
-
-@ds_app.command("score")
-def ds_score(scenario: Annotated[Optional[str], typer.Argument(help="scenario id (default: the one named in the state file)")] = None,
-             state: Annotated[Path, typer.Option("--state", help="end-of-game state (YAML)", dir_okay=False)] = Path("state.yaml"),
-             root: RootOpt = Path("."),
-             set_id: Annotated[str, typer.Option("--set")] = "deep-strike",
-             locale: Annotated[str, typer.Option("--locale")] = "en",
-             format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
-    """Score a finished game: each side's points, with the reason for every line."""
-    from cardkit.games.deep_strike.report import line_text, render_score
-    from cardkit.games.deep_strike.score import load_state, score
-    from cardkit.i18n.localize import Localizer
-
-    project = _clean_project(root)
-    card_set = project.card_set(set_id)
-    rel = state.as_posix()
-    doc, units = load_state(state, rel)
-    if scenario is not None and scenario != doc.data["scenario"]:
-        raise CardkitError(doc.issue("D404", f"the state is for '{doc.data['scenario']}', not '{scenario}'", ("scenario",)))
-    result = score(card_set, doc, units)
-    loc = Localizer(root, locale, card_set)
-    if format is Format.json:
-        typer.echo(json.dumps({"scenario": result.scenario, "totals": result.totals, "winner": result.winner,
-                               "lines": [{"side": ln.side, "points": ln.points, "rule": ln.rule, "key": ln.key,
-                                          "values": dict(ln.values), "text": line_text(loc, ln.key, dict(ln.values))}
-                                         for ln in result.lines]}, ensure_ascii=False, indent=2))
-    else:
-        typer.echo(render_score(result, loc))
-
-
 @rules_app.command("scenario")
 def rules_scenario(files: Annotated[list[Path], typer.Argument(help="rule scenario files or folders")],
                    root: RootOpt = Path("."),
@@ -447,53 +397,81 @@ def rules_scenario(files: Annotated[list[Path], typer.Argument(help="rule scenar
     """Run rule scenarios: set up an exact situation, play the script with forced
     dice, and compare the result; a readable diff for every mismatch."""
     from cardkit.games import engine_for
-    from cardkit.games.death_angel.scenario import render, run_scenario
+    from cardkit.rules.protocol import Scenarios
 
     project = _clean_project(root)
     card_set = project.card_set(_set_id(project, set_id))
-    engine_for(card_set.game, "rules scenario")
+    engine = engine_for(card_set.game, "rules scenario")
+    if not isinstance(engine, Scenarios):
+        raise CardkitError(f"the rules engine of game '{card_set.game}' has no rule scenarios", code="G010")
     paths: list[Path] = []
     for f in files:
         paths.extend(sorted(f.rglob("*.yaml")) if f.is_dir() else [f])
     if not paths:
         raise CardkitError("no scenario files given", code="R004")
-    results, problems = [], []
-    for p in paths:
-        try:
-            results.append(run_scenario(card_set, p, p.as_posix()))
-        except CardkitError as exc:
-            problems.extend(exc.issues)
-    typer.echo(render(results))
+    text, problems, passed = engine.run_scenarios(card_set, paths)
+    typer.echo(text)
     if problems:
-        raise CardkitError(problems)
-    if any(not r.passed for r in results):
+        raise CardkitError([p for p in problems if isinstance(p, Issue)])
+    if not passed:
         raise typer.Exit(1)
+
+
+def _player_count(engine, card_set, counts: list[int]) -> None:  # (Engine, CardSet)
+    """Every player count inside the game's declared range (G011)."""
+    info = engine.info(card_set)
+    bad = [n for n in counts if not info.min_players <= n <= info.max_players]
+    if bad:
+        raise CardkitError(f"--players {', '.join(map(str, bad[:3]))}: the game plays {info.min_players}-{info.max_players}",
+                           code="G011")
 
 
 @rules_app.command("play")
 def rules_play(root: RootOpt = Path("."),
                set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
-               players: Annotated[int, typer.Option("--players", min=1, max=6)] = 1,
+               players: Annotated[int, typer.Option("--players", min=1, max=64)] = 1,
                seed: Annotated[int, typer.Option("--seed")] = 1,
-               agent: Annotated[str, typer.Option("--agent", help="random, passive or heuristic")] = "heuristic",
+               agent: Annotated[str, typer.Option("--agent", help="an agent of the game (random, heuristic, ...)")] = "heuristic",
                locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
-    """Play one game and tell it as a story in the chosen language."""
+    """Play one game and tell it as a story in the chosen language (a game without
+    narration: its decisions and its result)."""
     from cardkit.games import engine_for
-    from cardkit.games.death_angel.agents import play
-    from cardkit.games.death_angel.narrate import Narrator
     from cardkit.i18n.localize import Localizer
+    from cardkit.playtest.agents import agents_for
+    from cardkit.rules.protocol import Narrated
 
     project = _clean_project(root)
     card_set = project.card_set(_set_id(project, set_id))
-    Game, AGENTS = engine_for(card_set.game, "rules play")
-    if agent not in AGENTS:
-        raise CardkitError(f"unknown agent '{agent[:40]}' (agents: {_agent_names(AGENTS)})", code="G002")
-    narrator = Narrator(Localizer(root, locale, card_set))
-    st = Game(card_set, players).new_state(seed)
-    play(st, AGENTS[agent](seed))
-    typer.echo(narrator.loc.ui("play.title", players=narrator.num(players), seed=seed))
-    for line in narrator.story(st.events):
-        typer.echo(line)
+    engine = engine_for(card_set.game, "rules play")
+    agents = agents_for(engine)
+    if agent not in agents:
+        raise CardkitError(f"unknown agent '{agent[:40]}' (agents: {_agent_names(agents)})", code="G002")
+    _player_count(engine, card_set, [players])
+    loc = Localizer(root, locale, card_set)
+    st = engine.new_game(card_set, players).new_state(seed)
+    choose = agents[agent](seed)
+    decisions = []
+    while (d := st.decision) is not None:
+        opt = choose(st, d)
+        decisions.append(f"{d.player}: {d.kind} {opt.text()}")
+        st.apply(opt)
+    if isinstance(engine, Narrated):
+        for line in engine.narrate(st, loc, players, seed):
+            typer.echo(line)
+    else:
+        for line in decisions:
+            typer.echo(line)
+        r = st.result()
+        if r is not None:
+            typer.echo(f"{r.end.value} ({r.reason}) after {r.rounds} rounds: "
+                       + ", ".join(f"seat {i + 1} {s.result.value} {s.score:g}" for i, s in enumerate(r.seats)))
+
+
+def _default_agents(agents: Iterable[str]) -> list[str]:
+    """Random play and the game's own first agent (a heuristic when it has one), the two a verdict needs."""
+    names = list(agents)
+    own = next((a for a in ("heuristic", "mcts") if a in names), next((a for a in names if a != "random"), None))
+    return [a for a in ("random", own) if a is not None and (a in names or a == "random")]
 
 
 @rules_app.command("conformance")
@@ -555,7 +533,7 @@ def playtest(root: RootOpt = Path("."),
              players: Annotated[str, typer.Option("--players", help="e.g. 1-6 or 1,3,6")] = "1-6",
              games: Annotated[int, typer.Option("--games", min=1, max=1_000_000)] = 200,
              seed: Annotated[int, typer.Option("--seed")] = 1,
-             agent: Annotated[Optional[list[str]], typer.Option("--agent", help="an agent name (repeatable; default: random and heuristic); see the list in docs/playtest.md")] = None,
+             agent: Annotated[Optional[list[str]], typer.Option("--agent", help="an agent name (repeatable; default: random and the game's heuristic); see the list in docs/playtest.md")] = None,
              jobs: Annotated[int, typer.Option("--jobs", min=0, max=64, help="worker processes (0: one per usable core)")] = 0,
              backend: Annotated[str, typer.Option("--backend", help="local or dask")] = "local",
              scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="dask scheduler address (default: a local cluster)")] = None,
@@ -572,22 +550,25 @@ def playtest(root: RootOpt = Path("."),
     from dataclasses import replace
 
     from cardkit.games import engine_for
-    from cardkit.playtest.audit import audit
-    from cardkit.playtest.ladder import REFERENCE, ladder_table
+    from cardkit.playtest.agents import agents_for, ceilings
+    from cardkit.playtest.ladder import ladder_table, seat_table_text
     from cardkit.playtest.report import compare as compare_runs, table
-    from cardkit.playtest.sweep import Variant, ability_cards, plan, run_sweep, summarize
+    from cardkit.playtest.sweep import Variant, plan, run_sweep, summarize
+    from cardkit.rules.protocol import Audited, Referenced
 
     started = time.perf_counter()
     project = _clean_project(root)
     set_id = _set_id(project, set_id)
     card_set = project.card_set(set_id)
-    _, AGENTS = engine_for(card_set.game, "playtest")
+    engine = engine_for(card_set.game, "playtest")
+    AGENTS = agents_for(engine)
     counts = _players(players)
-    agents = list(dict.fromkeys(agent or ["random", "heuristic"]))
+    agents = list(dict.fromkeys(agent or _default_agents(AGENTS)))
     unknown = [a for a in agents if a not in AGENTS]
     if unknown:
         raise CardkitError(f"unknown agent(s) {', '.join(a[:40] for a in unknown[:3])} (agents: {_agent_names(AGENTS)})",
                           code="G002")
+    _player_count(engine, card_set, counts)
     if backend not in ("local", "dask"):
         raise CardkitError(f"unknown --backend '{backend}' (local or dask)", code="G003")
     try:
@@ -605,18 +586,17 @@ def playtest(root: RootOpt = Path("."),
         from cardkit.i18n.localize import Localizer
 
         report_loc = Localizer(root, locale, card_set)
-    problems = audit(card_set, counts)
-    if problems:
-        for p in problems:
-            typer.echo(f"{card_set.directory}: error[{p.code}]: {p.card}: {p.message}"
-                       + (f" ({p.players} players)" if p.players else ""), err=True)
-        raise typer.Exit(1)
+    if isinstance(engine, Audited):
+        problems = [p for p in engine.audit(card_set, counts) if isinstance(p, Issue)]
+        if problems:
+            _echo_issues(problems)
+            raise typer.Exit(1)
     variants = (Variant("compare", str(compare.resolve())),) if compare is not None else ()
     if impact:
         from cardkit.playtest.impact import (impact_cards, impact_rows, impact_table, plan_impact, team_table,
-                                             team_tables)
+                                             team_tables, unswitchable_note)
 
-        ablatable, unablatable = impact_cards(card_set, counts)
+        ablatable, unablatable = impact_cards(engine, card_set, counts)
         judged = [a for a in agents if a != "random"] or agents  # random play wins too rarely to weigh a card
         batches = plan_impact(root.resolve(), set_id, counts, judged, games, seed, ablatable, certify_every)
         batches = [replace(b, variants=variants + b.variants) if b.count_base else b for b in batches]
@@ -631,25 +611,30 @@ def playtest(root: RootOpt = Path("."),
     with _Progress("playtest", games_total, "games", enabled=format is Format.text) as bar:
         sweep = run_sweep(batches, jobs=jobs, backend=backend, scheduler=scheduler,
                           progress=lambda done, total: bar.update(done * games_total // total))
-    summary = summarize(sweep, (lo, hi), ability_cards(card_set, counts))
-    result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary, "reference": REFERENCE,
-                                 "band": [lo, hi]}
+    summary = summarize(sweep, (lo, hi), engine.abilities(card_set, counts), ceilings(AGENTS))
+    reference = dict(engine.reference(card_set, min(counts))) if isinstance(engine, Referenced) else {}
+    summary["reference"] = reference
+    result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary, "band": [lo, hi]}
     if compare is not None:
         result["compare"] = compare_runs(sweep)
     if impact:
-        summary["impact"] = result["impact"] = impact_rows(sweep, card_set, ablatable, unablatable)
+        summary["impact"] = result["impact"] = impact_rows(sweep, card_set, ablatable, unablatable,
+                                                           unswitchable_note(engine))
         summary["teams"] = result["teams"] = team_tables(sweep)
     if report is not None and report_loc is not None:
         from cardkit.playtest.pdfreport import write_report
 
-        write_report(report, summary, report_loc, report_loc.card("set.title"), games, seed, agents)
+        labels = {m.name: m.label for m in engine.info(card_set).metrics if m.label}
+        write_report(report, summary, report_loc, report_loc.card("set.title"), games, seed, agents, labels)
     result["elapsed_s"] = round(time.perf_counter() - started, 2)
     result["engine"] = engine_build()  # compiled or pure Python: it explains the elapsed time
     if format is Format.json:
         typer.echo(json.dumps(result, indent=2))
     else:
         typer.echo(table(summary))
-        typer.echo(ladder_table(summary["ladder"]))
+        typer.echo(ladder_table(summary["ladder"], reference))
+        if any(s_.get("seats") for s_ in summary["setups"]):
+            typer.echo(seat_table_text(summary["setups"]))
         if impact:
             typer.echo(impact_table(summary["impact"]))
             typer.echo(team_table(summary["teams"]))
@@ -660,6 +645,19 @@ def playtest(root: RootOpt = Path("."),
         typer.echo(f"elapsed {result['elapsed_s']} s; rules engine {result['engine']}")
     if any(s["verdict"] != "playable" for s in summary["setups"]):
         raise typer.Exit(1)
+
+
+def _mount_game_commands() -> None:
+    """Each game plugin's own command group (``cardkit deepstrike ...``), through the registry."""
+    from cardkit.games import plugins
+
+    for _, plugin in sorted(plugins().items()):
+        if plugin.commands is not None:
+            name, group = plugin.commands()
+            app.add_typer(group, name=name)
+
+
+_mount_game_commands()
 
 
 def main() -> None:

@@ -18,19 +18,36 @@ cheap: each imports its own modules when first called.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from cardkit.errors import CardkitError, Issue
+from cardkit.model import CardSet
+from cardkit.rules.protocol import Engine
 
-# The hooks' set and loaded-set types stay ``Any`` here: mypyc type-checks this
-# package with the engine it compiles, and the loader is none of its business.
-CardSet = Any
-LoadedSet = Any
+if TYPE_CHECKING:  # (the loader and the CLI toolkit are no business of the compiled engine)
+    import typer
+
+    from cardkit.load.project import LoadedSet
 
 GROUP = "cardkit.games"
+
+#: a message of the interface catalogs by id, with its arguments (``Localizer.ui``)
+Ui = Callable[..., str]
+
+
+class PlayabilityFact(Protocol):
+    """What a game's ``playability`` hook says of a set in the build summary, worded in the
+    reader's language: ``ui(id, **args)`` and ``ui_n(id, n, **args)`` read the set's own
+    interface strings (then cardkit's), ``num`` formats a number for the locale."""
+
+    @property
+    def set_id(self) -> str: ...
+
+    def line(self, ui: Ui, ui_n: Callable[..., str], num: Callable[[float], str]) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -44,9 +61,11 @@ class GamePlugin:
     ``effect_vocabularies() -> {name: kinds}`` and ``effect_schema() -> str``:
     the effect vocabulary that ``effects``/``effect`` fields use.
     ``playability(root, card_set) -> fact``: what ``cardkit build``'s summary
-    says of the set's playability, a record of :mod:`cardkit.buildsummary`
-    (worded there through the interface catalogs, in the reader's language).  ``engine() -> (Game class, {agent name: agent factory})``: the
-    rules engine ``cardkit playtest`` and ``cardkit rules`` drive.
+    says of the set's playability (a :class:`PlayabilityFact`, worded through the
+    set's interface strings in the reader's language).  ``engine() -> Engine``: the
+    rules engine (:mod:`cardkit.rules.protocol`) that ``cardkit playtest`` and
+    ``cardkit rules`` drive.  ``commands() -> (name, typer app)``: the game's own
+    command group, mounted as ``cardkit <name>``.
     """
 
     name: str
@@ -54,9 +73,10 @@ class GamePlugin:
     checks: Callable[[], Sequence[Callable[[LoadedSet], list[Issue]]]] | None = None
     effect_vocabularies: Callable[[], Mapping[str, frozenset[str]]] | None = None
     effect_schema: Callable[[], str] | None = None
-    playability: Callable[[Path, CardSet], Any] | None = None
-    engine: Callable[[], tuple[Any, Mapping[str, Any]]] | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    playability: Callable[[Path, CardSet], PlayabilityFact] | None = None
+    engine: Callable[[], Engine] | None = None
+    commands: Callable[[], tuple[str, typer.Typer]] | None = None
+    extra: Mapping[str, object] = field(default_factory=dict)
 
 
 #: plugins registered in-process (:func:`register`), over the installed ones
@@ -93,12 +113,18 @@ def _installed() -> dict[str, GamePlugin]:
     return found
 
 
+def declared_players(card_set: CardSet) -> tuple[int, int] | None:
+    """The player range ``set.yaml`` states in its generic ``players: {min, max}`` field, if it does."""
+    players = card_set.manifest.get("players")
+    return (int(players["min"]), int(players["max"])) if players else None
+
+
 def plugin_for(game: str) -> GamePlugin | None:
     return plugins().get(game)
 
 
-def engine_for(game: str, command: str) -> tuple[Any, Mapping[str, Any]]:
-    """The rules engine and agents of ``game``, or a one-line error (G008)."""
+def engine_for(game: str, command: str) -> Engine:
+    """The rules engine of ``game``, or a one-line error (G008)."""
     plugin = plugin_for(game)
     if plugin is None or plugin.engine is None:
         raise CardkitError(f"game '{game}' has no rules engine, so `cardkit {command}` cannot play it "

@@ -238,6 +238,12 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
         loaded.schema_clean = False
         return loaded
     m = manifest.data
+    players = m.get("players")
+    if players is not None and players["min"] > players["max"]:
+        issues.append(manifest.issue("E020", f"players: min {players['min']} is above max {players['max']}",
+                                     ("players", "min")))
+        loaded.schema_clean = False
+        return loaded
     plugin = plugin_for(m["game"])
     vocabularies = plugin.effect_vocabularies() if plugin and plugin.effect_vocabularies else {}
     kinds, kinds_doc = _load_kinds(root, set_dir, manifest, vocabularies, issues)

@@ -1,8 +1,9 @@
 """Card impact: what each card's ability is worth, measured by switching it off.
 
-For every card with an ability, the same seeds are played with the set as it is
-and with a copy of the set in which that card's abilities are switched off
-(:func:`ablate`, a data-level change: the engine plays the copy as written).
+For every card with an ability (the engine's :meth:`~cardkit.rules.protocol.Engine.abilities`),
+the same seeds are played with the set as it is and with that card's ability switched off
+(the engine's game made with ``disabled={card}``: the card is played, its ability never
+takes effect).
 The paired difference in win rate gets Newcombe's interval for paired
 proportions (:func:`paired_ci`), which uses the pairing (the same seeds) and,
 unlike the normal approximation, stays sensible when few games differ.
@@ -11,38 +12,16 @@ unlike the normal approximation, stays sensible when few games differ.
 from __future__ import annotations
 
 import math
-from dataclasses import fields, replace
+from collections.abc import Sequence
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, Iterable
 
 from cardkit.playtest.sweep import BATCH, Batch, Paired, Sweep, Variant, hist_median, wilson
+from cardkit.rules.protocol import Engine, Switchable
 
 Z95 = 1.959963984540054
 GROUP = 22  # cards per batch: each batch replays the base games once for its group
-
-
-def ability_of(card: Any) -> tuple[Any, ...]:
-    """The ability steps a card record carries as data (its ``effects``, a Brood Lord's
-    ``defence_modifier`` and ``killed_last`` included); empty when the card has none, or when
-    its kind has no ``effects`` field."""
-    names = {f.name for f in fields(card)}
-    return tuple(getattr(card, "effects")) if "effects" in names else ()
-
-
-def ablate(card_set: Any, card_id: str) -> Any:
-    """A copy of ``card_set`` in which card ``card_id`` has no ability: its effect steps are
-    removed, everything else (its kind, quantity, icons, spawn boxes, win condition) stays.
-    The one place where an ability is switched off; it works on any card record with an
-    ``effects`` field."""
-    card = card_set.cards.get(card_id)
-    if card is None:
-        raise ValueError(f"cannot switch off card '{card_id}': the set has no such card")
-    if not ability_of(card):
-        raise ValueError(f"cannot switch off card '{card_id}': it has no ability steps in its data")
-    cards = dict(card_set.cards)
-    cards[card_id] = replace(card, effects=())
-    return replace(card_set, cards=MappingProxyType(cards))
+NOT_SWITCHABLE = "the engine cannot switch this card's ability off"
 
 
 def plan_impact(root: Path, set_id: str, players: Iterable[int], agents: Iterable[str], games: int, seed: int,
@@ -89,7 +68,7 @@ def paired_ci(n: int, wins_base: int, wins_variant: int, only_base: int, only_va
     return (max(-1.0, d - delta), min(1.0, d + eps))
 
 
-def _mean_ci(total: int, squares: int, n: int) -> tuple[float, float, float]:
+def _mean_ci(total: float, squares: float, n: int) -> tuple[float, float, float]:
     """Mean of paired differences with a normal 95 % interval, from their sum and sum of squares."""
     if n == 0:
         return (0.0, 0.0, 0.0)
@@ -105,7 +84,8 @@ def effect_word(lo: float, hi: float) -> str:
     return "helps" if hi < 0 else "hurts"  # switching it off lowers the win rate: the ability helps
 
 
-def impact_rows(sweep: Sweep, card_set: Any, cards: list[str], unablatable: list[str]) -> list[dict[str, Any]]:
+def impact_rows(sweep: Sweep, card_set: Any, cards: list[str], unablatable: list[str],
+                note: str = NOT_SWITCHABLE) -> list[dict[str, Any]]:
     """One row per ablated card and setup, ranked: the cards whose loss costs the most wins first."""
     rows = []
     for (label, players, agent), p in sweep.paired.items():
@@ -114,8 +94,7 @@ def impact_rows(sweep: Sweep, card_set: Any, cards: list[str], unablatable: list
         rows.append(_row(p, sweep))
     rows.sort(key=lambda r: (r["players"], r["agent"], r["win_rate_delta"], r["card"]))
     for cid in unablatable:
-        rows.append({"card": cid, "ablatable": False,
-                     "note": "no ability steps in the card data: the engine applies this card's rule itself"})
+        rows.append({"card": cid, "ablatable": False, "note": note})
     return rows
 
 
@@ -123,8 +102,6 @@ def _row(p: Paired, sweep: Sweep) -> dict[str, Any]:
     n = p.games
     delta = (p.wins_variant - p.wins_base) / n
     lo, hi = paired_ci(n, p.wins_base, p.wins_variant, p.only_base, p.only_variant)
-    cas_total = p.casualties_variant - p.casualties_base
-    cmean, clo, chi = _mean_ci(cas_total, p.casualty_diff_sq, n)
     rb = hist_median(p.rounds_base) if p.rounds_base else None
     rv = hist_median(p.rounds_variant) if p.rounds_variant else None
     base = sweep.tallies.get((p.players, p.agent))
@@ -134,13 +111,30 @@ def _row(p: Paired, sweep: Sweep) -> dict[str, Any]:
             "win_rate_delta": round(delta, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "games_changed": p.only_base + p.only_variant,
             "rounds_delta": (rv - rb) if rb is not None and rv is not None else None,
-            "casualties_delta": round(cmean, 3), "casualties_ci95": [round(clo, 3), round(chi, 3)],
-            "fired_games": fired, "fired_when_ablated": p.fired_variant,
+            **_paired_metrics(p), "fired_games": fired, "fired_when_ablated": p.fired_variant,
             "effect": effect_word(lo, hi)}
 
 
+def _paired_metrics(p: Paired) -> dict[str, Any]:
+    """``<name>_delta`` and ``<name>_ci95`` for every metric the game declared ``paired``."""
+    out: dict[str, Any] = {}
+    for m in p.info.metrics if p.info else ():
+        if m.paired:
+            mean, lo, hi = _mean_ci(p.sums_variant.get(m.name, 0) - p.sums_base.get(m.name, 0),
+                                    p.diff_sq.get(m.name, 0), p.games)
+            out[f"{m.name}_delta"] = round(mean, 3)
+            out[f"{m.name}_ci95"] = [round(lo, 3), round(hi, 3)]
+    return out
+
+
+def _delta(r: dict[str, Any], metric: str) -> str:
+    v = r.get(f"{metric}_delta")
+    return f"{v:>+6.2f}" if v is not None else f"{'-':>6}"
+
+
 def team_tables(sweep: Sweep) -> list[dict[str, Any]]:
-    """Win rate per team and per team pairing (games in which both were in play) per setup."""
+    """Win rate per group in play (the game's ``GameReport.groups``) and per pairing of groups
+    (games in which both were in play) per setup."""
     out = []
     for (players, agent), t in sorted(sweep.tallies.items()):
         def table(d: dict[str, list[int]]) -> list[dict[str, Any]]:
@@ -154,17 +148,24 @@ def team_tables(sweep: Sweep) -> list[dict[str, Any]]:
     return out
 
 
-def impact_cards(card_set: Any, counts: Iterable[int]) -> tuple[list[str], list[str]]:
-    """The ability cards of these player counts that can be switched off, and those that cannot."""
-    from cardkit.playtest.sweep import ability_cards
+def impact_cards(engine: Engine, card_set: Any, counts: Sequence[int]) -> tuple[list[str], list[str]]:
+    """The ability cards of these player counts that the engine can switch off, and those it cannot."""
+    cards = sorted(engine.abilities(card_set, counts))
+    can = engine.switchable(card_set, counts) if isinstance(engine, Switchable) else frozenset(cards)
+    return [c for c in cards if c in can], [c for c in cards if c not in can]
 
-    cards = sorted(ability_cards(card_set, counts))
-    return [c for c in cards if ability_of(card_set.cards[c])], [c for c in cards if not ability_of(card_set.cards[c])]
+
+def unswitchable_note(engine: Engine) -> str:
+    return engine.unswitchable_note() if isinstance(engine, Switchable) else NOT_SWITCHABLE
 
 
 def impact_table(rows: list[dict[str, Any]], names: dict[str, str] | None = None) -> str:
+    """One line per card and setup; the last number column is the first paired metric's change."""
     names = names or {}
-    head = f"{'players':>7} {'agent':<10} {'card':<28} {'win rate':>9} {'off':>7} {'delta':>7} {'95% CI':>17} {'rounds':>6} {'deaths':>6}  effect"
+    metric = next((k[:-len("_delta")] for r in rows for k in r if k.endswith("_delta") and k != "win_rate_delta"
+                   and k != "rounds_delta"), "")
+    head = (f"{'players':>7} {'agent':<10} {'card':<28} {'win rate':>9} {'off':>7} {'delta':>7} {'95% CI':>17} {'rounds':>6} "
+            f"{metric[:6]:>6}  effect")
     lines = [head, "-" * len(head)]
     for r in rows:
         if r.get("ablatable") is False:
@@ -174,13 +175,13 @@ def impact_table(rows: list[dict[str, Any]], names: dict[str, str] | None = None
         rd = f"{r['rounds_delta']:+g}" if r["rounds_delta"] is not None else "-"
         lines.append(f"{r['players']:>7} {r['agent']:<10} {names.get(r['card'], r['card'])[:28]:<28} "
                      f"{r['win_rate_base']:>8.1%} {r['win_rate_ablated']:>6.1%} {r['win_rate_delta']:>+7.1%} "
-                     f"{f'[{lo:+.1%}, {hi:+.1%}]':>17} {rd:>6} {r['casualties_delta']:>+6.2f}  {r['effect']}")
+                     f"{f'[{lo:+.1%}, {hi:+.1%}]':>17} {rd:>6} {_delta(r, metric)}  {r['effect']}")
     return "\n".join(lines)
 
 
 def team_table(tables: list[dict[str, Any]]) -> str:
-    """Win rate per team and per pairing of teams in play, per setup, best first."""
-    lines = ["win rate by team and by pairing of teams in play (95 % interval)"]
+    """Win rate per group and per pairing of groups in play, per setup, best first."""
+    lines = ["win rate by group and by pairing of groups in play (95 % interval)"]
     for t in tables:
         for kind in ("teams", "pairings"):
             cells = [f"{'+'.join(r['teams'])} {r['win_rate']:.1%} [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}] of {r['games']}"

@@ -12,26 +12,18 @@ strongest agent and random is "skill matters"; agents that see hidden informatio
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
-from cardkit.playtest.sweep import Sweep, hist_median, wilson
+from cardkit.playtest.sweep import Sweep, hist_median, metric_shares, score_figures, wilson
 
 DEFAULT_BAND = (0.03, 0.80)  # justified in docs/playtest.md
 
-# what the game's own material says about a game (facts dossier, rulebook flavour text)
-REFERENCE = {
-    "solo_game_rounds": 15,  # the hand-refereed solo game of the facts dossier, won in round 15
-    "mission_success": 0.44,  # rulebook flavour: "mission success 44 %"
-    "casualties": 0.86,  # rulebook flavour: "casualties 86 %" of the squad
-}
 
-
-def is_ceiling(agent: str) -> bool:
-    """An agent that sees hidden information: a ceiling to show, never the agent a verdict reads.
-    An agent factory says so with a ``clairvoyant = True`` attribute (or by its name)."""
-    from cardkit.games.death_angel.agents import AGENTS
-
-    return bool(getattr(AGENTS.get(agent), "clairvoyant", False)) or "clairvoyant" in agent
+def is_ceiling(agent: str, ceilings: frozenset[str] = frozenset()) -> bool:
+    """An agent that sees hidden information: a ceiling to show, never the agent a verdict reads
+    (``ceilings``, from :func:`cardkit.playtest.agents.ceilings`; or its name says ``clairvoyant``)."""
+    return agent in ceilings or "clairvoyant" in agent
 
 
 def diff_ci(x1: int, n1: int, x2: int, n2: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -51,20 +43,23 @@ def diff_ci(x1: int, n1: int, x2: int, n2: int, z: float = 1.959963984540054) ->
             min(1.0, d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)))
 
 
-def ladder(sweep: Sweep, setups: list[dict[str, Any]], band: tuple[float, float], never_fired: list[str]) -> list[dict[str, Any]]:
+def ladder(sweep: Sweep, setups: list[dict[str, Any]], band: tuple[float, float], never_fired: list[str],
+           ceilings: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """One entry per player count: the agents by win rate, the skill gap and the verdict."""
     out = []
     for players in sorted({s["players"] for s in setups}):
         rows = []
         for s in (s for s in setups if s["players"] == players):
             t = sweep.tallies[(players, s["agent"])]
-            fielded = t.casualties + t.survivors
-            rows.append({"agent": s["agent"], "games": s["games"], "wins": s["wins"], "win_rate": s["win_rate"],
-                         "ci95": s["win_rate_ci95"], "ceiling": is_ceiling(s["agent"]),
-                         "rounds_median": s["rounds"]["all"]["median"] if s["rounds"]["all"] else None,
-                         "rounds_win_median": s["rounds"]["win"]["median"] if s["rounds"]["win"] else None,
-                         "casualty_share": round(t.casualties / fielded, 4) if fielded else None,
-                         "completed": s["completed"], "violations": s["violations"]})
+            row: dict[str, Any] = {
+                "agent": s["agent"], "games": s["games"], "wins": s["wins"], "win_rate": s["win_rate"],
+                "ci95": s["win_rate_ci95"], "ceiling": is_ceiling(s["agent"], ceilings),
+                "rounds_median": s["rounds"]["all"]["median"] if s["rounds"]["all"] else None,
+                "rounds_win_median": s["rounds"]["win"]["median"] if s["rounds"]["win"] else None,
+                **metric_shares(t), "completed": s["completed"], "violations": s["violations"]}
+            if t.info is not None and t.info.score_targets:
+                row["score"] = score_figures(t)
+            rows.append(row)
         rows.sort(key=lambda r: (-r["win_rate"], r["agent"]))
         judged = [r for r in rows if not r["ceiling"]]
         strongest = judged[0] if judged else None
@@ -105,8 +100,9 @@ def _verdict(rows: list[dict[str, Any]], strongest: dict[str, Any] | None, rando
                         f"clearly above random ({random['win_rate']:.1%})")
 
 
-def ladder_table(entries: list[dict[str, Any]]) -> str:
-    """The ladder for the terminal: one line per player count, every agent side by side."""
+def ladder_table(entries: list[dict[str, Any]], reference: Mapping[str, float] | None = None) -> str:
+    """The ladder for the terminal: one line per player count, every agent side by side, then
+    each agent's game length, score targets and shares beside the game's own reference figures."""
     agents = sorted({r["agent"] for e in entries for r in e["agents"]})
     cols = " ".join(f"{a[:20]:>21}" for a in agents)
     head = f"{'players':>7} {cols} {'skill matters (gap)':>23}  verdict"
@@ -121,14 +117,34 @@ def ladder_table(entries: list[dict[str, Any]]) -> str:
         g = e["skill_gap"]
         gap = f"{g['value']:+.1%} [{g['ci95'][0]:+.1%},{g['ci95'][1]:+.1%}]" if g else "-"
         lines.append(f"{e['players']:>7} {' '.join(cells)} {gap:>23}  {e['verdict']}: {e['why']}")
-    ref = REFERENCE
-    lines.append(f"game length and losses against the game's own figures (solo game refereed by hand: won in round "
-                 f"{ref['solo_game_rounds']}; rulebook: {ref['mission_success']:.0%} success, {ref['casualties']:.0%} casualties):")
+    if reference:
+        figures = ", ".join(f"{k.replace('_', ' ')} {_figure(v)}" for k, v in reference.items())
+        lines.append(f"game length and results against the game's own figures ({figures}):")
+    else:
+        lines.append("game length and results:")
     for e in entries:
         for r in e["agents"]:
             rw = f"{r['rounds_win_median']:g}" if r["rounds_win_median"] is not None else "-"
             rm = f"{r['rounds_median']:g}" if r["rounds_median"] is not None else "-"
-            cs = f"{r['casualty_share']:.0%}" if r["casualty_share"] is not None else "-"
+            extra = "".join(f", {k[:-len('_share')].replace('_', ' ')} {v:.0%}" if v is not None else f", {k} -"
+                            for k, v in r.items() if k.endswith("_share"))
+            for tg in r.get("score", {}).get("targets", []):
+                extra += f", score {tg['target']:g}+ {tg['rate']:.1%} [{tg['ci95'][0]:.1%},{tg['ci95'][1]:.1%}]"
             lines.append(f"  {e['players']}p {r['agent']:<12} median rounds {rm} (wins {rw}), "
-                         f"win rate {r['win_rate']:.1%}, casualties {cs}" + ("  [sees hidden cards]" if r["ceiling"] else ""))
+                         f"win rate {r['win_rate']:.1%}{extra}" + ("  [sees hidden cards]" if r["ceiling"] else ""))
+    return "\n".join(lines)
+
+
+def _figure(v: float) -> str:
+    """A reference figure: a share below 1 as a percentage, else the number."""
+    return f"{v:.0%}" if 0 < v < 1 else f"{v:g}"
+
+
+def seat_table_text(setups: list[dict[str, Any]]) -> str:
+    """Per-seat win rates of a competitive game (seat 1 moves first), with 95 % intervals."""
+    lines = ["win rate by seat (seat 1 plays first; 95 % interval)"]
+    for s in setups:
+        if s.get("seats"):
+            cells = [f"{r['name']} {r['win_rate']:.1%} [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}]" for r in s["seats"]]
+            lines.append(f"  {s['players']}p {s['agent']}: " + "; ".join(cells) + f"; draws {s['draws']}")
     return "\n".join(lines)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,9 @@ def _axes(p: _Page, x: float, y: float, w: float, h: float, title: str, xlabel: 
 
 
 def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title: str, games: int, seed: int,
-                 agents: list[str]) -> Path:
+                 agents: list[str], labels: Mapping[str, str] | None = None) -> Path:
+    """The report; ``labels`` maps a metric's name to the id of the set string that names it
+    (:attr:`cardkit.rules.protocol.Metric.label`)."""
     locale = loc.locale
     doc = PdfDocument(A4, loc.ui("report.title", set=set_title), lang=locale)
     p = _Page(doc, locale)
@@ -163,7 +166,7 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
         p.text(sx + k * 25 * MM + 5 * MM, 20.5 * MM, loc.ui_n("report.legend", s["players"]), 8)
     p.flush()
     if summary.get("ladder"):
-        _ladder_page(p, summary["ladder"], loc)
+        _ladder_page(p, summary["ladder"], loc, summary.get("reference") or {}, labels or {})
     for players, agent in sorted({(r["players"], r["agent"]) for r in summary.get("impact", []) if "players" in r}):
         _impact_page(p, [r for r in summary["impact"] if r.get("players") == players and r.get("agent") == agent],
                      loc, players, agent)
@@ -178,27 +181,41 @@ def _name(loc: Localizer, cid: str) -> str:
         return cid
 
 
-def _ladder_page(p: _Page, ladder: list[dict[str, Any]], loc: Localizer) -> None:
-    """Every agent side by side per player count, the skill gap, and the verdict read from the strongest."""
-    from cardkit.playtest.ladder import REFERENCE
+def _label(loc: Localizer, labels: Mapping[str, str], name: str) -> str:
+    """A metric's or figure's name in the reader's language: its set string, else the name itself."""
+    key = labels.get(name, "")
+    try:
+        return loc.ui(key) if key else name.replace("_", " ")
+    except KeyError:
+        return name.replace("_", " ")
 
+
+def _ladder_page(p: _Page, ladder: list[dict[str, Any]], loc: Localizer, reference: Mapping[str, float],
+                 labels: Mapping[str, str]) -> None:
+    """Every agent side by side per player count, the skill gap, and the verdict read from the strongest."""
     locale = p.locale
     left, y = 18 * MM, A4[1] - 20 * MM
     p.text(left, y, loc.ui("report.ladder.title"), 13, "title")
     y -= 7 * MM
-    ref = loc.ui("report.ladder.reference", rounds=REFERENCE["solo_game_rounds"],
-                 success=_pct(REFERENCE["mission_success"], locale), casualties=_pct(REFERENCE["casualties"], locale))
-    lines, _ = break_lines(ref, Style(locale, "body"), 8, A4[0] - 2 * left, p.doc.book)
-    for line in lines[:3]:
-        for piece in line.pieces:
-            if piece.kind == "text" and piece.value.strip():
-                p.text(left + piece.x, y, piece.value, 8, piece.role)
-        y -= 8 * 1.2
-    cols = [("report.agent", 4), ("report.win_rate", 44), ("report.interval", 66), ("report.rounds", 104),
-            ("report.ladder.rounds_win", 132), ("report.ladder.casualties", 156)]
+    if reference:  # the set may word the sentence itself (its string reference.sentence), each figure a placeholder
+        values = {k: _pct(v, locale) if 0 < v < 1 else f"{v:g}" for k, v in reference.items()}
+        figures = ", ".join(f"{_label(loc, {k: f'reference.{k}'}, k)} {v}" for k, v in values.items())
+        key = "reference.sentence" if "reference.sentence" in loc.set_ui else "report.ladder.reference"
+        ref = loc.ui(key, figures=figures, **values)
+        lines, _ = break_lines(ref, Style(locale, "body"), 8, A4[0] - 2 * left, p.doc.book)
+        for line in lines[:3]:
+            for piece in line.pieces:
+                if piece.kind == "text" and piece.value.strip():
+                    p.text(left + piece.x, y, piece.value, 8, piece.role)
+            y -= 8 * 1.2
+    shares = [k for k in dict.fromkeys(k for e in ladder for r in e["agents"] for k in r if k.endswith("_share"))]
+    cols: list[tuple[str, float]] = [("report.agent", 4), ("report.win_rate", 44), ("report.interval", 66),
+                                     ("report.rounds", 104), ("report.ladder.rounds_win", 132)]
+    cols += [(k, 156 + 22 * i) for i, k in enumerate(shares[:2])]
     y -= 3 * MM
     for key, dx in cols:
-        p.text(left + dx * MM, y, loc.ui(key), 7.5, "bold")
+        head = _label(loc, labels, key[:-len("_share")]) if key.endswith("_share") else loc.ui(key)
+        p.text(left + dx * MM, y, head, 7.5, "bold")
     p.ops.append(Line(left, y - 2 * MM, A4[0] - left, y - 2 * MM, INK, 0.5))
     y -= 3 * MM
     for e in ladder:
@@ -210,9 +227,9 @@ def _ladder_page(p: _Page, ladder: list[dict[str, Any]], loc: Localizer) -> None
             name = loc.ui("report.ladder.ceiling", agent=r["agent"]) if r["ceiling"] else r["agent"]
             rounds = "-" if r["rounds_median"] is None else f"{r['rounds_median']:g}"
             wins = "-" if r["rounds_win_median"] is None else f"{r['rounds_win_median']:g}"
-            cas = "-" if r["casualty_share"] is None else _pct(r["casualty_share"], locale)
             lo, hi = r["ci95"]
-            values = [name, _pct(r["win_rate"], locale), f"{_pct(lo, locale)} - {_pct(hi, locale)}", rounds, wins, cas]
+            values = [name, _pct(r["win_rate"], locale), f"{_pct(lo, locale)} - {_pct(hi, locale)}", rounds, wins]
+            values += ["-" if r.get(k) is None else _pct(r[k], locale) for k in shares[:2]]
             for (_, dx), v in zip(cols, values):
                 p.text(left + dx * MM, y, v, 8, "bold" if r["agent"] == e["strongest"] and dx == 4 else "body")
         if e["skill_gap"]:

@@ -9,6 +9,12 @@ variant.  The parent merges results as they arrive; merging is associative and
 commutative (failures are kept ordered by seed), so the report is identical
 whatever the number of workers or the backend, and the parent's memory does not
 grow with the number of games.
+
+Nothing here knows a game: the batch asks the set's plugin for its engine
+(:mod:`cardkit.rules.protocol`), plays seeded states with a named agent and
+folds each game's :class:`~cardkit.rules.protocol.GameReport` (the outcome per
+seat, the game's declared metrics, the abilities that fired, the invariant
+violations, the groups in play) into the tally.
 """
 
 from __future__ import annotations
@@ -22,29 +28,38 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import Any, Callable, Iterable, Iterator, overload
 
+from cardkit.rules.protocol import (Aggregate, AgentFactory, Cooperation, End, Engine, EngineInfo, Game, GameReport,
+                                    GameResult, MetricKind, Result)
+
 BATCH = 250
 MAX_FAILURES = 20  # failed games kept per setup (the ones with the smallest seeds), for their reproduce command
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class Played:
     """One finished game, as the batch sees it; folded into a :class:`Tally` and dropped."""
 
-    players: int
-    agent: str
     seed: int
-    result: str  # win | loss | abandoned | error
-    reason: str
-    rounds: int
-    survivors: int
-    casualties: int
-    locations: int
-    support_short: int
-    reshuffles: int
-    alive_by_round: tuple[int, ...]
-    fired: tuple[str, ...]
-    violations: tuple[str, ...] = ()
-    teams: tuple[str, ...] = ()  # combat teams in play, sorted
+    report: GameReport
+
+    @property
+    def won(self) -> bool:
+        """The first seat won (in a co-operative game: the players, together)."""
+        r = self.report.result
+        return r.end is End.COMPLETE and bool(r.seats) and r.seats[0].result is Result.WIN
+
+    @property
+    def result(self) -> str:
+        """``win``/``loss``/``draw`` (the first seat's) for a complete game, else ``abandoned``/``error``."""
+        r = self.report.result
+        if r.end is End.COMPLETE:
+            return str(r.seats[0].result.value) if r.seats else str(Result.DRAW.value)
+        return str(r.end.value)
+
+    def metric(self, name: str, kind: MetricKind) -> int | float:
+        """A declared metric's value in this game (0 when the game did not report it); counts and flags are integers."""
+        v = self.report.metrics.get(name, 0)
+        return float(v) if kind is MetricKind.SCORE else int(v)
 
 
 @dataclass(frozen=True)
@@ -117,7 +132,7 @@ def plan(root: Path, set_id: str, players: Iterable[int], agents: Iterable[str],
 
 
 # ------------------------------------------------------------------ mergeable tallies
-def _add(into: dict[Any, int], other: dict[Any, int]) -> None:
+def _add(into: dict[Any, Any], other: dict[Any, Any]) -> None:
     for k, v in other.items():
         into[k] = into.get(k, 0) + v
 
@@ -126,74 +141,104 @@ def _add(into: dict[Any, int], other: dict[Any, int]) -> None:
 class Tally:
     """Everything the report needs about the games of one setup (player count and
     agent), as counts and exact histograms.  Mutable on purpose: a batch adds its
-    games one by one and the parent merges batch tallies into one per setup."""
+    games one by one and the parent merges batch tallies into one per setup.
+    ``info`` is the engine's declaration (its metrics, seats and score targets)."""
 
     players: int
     agent: str
+    info: EngineInfo | None = None
     games: int = 0
-    wins: int = 0
+    wins: int = 0  # complete games the first seat won (co-operative: the players won)
     losses: int = 0
+    draws: int = 0
     violations: int = 0  # games with at least one invariant violation
-    support_short: int = 0
-    casualties: int = 0  # sums over games
-    survivors: int = 0
-    reshuffles: int = 0
     rounds_win: dict[int, int] = field(default_factory=dict)  # rounds -> games
-    rounds_loss: dict[int, int] = field(default_factory=dict)
-    casualties_hist: dict[int, int] = field(default_factory=dict)
-    locations: dict[int, int] = field(default_factory=dict)
-    alive_len: dict[int, int] = field(default_factory=dict)  # rounds recorded -> games not won
-    max_alive_len: int = 0
+    rounds_loss: dict[int, int] = field(default_factory=dict)  # (losses and draws)
+    running: dict[int, int] = field(default_factory=dict)  # rounds a game not won was still running after -> games
+    max_running: int = 0  # the most rounds any game was still running after
     defeat: dict[str, int] = field(default_factory=dict)
     fired: dict[str, int] = field(default_factory=dict)  # card -> games in which its ability took effect
-    teams: dict[str, list[int]] = field(default_factory=dict)  # team -> [games, wins]
+    teams: dict[str, list[int]] = field(default_factory=dict)  # group in play -> [games, wins]
     pairs: dict[str, list[int]] = field(default_factory=dict)  # "a+b" -> [games, wins]
     failures: list[tuple[int, str, str, tuple[str, ...]]] = field(default_factory=list)  # by seed
+    sums: dict[str, int | float] = field(default_factory=dict)  # metric -> total over games
+    nonzero: dict[str, int] = field(default_factory=dict)  # metric -> games where it is not 0
+    hists: dict[str, dict[int, int]] = field(default_factory=dict)  # metric -> value -> games (HISTOGRAM metrics)
+    seat_wins: list[int] = field(default_factory=list)  # per seat, complete games won
+    seat_draws: list[int] = field(default_factory=list)
+    score_sum: float = 0.0  # the first seat's score over complete games
+    reached: dict[float, int] = field(default_factory=dict)  # score target -> complete games reaching it
 
-    def add(self, r: GameRecord) -> None:
+    def add(self, r: Played) -> None:
         self.games += 1
-        won = r.result == "win"
+        res = r.report.result
+        won = r.won
         if won:
             self.wins += 1
-            self.rounds_win[r.rounds] = self.rounds_win.get(r.rounds, 0) + 1
-        elif r.result == "loss":
-            self.losses += 1
-            self.rounds_loss[r.rounds] = self.rounds_loss.get(r.rounds, 0) + 1
-            self.defeat[r.reason] = self.defeat.get(r.reason, 0) + 1
+            self.rounds_win[res.rounds] = self.rounds_win.get(res.rounds, 0) + 1
+        elif res.end is End.COMPLETE:
+            if r.result == "draw":
+                self.draws += 1
+            else:
+                self.losses += 1
+                self.defeat[res.reason] = self.defeat.get(res.reason, 0) + 1
+            self.rounds_loss[res.rounds] = self.rounds_loss.get(res.rounds, 0) + 1
+        after = max(0, res.rounds - 1)  # a game that ended in round r was still running after r - 1 rounds
         if not won:
-            n = len(r.alive_by_round)
-            self.alive_len[n] = self.alive_len.get(n, 0) + 1
-        self.max_alive_len = max(self.max_alive_len, len(r.alive_by_round))
-        self.violations += bool(r.violations)
-        self.support_short += bool(r.support_short)
-        self.casualties += r.casualties
-        self.survivors += r.survivors
-        self.reshuffles += r.reshuffles
-        self.casualties_hist[r.casualties] = self.casualties_hist.get(r.casualties, 0) + 1
-        self.locations[r.locations] = self.locations.get(r.locations, 0) + 1
-        for c in r.fired:
+            self.running[after] = self.running.get(after, 0) + 1
+        self.max_running = max(self.max_running, after)
+        if res.end is End.COMPLETE:
+            if len(self.seat_wins) < len(res.seats):
+                grow = len(res.seats) - len(self.seat_wins)
+                self.seat_wins.extend([0] * grow)
+                self.seat_draws.extend([0] * grow)
+            for i, seat in enumerate(res.seats):
+                self.seat_wins[i] += seat.result is Result.WIN
+                self.seat_draws[i] += seat.result is Result.DRAW
+            score = res.seats[0].score if res.seats else 0.0
+            self.score_sum += score
+            for target in self.info.score_targets if self.info else ():
+                self.reached[target] = self.reached.get(target, 0) + (score >= target)
+        self.violations += bool(r.report.violations)
+        for m in self.info.metrics if self.info else ():
+            v = r.metric(m.name, m.kind)
+            self.sums[m.name] = self.sums.get(m.name, 0) + v
+            self.nonzero[m.name] = self.nonzero.get(m.name, 0) + (v != 0)
+            if m.aggregate is Aggregate.HISTOGRAM:
+                h = self.hists.setdefault(m.name, {})
+                h[int(v)] = h.get(int(v), 0) + 1
+        for c in r.report.fired:
             self.fired[c] = self.fired.get(c, 0) + 1
-        for t in r.teams:
+        groups = r.report.groups
+        for t in groups:
             self.teams.setdefault(t, [0, 0])
             self.teams[t][0] += 1
             self.teams[t][1] += won
-        for i, a in enumerate(r.teams):
-            for b in r.teams[i + 1:]:
+        for i, a in enumerate(groups):
+            for b in groups[i + 1:]:
                 rec = self.pairs.setdefault(f"{a}+{b}", [0, 0])
                 rec[0] += 1
                 rec[1] += won
-        if (r.result not in ("win", "loss") or r.violations) and len(self.failures) < MAX_FAILURES:
-            self.failures.append((r.seed, r.result, r.reason, r.violations))
+        if (res.end is not End.COMPLETE or r.report.violations) and len(self.failures) < MAX_FAILURES:
+            self.failures.append((r.seed, r.result, res.reason, r.report.violations))
 
     def merge(self, o: Tally) -> None:
-        for name in ("games", "wins", "losses", "violations", "support_short", "casualties", "survivors", "reshuffles"):
+        if self.info is None:
+            self.info = o.info
+        for name in ("games", "wins", "losses", "draws", "violations", "score_sum"):
             setattr(self, name, getattr(self, name) + getattr(o, name))
-        for name in ("rounds_win", "rounds_loss", "casualties_hist", "locations", "alive_len", "defeat", "fired"):
+        for name in ("rounds_win", "rounds_loss", "running", "defeat", "fired", "sums", "nonzero", "reached"):
             _add(getattr(self, name), getattr(o, name))
-        self.max_alive_len = max(self.max_alive_len, o.max_alive_len)
-        for mine, theirs in ((self.teams, o.teams), (self.pairs, o.pairs)):
-            for k, (g, w) in theirs.items():
-                rec = mine.setdefault(k, [0, 0])
+        for k, h in o.hists.items():
+            _add(self.hists.setdefault(k, {}), h)
+        for mine, theirs in ((self.seat_wins, o.seat_wins), (self.seat_draws, o.seat_draws)):
+            mine.extend([0] * (len(theirs) - len(mine)))
+            for i, v in enumerate(theirs):
+                mine[i] += v
+        self.max_running = max(self.max_running, o.max_running)
+        for mine_d, theirs_d in ((self.teams, o.teams), (self.pairs, o.pairs)):
+            for k, (g, w) in theirs_d.items():
+                rec = mine_d.setdefault(k, [0, 0])
                 rec[0] += g
                 rec[1] += w
         self.failures = sorted(self.failures + o.failures)[:MAX_FAILURES]
@@ -206,6 +251,7 @@ class Paired:
     label: str
     players: int
     agent: str
+    info: EngineInfo | None = None
     games: int = 0
     wins_base: int = 0
     wins_variant: int = 0
@@ -213,31 +259,36 @@ class Paired:
     only_variant: int = 0
     rounds_base: dict[int, int] = field(default_factory=dict)  # completed games
     rounds_variant: dict[int, int] = field(default_factory=dict)
-    casualties_base: int = 0
-    casualties_variant: int = 0
-    casualty_diff_sq: int = 0  # sum of (variant - base)^2 per seed
+    sums_base: dict[str, int | float] = field(default_factory=dict)  # paired metrics (Metric.paired)
+    sums_variant: dict[str, int | float] = field(default_factory=dict)
+    diff_sq: dict[str, int | float] = field(default_factory=dict)  # sum of (variant - base)^2 per seed
     fired_variant: int = 0  # variant games in which the ablated card's ability still took effect (must stay 0)
 
-    def add(self, base: GameRecord, var: GameRecord) -> None:
+    def add(self, base: Played, var: Played) -> None:
         self.games += 1
-        bw, vw = base.result == "win", var.result == "win"
+        bw, vw = base.won, var.won
         self.wins_base += bw
         self.wins_variant += vw
         self.only_base += bw and not vw
         self.only_variant += vw and not bw
         for rec, h in ((base, self.rounds_base), (var, self.rounds_variant)):
-            if rec.result in ("win", "loss"):
-                h[rec.rounds] = h.get(rec.rounds, 0) + 1
-        self.casualties_base += base.casualties
-        self.casualties_variant += var.casualties
-        self.casualty_diff_sq += (var.casualties - base.casualties) ** 2
+            if rec.report.result.end is End.COMPLETE:
+                rounds = rec.report.result.rounds
+                h[rounds] = h.get(rounds, 0) + 1
+        for m in self.info.metrics if self.info else ():
+            if m.paired:
+                b, v = base.metric(m.name, m.kind), var.metric(m.name, m.kind)
+                self.sums_base[m.name] = self.sums_base.get(m.name, 0) + b
+                self.sums_variant[m.name] = self.sums_variant.get(m.name, 0) + v
+                self.diff_sq[m.name] = self.diff_sq.get(m.name, 0) + (v - b) ** 2
 
     def merge(self, o: Paired) -> None:
-        for name in ("games", "wins_base", "wins_variant", "only_base", "only_variant", "casualties_base",
-                     "casualties_variant", "casualty_diff_sq", "fired_variant"):
+        if self.info is None:
+            self.info = o.info
+        for name in ("games", "wins_base", "wins_variant", "only_base", "only_variant", "fired_variant"):
             setattr(self, name, getattr(self, name) + getattr(o, name))
-        _add(self.rounds_base, o.rounds_base)
-        _add(self.rounds_variant, o.rounds_variant)
+        for name in ("rounds_base", "rounds_variant", "sums_base", "sums_variant", "diff_sq"):
+            _add(getattr(self, name), getattr(o, name))
 
 
 @dataclass
@@ -269,10 +320,10 @@ class Sweep:
 
 # ------------------------------------------------------------------ playing
 _CACHE: dict[tuple[str, str], Any] = {}
-_GAMES: dict[tuple[str, str, str | None, int], Any] = {}
+_GAMES: dict[tuple[str, str, str | None, int], Game] = {}
 
 
-def _card_set(root: str, set_id: str):  # type: ignore[no-untyped-def]
+def _card_set(root: str, set_id: str) -> Any:
     key = (root, set_id)
     if key not in _CACHE:
         from cardkit.errors import CardkitError
@@ -285,66 +336,68 @@ def _card_set(root: str, set_id: str):  # type: ignore[no-untyped-def]
     return _CACHE[key]
 
 
-def _game(root: str, set_id: str, ablated: str | None, players: int):  # type: ignore[no-untyped-def]
-    """The engine's game for a set (or the set with one card ablated), built once per process."""
+def engine_of(card_set: Any, command: str = "playtest") -> Engine:
+    """The rules engine of the set's game, from its plugin (G008 when it has none)."""
+    from cardkit.games import engine_for
+
+    return engine_for(card_set.game, command)
+
+
+def _game(root: str, set_id: str, ablated: str | None, players: int) -> Game:
+    """The engine's game for a set (or the set with one card's ability switched off), built once per process."""
     key = (root, set_id, ablated, players)
     if key not in _GAMES:
-        from cardkit.games.death_angel.engine import Game
-        from cardkit.playtest.impact import ablate
-
         cs = _card_set(root, set_id)
-        _GAMES[key] = Game(ablate(cs, ablated) if ablated else cs, players)
+        _GAMES[key] = engine_of(cs).new_game(cs, players, frozenset({ablated}) if ablated else frozenset())
     return _GAMES[key]
 
 
-def play_game(game: Any, make_agent: Callable[[int], Any], players: int, agent: str, seed: int,
-              certify: bool) -> GameRecord:
+def play_game(game: Game, make_agent: AgentFactory, seed: int, certify: bool, max_steps: int = 200_000) -> Played:
     """Play one seeded game to its end; a crash or an endless game is a finding, never an exception."""
-    from cardkit.games.death_angel.invariants import violations
-
     bad: list[str] = []
     try:
         st = game.new_state(seed)
         choose = make_agent(seed)
         steps = 0
-        while st.decision is not None:
+        while (d := st.decision) is not None:
             if certify:
-                bad.extend(violations(st))
-            st.apply(choose(st, st.decision))
+                bad.extend(st.violations())
+            st.apply(choose(st, d))
             steps += 1
-            if steps > 200_000:
+            if steps > max_steps:
                 bad.append("too many decisions")
                 break
-        bad.extend(violations(st))
-        o = st.outcome
-        result, reason, rounds = (o.result, o.reason, o.round) if o else ("abandoned", "unfinished", st.round)
+        report = st.report()
     except Exception as exc:  # a crash is a finding, never a lost batch
-        return GameRecord(players, agent, seed, "error", f"{type(exc).__name__}: {exc}", 0, 0, 0, 0, 0, 0, (), (),
-                          tuple(sorted(set(bad))))
-    return GameRecord(
-        players, agent, seed, result, reason, rounds, len(st.marines()), len(st.dead),
-        st.stats.locations, st.stats.support_short, sum(st.stats.reshuffles.values()),
-        tuple(st.stats.alive_by_round), tuple(sorted(k for k, v in st.stats.fired.items() if v)),
-        tuple(sorted(set(bad))), tuple(sorted(st.teams)))
+        return Played(seed, GameReport(GameResult(End.ERROR, f"{type(exc).__name__}: {exc}", 0),
+                                       violations=tuple(sorted(set(bad)))))
+    if bad:
+        from dataclasses import replace
+
+        report = replace(report, violations=tuple(sorted(set(bad) | set(report.violations))))
+    return Played(seed, report)
 
 
 def run_batch(batch: Batch) -> BatchResult:
-    from cardkit.games.death_angel.agents import AGENTS
+    from cardkit.playtest.agents import agents_for
 
-    make_agent = AGENTS[batch.agent]
+    cs = _card_set(batch.root, batch.set_id)
+    engine = engine_of(cs)
+    info = engine.info(cs)
+    make_agent = agents_for(engine)[batch.agent]
     base = _game(batch.root, batch.set_id, None, batch.players)
-    out = BatchResult(Tally(batch.players, batch.agent))
-    records = [play_game(base, make_agent, batch.players, batch.agent, s, batch.certify) for s in range(*batch.seeds)]
+    out = BatchResult(Tally(batch.players, batch.agent, info))
+    records = [play_game(base, make_agent, s, batch.certify) for s in range(*batch.seeds)]
     if batch.count_base:
         for r in records:
             out.tally.add(r)
     for v in batch.variants:
         game = _game(v.root, batch.set_id, v.ablate, batch.players)
-        p = out.paired[v.label] = Paired(v.label, batch.players, batch.agent)
+        p = out.paired[v.label] = Paired(v.label, batch.players, batch.agent, info)
         for r in records:
-            var = play_game(game, make_agent, batch.players, batch.agent, r.seed, False)
+            var = play_game(game, make_agent, r.seed, False)
             p.add(r, var)
-            p.fired_variant += v.ablate is not None and v.ablate in var.fired
+            p.fired_variant += v.ablate is not None and v.ablate in var.report.fired
     return out
 
 
@@ -500,26 +553,66 @@ def _mean(total: int, n: int) -> float:
     return round(total // n if total % n == 0 else total / n, 3)
 
 
-def ability_cards(card_set: Any, counts: Iterable[int]) -> set[str]:
-    """Cards whose ability can take effect in games at these player counts: actions,
-    events, Genestealers and terrain with an ability (the Brood Lords), and the locations
-    that a setup card for one of the counts deals (a location of another tier cannot appear)."""
-    from cardkit.games.death_angel.cards import Action, Event, Genestealer, Location, SetupCard, Terrain
+def metric_figures(t: Tally) -> dict[str, Any]:
+    """The declared metrics of a setup as the report shows them: ``<name>_mean`` (MEAN),
+    ``<name>`` as an exact histogram (HISTOGRAM), ``<name>_games`` with a non-zero value (SHARE)."""
+    out: dict[str, Any] = {}
+    n = t.games
+    for m in t.info.metrics if t.info else ():
+        total = t.sums.get(m.name, 0)
+        if m.aggregate is Aggregate.MEAN:
+            out[f"{m.name}_mean"] = (_mean(total, n) if isinstance(total, int) else round(total / n, 3)) if n else 0
+        elif m.aggregate is Aggregate.HISTOGRAM:
+            out[m.name] = dict(sorted(t.hists.get(m.name, {}).items()))
+        else:
+            out[f"{m.name}_games"] = t.nonzero.get(m.name, 0)
+    return out
 
-    counts = set(counts)
-    dealt = {tier for s in card_set.of_kind(SetupCard) if set(s.players) & counts for tier in s.deck}
-    return {c.id for c in card_set.cards.values()
-            if isinstance(c, (Action, Event)) or (isinstance(c, Terrain) and c.effects)
-            or (isinstance(c, Genestealer) and c.effects) or (isinstance(c, Location) and c.tier in dealt)}
+
+def metric_shares(t: Tally) -> dict[str, float | None]:
+    """``<name>_share`` for each metric declared with ``share_with``: its total over the total of both."""
+    out: dict[str, float | None] = {}
+    for m in t.info.metrics if t.info else ():
+        if m.share_with:
+            a, b = t.sums.get(m.name, 0), t.sums.get(m.share_with, 0)
+            out[f"{m.name}_share"] = round(a / (a + b), 4) if a + b else None
+    return out
 
 
-def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str]) -> dict[str, Any]:
-    """The report of a sweep: one entry per setup, the ability coverage and the verdicts."""
+def seat_table(t: Tally) -> list[dict[str, Any]]:
+    """Per seat of a competitive game: complete games won, with a 95 % interval (seat 1 is the first player)."""
+    done = t.wins + t.losses + t.draws
+    names = t.info.seats if t.info else ()
+    rows = []
+    for i, w in enumerate(t.seat_wins):
+        lo, hi = wilson(w, done)
+        rows.append({"seat": i + 1, "name": names[i] if i < len(names) else f"seat {i + 1}", "games": done, "wins": w,
+                     "draws": t.seat_draws[i], "win_rate": round(w / done, 4) if done else 0.0,
+                     "ci95": [round(lo, 4), round(hi, 4)]})
+    return rows
+
+
+def score_figures(t: Tally) -> dict[str, Any]:
+    """The first seat's mean score and the share of complete games reaching each declared target."""
+    done = t.wins + t.losses + t.draws
+    targets = []
+    for target in t.info.score_targets if t.info else ():
+        k = t.reached.get(target, 0)
+        lo, hi = wilson(k, done)
+        targets.append({"target": target, "games": k, "rate": round(k / done, 4) if done else 0.0,
+                        "ci95": [round(lo, 4), round(hi, 4)]})
+    return {"mean": round(t.score_sum / done, 3) if done else 0.0, "targets": targets}
+
+
+def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str] | frozenset[str],
+              ceilings: Iterable[str] = ()) -> dict[str, Any]:
+    """The report of a sweep: one entry per setup, the ability coverage and the verdicts
+    (``ceilings``: agents that see hidden information, shown but never judged)."""
     setups: list[dict[str, Any]] = []
     for players, agent in sorted(sweep.tallies):
         t = sweep.tallies[(players, agent)]
         n = t.games
-        completed = t.wins + t.losses
+        completed = t.wins + t.losses + t.draws
         lo, hi = wilson(t.wins, n)
         clo, chi = wilson(completed, n)
 
@@ -530,33 +623,36 @@ def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str]) -> d
 
         done = dict(t.rounds_win)
         _add(done, t.rounds_loss)
-        survival = [round((t.wins + sum(g for ln, g in t.alive_len.items() if ln > k)) / n, 4)
-                    for k in range(t.max_alive_len)]
+        # games not lost after each round: the wins, and the games still running after it
+        survival = [round((t.wins + sum(g for ln, g in t.running.items() if ln > k)) / n, 4)
+                    for k in range(t.max_running)]
         win_rate = t.wins / n if n else 0.0
-        setups.append({
+        entry: dict[str, Any] = {
             "players": players, "agent": agent, "games": n, "completed": completed,
             "completion_ci95": [round(clo, 4), round(chi, 4)],
             "wins": t.wins, "win_rate": round(win_rate, 4), "win_rate_ci95": [round(lo, 4), round(hi, 4)],
             "rounds": {"win": rounds(t.rounds_win), "loss": rounds(t.rounds_loss), "all": rounds(done)},
-            "casualties_mean": _mean(t.casualties, n) if n else 0,
-            "survivors_mean": _mean(t.survivors, n) if n else 0,
-            "locations": dict(sorted(t.locations.items())),
+            **metric_figures(t),
             "survival_by_round": survival,
             "rounds_histogram": dict(sorted(done.items())),
             "defeat_causes": dict(sorted(t.defeat.items())),
-            "support_shortage_games": t.support_short,
-            "reshuffles_mean": _mean(t.reshuffles, n) if n else 0,
             "violations": t.violations,
             "failures": [{"seed": seed, "result": result, "reason": reason, "violations": list(bad)}
                          for seed, result, reason, bad in t.failures],
-            "casualty_share": round(t.casualties / (t.casualties + t.survivors), 4) if t.casualties + t.survivors else None,
-            "verdict": "",
-        })
-    fired = sorted({c for t in sweep.tallies.values() for c in t.fired} & all_cards)
-    never = sorted(all_cards - set(fired))
+            **metric_shares(t),
+        }
+        if t.info is not None and t.info.cooperation is Cooperation.COMPETITIVE:
+            entry["draws"] = t.draws
+            entry["seats"] = seat_table(t)
+        if t.info is not None and t.info.score_targets:
+            entry["score"] = score_figures(t)
+        entry["verdict"] = ""
+        setups.append(entry)
+    fired = sorted({c for t in sweep.tallies.values() for c in t.fired} & set(all_cards))
+    never = sorted(set(all_cards) - set(fired))
     from cardkit.playtest.ladder import ladder
 
-    steps = ladder(sweep, setups, band, never)
+    steps = ladder(sweep, setups, band, never, frozenset(ceilings))
     verdicts = {e["players"]: e["verdict"] for e in steps}
     for s in setups:  # every agent's row carries its player count's verdict, read from the strongest agent
         s["verdict"] = verdicts[s["players"]]

@@ -76,7 +76,7 @@ class End(enum.Enum):
 
 
 class MetricKind(enum.Enum):
-    COUNT = "count"  # a non-negative integer per game (casualties, locations reached)
+    COUNT = "count"  # a non-negative integer per game (figures lost, rooms reached)
     FLAG = "flag"  # 0 or 1 per game (a support shortage happened)
     SCORE = "score"  # a number per game (points)
 
@@ -100,6 +100,11 @@ class Metric:
     kind: MetricKind
     aggregate: Aggregate
     label: str = ""
+    #: card impact also reports the paired difference of this metric's mean (``<name>_delta``, ``<name>_ci95``)
+    paired: bool = False
+    #: another metric's name: the report adds ``<name>_share``, this metric's total over the total of both
+    #: (a co-operative game's figures lost among those lost and those standing)
+    share_with: str = ""
 
 
 @dataclass(frozen=True)
@@ -154,7 +159,7 @@ class GameReport:
     metrics: Mapping[str, float] = field(default_factory=dict)  # by :attr:`Metric.name`
     fired: frozenset[str] = frozenset()  # card ids whose ability took effect
     violations: tuple[str, ...] = ()  # invariant violations found at the end
-    #: groups of cards in play the playtest breaks win rates down by (Death Angel's combat teams)
+    #: groups of cards in play the playtest breaks win rates down by (the teams a co-operative game deals)
     groups: tuple[str, ...] = ()
 
 
@@ -248,7 +253,7 @@ class Engine(Protocol):
 
 @runtime_checkable
 class Audited(Protocol):
-    """A setup audit run before any game is played (Death Angel's A001-A008)."""
+    """An audit of the game's setup at every player count, run before any game is played."""
 
     def audit(self, card_set: object, players: Sequence[int]) -> list[object]:
         """Problems as :class:`cardkit.errors.Issue` values; an empty list when the setup is sound."""
@@ -259,4 +264,35 @@ class Audited(Protocol):
 class Referenced(Protocol):
     """Reference figures printed beside the ladder (a rulebook's stated win rate...)."""
 
-    def reference(self, card_set: object, players: int) -> Mapping[str, float]: ...
+    def reference(self, card_set: object, players: int) -> Mapping[str, float]:
+        """Figures by name; a figure's report label is the set's interface string ``reference.<name>``
+        (the name itself when the set has none), a value below 1 reads as a share."""
+        ...
+
+
+@runtime_checkable
+class Switchable(Protocol):
+    """Which of :meth:`Engine.abilities` the ``disabled`` argument can switch off (without this hook:
+    all of them).  Impact lists the others as not switchable, with :meth:`unswitchable_note`."""
+
+    def switchable(self, card_set: object, players: Sequence[int]) -> frozenset[str]: ...
+
+    def unswitchable_note(self) -> str: ...
+
+
+@runtime_checkable
+class Narrated(Protocol):
+    """``cardkit rules play``: a finished game told as a story in the reader's language."""
+
+    def narrate(self, state: State, localizer: object, players: int, seed: int) -> Sequence[str]:
+        """The story's lines; ``localizer`` is a :class:`cardkit.i18n.localize.Localizer` for the set."""
+        ...
+
+
+@runtime_checkable
+class Scenarios(Protocol):
+    """``cardkit rules scenario``: rule scenarios (an exact situation, a script, the expected result)."""
+
+    def run_scenarios(self, card_set: object, paths: Sequence[object]) -> tuple[str, list[object], bool]:
+        """The rendered results, the problems (:class:`cardkit.errors.Issue` values) and whether all passed."""
+        ...

@@ -10,10 +10,10 @@ from typing import Any
 
 from cardkit.games.death_angel.engine import State
 from cardkit.model import Effect
-from cardkit.playtest.impact import ablate
+from cardkit.games.death_angel.rules_engine import ablated
 from tests.engine.test_heuristic import DA, situation
 
-OFF = ablate(DA, "brood_lord_a")
+OFF = ablated(DA, ["brood_lord_a"])
 FORMATION = [{"marine": "sergeant_gideon", "facing": "left"}, {"marine": "brother_noctis", "facing": "left"}]
 
 

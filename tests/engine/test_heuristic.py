@@ -14,7 +14,7 @@ from cardkit.games.death_angel.heuristic import Heuristic, Risk, kill_chance
 from cardkit.games.death_angel.risk import Profile
 from cardkit.games.death_angel.scenario import _start
 from cardkit.load.project import load_project
-from cardkit.playtest.impact import ablate
+from cardkit.games.death_angel.rules_engine import ablated
 from tests.conftest import REPO
 
 DA = load_project(REPO).card_set("death-angel")
@@ -34,7 +34,7 @@ def swarm(n: int, brood: int = 0) -> list[str]:
 
 
 # the Brood Lord's ability (defence_modifier -1) as printed, and switched off by impact's ablation
-SETS = {"as printed": DA, "brood_lord_a ablated": ablate(DA, "brood_lord_a")}
+SETS = {"as printed": DA, "brood_lord_a ablated": ablated(DA, ["brood_lord_a"])}
 
 
 @pytest.mark.parametrize("block", [False, True])

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from cardkit.buildsummary import (AuditFailed, BuildFacts, DeathAngelFacts, DeepStrikeFacts, PdfFacts,
-                                  TranslationFacts, render_summary)
+from cardkit.buildsummary import BuildFacts, PdfFacts, TranslationFacts, render_summary
+from cardkit.games.death_angel.facts import AuditFailed, DeathAngelFacts
+from cardkit.games.deep_strike.plugin import DeepStrikeFacts
 from cardkit.games.death_angel.narrate import Narrator
 from cardkit.i18n.localize import Localizer, plural_index
 from cardkit.load.project import load_project

@@ -201,7 +201,7 @@ def test_plugins_come_from_entry_points():
 def test_build_summary_line_comes_from_the_plugin():
     """`cardkit build` asks the set's plugin for its playability facts (Deep Strike:
     the deployment check), which the build summary words in the reader's language."""
-    from cardkit.buildsummary import DeepStrikeFacts
+    from cardkit.games.deep_strike.plugin import DeepStrikeFacts
     from cardkit.games import plugins
     from cardkit.games.deep_strike.check import check_set
 

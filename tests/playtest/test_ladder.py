@@ -9,13 +9,19 @@ import pytest
 
 from cardkit.playtest.ladder import DEFAULT_BAND, diff_ci
 from cardkit.playtest.sweep import Sweep, Tally, summarize
+from cardkit.rules.protocol import Aggregate, Cooperation, ChanceMode, EngineInfo, Information, Metric, MetricKind
 from tests.conftest import REPO
+
+# a game declaring a count shared with another (Death Angel's casualties among casualties and survivors)
+INFO = EngineInfo("test", 1, 6, Cooperation.COOPERATIVE, Information.PERFECT, ChanceMode.SAMPLED,
+                  metrics=(Metric("lost", MetricKind.COUNT, Aggregate.MEAN, share_with="kept"),
+                           Metric("kept", MetricKind.COUNT, Aggregate.MEAN)))
 
 
 def _tally(players: int, agent: str, games: int, wins: int, done: int | None = None, violations: int = 0) -> Tally:
     done = games if done is None else done
-    t = Tally(players, agent, games=games, wins=wins, losses=done - wins, violations=violations,
-              casualties=3 * (games - wins), survivors=3 * games + 3 * wins)
+    t = Tally(players, agent, INFO, games=games, wins=wins, losses=done - wins, violations=violations,
+              sums={"lost": 3 * (games - wins), "kept": 3 * games + 3 * wins})
     t.rounds_win = {12: wins} if wins else {}
     t.rounds_loss = {8: done - wins} if done - wins else {}
     t.fired = {"gun_jam": 1}
@@ -60,10 +66,10 @@ def test_an_agent_that_sees_hidden_cards_is_shown_but_never_judged():
     assert e["strongest"] == "heuristic" and e["verdict"] == "playable"  # 95 % would be "too easy"
 
 
-def test_casualty_share_and_lengths_per_agent():
+def test_declared_shares_and_lengths_per_agent():
     e = _verdicts(_tally(1, "heuristic", 1000, 90), _tally(1, "random", 1000, 0))[1]
     h = e["agents"][0]
-    assert h["casualty_share"] == round(3 * 910 / (3 * 910 + 3 * 1090), 4)
+    assert h["lost_share"] == round(3 * 910 / (3 * 910 + 3 * 1090), 4) and "kept_share" not in h
     assert h["rounds_win_median"] == 12 and h["rounds_median"] == 8
 
 
@@ -90,7 +96,7 @@ def test_a_bad_band_is_one_clear_error(cli, band):
 
 def test_impact_lists_every_ability_and_switches_each_off(cli):
     from cardkit.load.project import load_project
-    from cardkit.playtest.sweep import ability_cards
+    from cardkit.games.death_angel.rules_engine import ability_cards
 
     rep = _run(cli, "--players", "1", "--games", "8", "--impact", "--agent", "heuristic")
     cards = ability_cards(load_project(REPO).card_set("death-angel"), [1])

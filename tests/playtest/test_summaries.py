@@ -10,12 +10,16 @@ from dataclasses import replace
 import pytest
 
 from cardkit.games.death_angel.agents import AGENTS
-from cardkit.games.death_angel.engine import Game
+from cardkit.games.death_angel.rules_engine import ENGINE, ablated, ability_cards, ability_of
 from cardkit.load.project import load_project
-from cardkit.playtest.impact import ablate, ability_of, impact_cards, paired_ci
-from cardkit.playtest.sweep import (BatchResult, Sweep, Tally, ability_cards, hist_median, hist_percentile, percentile,
-                                    plan, play_game, run_batch, summarize, wilson)
+from cardkit.playtest.impact import impact_cards, paired_ci
+from cardkit.playtest.sweep import (BatchResult, Sweep, Tally, hist_median, hist_percentile, percentile, plan,
+                                    play_game, run_batch, summarize, wilson)
 from tests.conftest import REPO
+
+
+def ablate(card_set, card):
+    return ablated(card_set, [card])
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +28,8 @@ def card_set():
 
 
 def _records(card_set, players: int, agent: str, seeds: range):
-    game = Game(card_set, players)
-    return [play_game(game, AGENTS[agent], players, agent, s, False) for s in seeds]
+    game = ENGINE.new_game(card_set, players)
+    return [play_game(game, AGENTS[agent], s, False) for s in seeds]
 
 
 def test_histogram_statistics_match_the_list_statistics():
@@ -61,18 +65,19 @@ def test_merged_summaries_give_the_report_of_the_records(card_set):
         done = [r for r in recs if r.result in ("win", "loss")]
         wins = [r for r in recs if r.result == "win"]
         assert setup["games"] == 40 and setup["wins"] == len(wins) and setup["completed"] == len(done)
-        rounds = [r.rounds for r in done]
+        rounds = [r.report.result.rounds for r in done]
         assert setup["rounds"]["all"] == {"median": statistics.median(rounds), "p5": percentile(rounds, 5),
                                           "p95": percentile(rounds, 95)}
-        assert setup["casualties_mean"] == round(statistics.mean(r.casualties for r in recs), 3)
-        assert setup["reshuffles_mean"] == round(statistics.mean(r.reshuffles for r in recs), 3)
-        longest = max(len(r.alive_by_round) for r in recs)
+        assert setup["casualties_mean"] == round(statistics.mean(r.report.metrics["casualties"] for r in recs), 3)
+        assert setup["reshuffles_mean"] == round(statistics.mean(r.report.metrics["reshuffles"] for r in recs), 3)
+        # a game that ended in round r was still running after r - 1 rounds
+        after = [max(0, r.report.result.rounds - 1) for r in recs]
         assert setup["survival_by_round"] == [
-            round(sum(1 for r in recs if len(r.alive_by_round) > k or r.result == "win") / 40, 4) for k in range(longest)]
+            round(sum(1 for a, r in zip(after, recs) if a > k or r.result == "win") / 40, 4) for k in range(max(after))]
         causes: dict[str, int] = {}
         for r in recs:
             if r.result == "loss":
-                causes[r.reason] = causes.get(r.reason, 0) + 1
+                causes[r.report.result.reason] = causes.get(r.report.result.reason, 0) + 1
         assert setup["defeat_causes"] == dict(sorted(causes.items()))
         assert setup["win_rate_ci95"] == [round(x, 4) for x in wilson(len(wins), 40)]
 
@@ -113,7 +118,7 @@ def test_ablate_switches_off_one_card_and_leaves_the_set_alone(card_set):
 
 def test_every_death_angel_ability_is_switchable(card_set):
     """The Brood Lords' abilities are data: impact switches them off like the other 54 solo cards."""
-    switchable, not_switchable = impact_cards(card_set, [1])
+    switchable, not_switchable = impact_cards(ENGINE, card_set, [1])
     assert not_switchable == []
     assert {"brood_lord_a", "brood_lord_b"} <= set(switchable)
     assert sorted(switchable) == sorted(ability_cards(card_set, [1]))
@@ -124,12 +129,18 @@ def test_an_ablated_card_never_takes_effect(card_set):
     recs = _records(card_set, 1, "heuristic", range(1, 31))
     fired: dict[str, int] = {}
     for r in recs:
-        for c in r.fired:
+        for c in r.report.fired:
             fired[c] = fired.get(c, 0) + 1
     card = max((c for c in fired if c in card_set.cards and ability_of(card_set.cards[c])), key=lambda c: (fired[c], c))
     off = _records(ablate(card_set, card), 1, "heuristic", range(1, 31))
-    assert not any(card in r.fired for r in off)
-    assert [(r.result, r.rounds, r.casualties) for r in off] != [(r.result, r.rounds, r.casualties) for r in recs]
+    assert not any(card in r.report.fired for r in off)
+    # the engine's own switch does the same: the disabled card is played, its ability never fires
+    disabled = [play_game(ENGINE.new_game(card_set, 1, frozenset({card})), AGENTS["heuristic"], s, False) for s in range(1, 31)]
+    assert [r.report for r in disabled] == [r.report for r in off]
+
+    def key(r):
+        return (r.result, r.report.result.rounds, r.report.metrics["casualties"])
+    assert [key(r) for r in off] != [key(r) for r in recs]
 
 
 def test_paired_interval():

@@ -15,13 +15,15 @@ The engine never reads display text.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+import random
+from typing import Any, Callable, Iterable, Sequence
 
 from cardkit.errors import CardkitError
 from cardkit.games.death_angel.board import ROUND_LIMIT, Ask, Board, Flow, Game, RoundEffects, Rules, Stats
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.phases import choose_actions, play_round, rest_of_round, setup
 from cardkit.rules.core import Decision, GameOver, Option, Outcome
+from cardkit.rules.protocol import End, GameReport, GameResult, Result, SeatResult
 
 __all__ = ["ROUND_LIMIT", "Ask", "Board", "Flow", "Game", "RoundEffects", "Rules", "State", "Stats"]
 
@@ -71,20 +73,103 @@ class State(Board):
             st.apply(d)
         return st
 
-    def clone(self) -> "State":
-        """An independent copy (rebuilt by replaying this game's decisions)."""
+    def replayed(self) -> "State":
+        """An independent copy rebuilt by replaying this game's decisions from its seed."""
         return State.replay(self.game, self.seed, self.decisions)
+
+    def clone(self) -> "State":
+        """The protocol's copy (:meth:`fork`): it plays on exactly as this game would."""
+        return self.fork()
 
     def fork(self) -> "State":
         """An independent copy that plays on exactly as this game would, dice
         included.  At an action choice (where search spends its effort) the board
         is copied and the round resumes from the teams still to choose, without
-        replaying anything; at any other decision it falls back to :meth:`clone`
+        replaying anything; at any other decision it falls back to :meth:`replayed`
         (the rules code is a stack of generators, which cannot be copied)."""
         d = self.decision
         if d is None or d.kind != K.ACTION:
-            return self.clone()
+            return self.replayed()
         return State(self.game, self.seed, start=_resume_round(self))
+
+    # ------------------------------------------------------ the engine protocol
+    # (cardkit.rules.protocol.State): what the generic playtest and agents read
+    def chance_outcomes(self) -> Sequence[tuple[Option, float]]:
+        """Always empty: the dice and shuffles are drawn from the game's own recorded stream (ChanceMode.SAMPLED)."""
+        return ()
+
+    def result(self) -> GameResult | None:
+        """The finished game's result, the same for every seat (the players win or lose together)."""
+        o = self.outcome
+        if o is None:
+            return None
+        if o.result == "win" or o.result == "loss":
+            seat = SeatResult(Result.WIN if o.result == "win" else Result.LOSS)
+            return GameResult(End.COMPLETE, o.reason, o.round, tuple(seat for _ in range(self.game.players)))
+        return GameResult(End.ABANDONED, o.reason, o.round, ())
+
+    def violations(self) -> Sequence[str]:
+        from cardkit.games.death_angel.invariants import violations
+
+        return violations(self)
+
+    def report(self) -> GameReport:
+        """Casualties, survivors, locations reached, support shortage and reshuffles (the metrics of
+        :data:`cardkit.games.death_angel.rules_engine.METRICS`), the abilities that took effect, the
+        invariant violations and the combat teams in play."""
+        result = self.result()
+        if result is None:
+            result = GameResult(End.ABANDONED, "unfinished", self.round, ())
+        st = self.stats
+        metrics: dict[str, float] = {
+            "casualties": len(self.dead), "survivors": len(self.marines()), "locations": st.locations,
+            "support_shortage": 1 if st.support_short else 0, "reshuffles": sum(st.reshuffles.values())}
+        return GameReport(result, metrics, frozenset(k for k, v in st.fired.items() if v),
+                          tuple(sorted(set(self.violations()))), tuple(sorted(self.teams)))
+
+    def information_state(self, player: int) -> str:
+        """What the players know (they share it: a co-operative game played in the open): every event
+        so far, the formation with its swarms and terrain, the sizes of the face-down piles, the
+        event cards seen by Scouting where they lie, the discards, the location and the tiers still
+        to come, and the pending decision."""
+        from cardkit.games.death_angel.state import SIDES
+
+        lines = [f"player {player}", f"round {self.round}", f"supply {self.supply}"]
+        tier = {loc.id: loc.tier for loc in self.game.locations}
+        for e in self.events:  # the setup names the dealt locations: only their tiers are known
+            lines.append(repr(("setup", e[1], [tier.get(c, c) for c in e[2]]) if e[0] == "setup" else e))
+        for i, r in enumerate(self.rows):
+            m = r.marine
+            row = [f"row {i}", f"{m.id}:{m.facing}:{m.tokens}" if m is not None else "-"]
+            for side in SIDES:
+                spot = r.spot(side)
+                row.append(side + "=" + ",".join(f"{t.card}:{t.tokens}:{t.used}" for t in spot.terrain)
+                           + "/" + ";".join(",".join(sorted(c.uid for c in sw.cards)) + f":{sw.attacked}:{sw.shielded}"
+                                            for sw in spot.swarms))
+            lines.append(" ".join(row))
+        lines.append(f"piles {len(self.gs_deck)} {len(self.left)} {len(self.right)} discard "
+                     + ",".join(c.uid for c in self.gs_discard))
+        lines.append("unseen " + ",".join(sorted(c.uid for c in self.gs_deck + self.left + self.right)))
+        lines.append(f"events {len(self.event_deck)} scouted "
+                     + ",".join(f"{i}:{c}" for i, c in enumerate(self.event_deck) if c in self.scouted)
+                     + " discard " + ",".join(self.event_discard) + f" current {self.event_current}")
+        lines.append(f"location {self.location.id if self.location else '-'} to come "
+                     + ",".join(loc.tier for loc in self.location_deck) + " past "
+                     + ",".join(loc.id for loc in self.past_locations))
+        lines.append("dead " + ",".join(m.id for m in self.dead))
+        lines.append("teams " + " ".join(f"{t.id}:{','.join(t.hand)}:{t.last}:{t.chosen}" for t in self.teams.values()))
+        lines.append(repr(self.decision))
+        return "\n".join(lines)
+
+    def determinize(self, player: int, rng: random.Random) -> "State":
+        """A copy with the face-down piles, the event deck's order (Scouting's cards kept), the
+        locations still to come and the coming dice redealt from ``rng``
+        (:func:`cardkit.games.death_angel.search.determinize`, the search agent's own)."""
+        from cardkit.games.death_angel.search import determinize
+
+        copy = self.fork()
+        determinize(copy, rng)
+        return copy
 
     @property
     def over(self) -> bool:

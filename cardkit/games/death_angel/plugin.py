@@ -7,10 +7,15 @@ the typed views and checks, never the engine.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
-from cardkit.games import GamePlugin
+from cardkit.errors import Issue
+from cardkit.games import GamePlugin, PlayabilityFact
 from cardkit.model import CardSet
+from cardkit.rules.protocol import Engine
+
+if TYPE_CHECKING:
+    from cardkit.load.project import LoadedSet
 
 
 def _views(card_set: CardSet) -> CardSet:
@@ -19,7 +24,7 @@ def _views(card_set: CardSet) -> CardSet:
     return views(card_set)
 
 
-def _checks() -> Sequence[Callable[..., Any]]:
+def _checks() -> Sequence[Callable[[LoadedSet], list[Issue]]]:
     from cardkit.games.death_angel.checks import CHECKS
 
     return CHECKS
@@ -37,19 +42,19 @@ def _effect_schema() -> str:
     return effect_schema_text()
 
 
-def _engine() -> tuple[Any, Mapping[str, Any]]:
-    from cardkit.games.death_angel.agents import AGENTS
-    from cardkit.games.death_angel.engine import Game
+def _engine() -> Engine:
+    from cardkit.games.death_angel.rules_engine import ENGINE
 
-    return Game, AGENTS
+    return ENGINE
 
 
-def _playability(root: Path, card_set: CardSet) -> Any:
+def _playability(root: Path, card_set: CardSet) -> PlayabilityFact:
     """100 seeded games per player count with the heuristic agent, after the
     setup audit (the build summary words the facts in the reader's language)."""
-    from cardkit.buildsummary import AuditFailed, DeathAngelFacts
-    from cardkit.playtest.audit import audit
-    from cardkit.playtest.sweep import ability_cards, plan, run_sweep, summarize
+    from cardkit.games.death_angel.facts import AuditFailed, DeathAngelFacts
+    from cardkit.games.death_angel.audit import audit
+    from cardkit.games.death_angel.rules_engine import ENGINE
+    from cardkit.playtest.sweep import plan, run_sweep, summarize
 
     rules = getattr(card_set, "rules", None)
     counts = list(range(rules.min_players, rules.max_players + 1)) if rules else []
@@ -57,7 +62,7 @@ def _playability(root: Path, card_set: CardSet) -> Any:
     if problems:
         return AuditFailed(card_set.id, problems[0].card, problems[0].message)
     result = summarize(run_sweep(plan(root.resolve(), card_set.id, counts, ["heuristic"], 100, 1), jobs=0),
-                       (0.0, 1.0), ability_cards(card_set, counts))
+                       (0.0, 1.0), set(ENGINE.abilities(card_set, counts)))
     complete = all(s["completed"] == s["games"] and not s["violations"] for s in result["setups"])
     return DeathAngelFacts(card_set.id, 100, complete, tuple((s["players"], s["win_rate"]) for s in result["setups"]),
                            len(result["coverage"]["never_fired"]))
