@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
+from cardkit.games import declared_players
+from cardkit.model import CardSet
 from cardkit.rules.protocol import (
     AgentFactory,
     Aggregate,
@@ -52,8 +55,11 @@ class TidelightsEngine:
     """The rules engine the ``tidelights`` plugin hands out."""
 
     def info(self, card_set: object) -> EngineInfo:
-        keepers = len(read_deck(card_set).keepers)
-        return EngineInfo(game=GAME, min_players=PLAYERS[0], max_players=max(PLAYERS[0], min(PLAYERS[1], keepers)),
+        """The player range is the one ``set.yaml`` states (``players: {min, max}``), else the rules'
+        1-4, never more than the set has keepers (one each)."""
+        low, high = declared_players(cast(CardSet, card_set)) or PLAYERS
+        high = max(low, min(high, len(read_deck(card_set).keepers)))
+        return EngineInfo(game=GAME, min_players=low, max_players=high,
                           cooperation=Cooperation.COOPERATIVE, information=Information.IMPERFECT,
                           chance=ChanceMode.SAMPLED, metrics=METRICS, score_targets=SCORE_TARGETS)
 
