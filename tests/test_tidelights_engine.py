@@ -100,3 +100,23 @@ def test_the_cli_runs_the_conformance_suite_on_the_installed_engine(installed: P
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "conformance tidelights: conforms" in proc.stdout and "players 1, 2, 3, 4" in proc.stdout
+
+
+def test_a_designer_playtests_a_copy_of_the_game_with_the_installed_engine(installed: Path, tmp_path: Path):
+    """The issue's walk-through, small: a copy outside the repository, the engine pip-installed,
+    then ``cardkit playtest`` with impact; every player count plays out, the score targets and
+    the game's own metrics are tallied, and every card with a rule gets an impact row."""
+    root = tmp_path / "tidelights"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("output", "__pycache__", "engine"))
+    proc = subprocess.run([str(CARDKIT), "playtest", "--root", str(root), "--players", "1-4", "--games", "12",
+                           "--agent", "keeper", "--impact", "--jobs", "1", "--format", "json"],
+                          env=_env(installed), cwd=root, check=False, capture_output=True, text=True, timeout=600)
+    assert proc.returncode in (0, 1), proc.stderr  # 1: a verdict other than "playable"
+    out = json.loads(proc.stdout)
+    assert [s["players"] for s in out["setups"]] == [1, 2, 3, 4]
+    for setup in out["setups"]:
+        assert setup["completed"] == setup["games"] == 12 and setup["violations"] == 0
+        assert [t["target"] for t in setup["score"]["targets"]] == [15.0, 20.0, 25.0]
+        assert sum(setup["berthed"].values()) == 12 and "wrecks_mean" in setup
+    cards = {row["card"] for row in out["impact"]}
+    assert len(cards) == 17 and {"saltwick", "old_salt", "jonah_pell", "tempest"} <= cards
