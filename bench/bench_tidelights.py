@@ -15,15 +15,17 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "tidelights"
 sys.path[:0] = [str(ROOT), str(EXAMPLE / "engine")]
 
-from cardkit.load.project import load_project  # noqa: E402
-from cardkit.rules.core import Decision, Option  # noqa: E402
-from cardkit.rules.protocol import Agent, AgentFactory, Result, State  # noqa: E402
-from tidelights_engine.engine import TidelightsEngine  # noqa: E402
+if TYPE_CHECKING:
+    from tidelights_engine.engine import TidelightsEngine
+
+    from cardkit.rules.core import Decision, Option
+    from cardkit.rules.protocol import Agent, AgentFactory, State
 
 
 def random_agent(seed: int) -> Agent:
@@ -35,7 +37,10 @@ def random_agent(seed: int) -> Agent:
     return agent
 
 
-def run(engine: TidelightsEngine, card_set: object, players: int, factory: AgentFactory, games: int) -> tuple[float, float, float]:
+def run(engine: TidelightsEngine, card_set: object, players: int, factory: AgentFactory,
+        games: int) -> tuple[float, float, float]:
+    from cardkit.rules.protocol import Result
+
     game = engine.new_game(card_set, players)
     wins, score = 0, 0.0
     start = time.process_time()
@@ -56,10 +61,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--mcts", default="", help="an IS-MCTS budget, e.g. 50 (playouts per decision)")
     args = parser.parse_args()
+    from tidelights_engine.engine import TidelightsEngine
+
+    from cardkit.load.project import load_project
+
     engine = TidelightsEngine()
     card_set = load_project(EXAMPLE).card_set("tidelights")
     agents: list[tuple[str, AgentFactory, int]] = [("random", random_agent, args.games),
-                                                   ("keeper", engine.agents()["keeper"], args.games)]
+                                                   ("heuristic", engine.agents()["heuristic"], args.games)]
     if args.mcts:
         from cardkit.rules.agents import parse_agent
 

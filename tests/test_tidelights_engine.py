@@ -109,7 +109,7 @@ def test_a_designer_playtests_a_copy_of_the_game_with_the_installed_engine(insta
     root = tmp_path / "tidelights"
     shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("output", "__pycache__", "engine"))
     proc = subprocess.run([str(CARDKIT), "playtest", "--root", str(root), "--players", "1-4", "--games", "12",
-                           "--agent", "keeper", "--impact", "--jobs", "1", "--format", "json"],
+                           "--agent", "heuristic", "--impact", "--jobs", "1", "--format", "json"],
                           env=_env(installed), cwd=root, check=False, capture_output=True, text=True, timeout=600)
     assert proc.returncode in (0, 1), proc.stderr  # 1: a verdict other than "playable"
     out = json.loads(proc.stdout)

@@ -15,6 +15,7 @@ from tidelights_engine.engine import TidelightsEngine, engine
 from tidelights_engine.state import Night
 
 from cardkit.load.project import load_project
+from cardkit.rules.agents import parse_agent
 from cardkit.rules.conformance import assert_conforms, hidden_independence
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import Agent, End, Engine, Game, Result, State
@@ -121,7 +122,7 @@ def test_options_parse_back_and_are_accepted(card_set: object) -> None:
     kinds = set()
     for seed in range(20):
         state = game.new_state(seed)
-        agent = TidelightsEngine().agents()["keeper"](seed)
+        agent = TidelightsEngine().agents()["heuristic"](seed)
         while (decision := state.decision) is not None:
             kinds.add(decision.kind)
             for option in decision.options:
@@ -139,7 +140,7 @@ def test_determinization_keeps_what_the_keeper_knows(card_set: object, players: 
     were, conserves the cards, keeps the final ship in the slots that may hold it, and does
     change what the player cannot know."""
     game = TidelightsEngine().new_game(card_set, players)
-    keeper = TidelightsEngine().agents()["keeper"]
+    keeper = TidelightsEngine().agents()["heuristic"]
     changed = 0
     for seed in range(6):
         state = game.new_state(seed)
@@ -172,7 +173,7 @@ def test_the_rules_of_switched_off_cards_never_take_effect(card_set: object) -> 
         for players in PLAYERS:
             game = made.new_game(card_set, players, disabled)
             for seed in range(games):
-                for factory in (random_agent, made.agents()["keeper"]):
+                for factory in (random_agent, made.agents()["heuristic"]):
                     state = game.new_state(seed)
                     play(state, factory(seed))
                     seen |= state.report().fired
@@ -194,7 +195,7 @@ def test_the_keeper_heuristic_beats_random_play_clearly(card_set: object, player
     made = TidelightsEngine()
     game = made.new_game(card_set, players)
     tallies = {}
-    for name, factory in (("random", random_agent), ("keeper", made.agents()["keeper"])):
+    for name, factory in (("random", random_agent), ("keeper", made.agents()["heuristic"])):
         wins, score = 0, 0.0
         for seed in range(200):
             state = game.new_state(seed)
@@ -212,8 +213,12 @@ def test_the_engine_passes_cardkit_s_conformance_suite(card_set: object) -> None
     assert_conforms(TidelightsEngine(), card_set, games=12)
 
 
-@pytest.mark.parametrize("players", (2, 4))
-def test_the_keeper_decides_the_same_whatever_it_cannot_see(card_set: object, players: int) -> None:
+@pytest.mark.parametrize(("agent", "players"), [("heuristic", 1), ("heuristic", 2), ("heuristic", 4),
+                                                 ("mcts:8", 1), ("mcts:8", 3)])
+def test_the_agents_decide_the_same_whatever_their_seat_cannot_see(card_set: object, agent: str,
+                                                                   players: int) -> None:
+    """The game's own agent, and cardkit's IS-MCTS with it as the rollout policy."""
     made = TidelightsEngine()
-    issues, compared = hidden_independence(made, card_set, players, made.agents()["keeper"])
+    issues, compared = hidden_independence(made, card_set, players, parse_agent(agent, made, card_set).factory,
+                                           games=4)
     assert compared > 0 and issues == []

@@ -1,4 +1,4 @@
-"""Tidelights' own agent, ``keeper``: a few plain rules of thumb a careful player would follow.
+"""Tidelights' own agent, ``heuristic``: a few plain rules of thumb a careful keeper would follow.
 
 It reads only what its seat knows: the table, its own hand, the size of the decks and the storms
 already gone (and, as Jonah Pell, the tide card he looked at).  It is deterministic (its seed is
@@ -172,7 +172,7 @@ def _choose(night: Night, decision: Decision) -> Option:
 
 
 def keeper_agent(seed: int) -> Agent:
-    """The ``keeper`` agent (deterministic: ``seed`` is unused)."""
+    """The ``heuristic`` agent (deterministic: ``seed`` is unused)."""
 
     def agent(state: State, decision: Decision) -> Option:
         assert isinstance(state, Night)

@@ -76,7 +76,7 @@ class TidelightsEngine:
     def agents(self) -> Mapping[str, AgentFactory]:
         from tidelights_engine.agents import keeper_agent
 
-        return {"keeper": keeper_agent}
+        return {"heuristic": keeper_agent}
 
     def rollout_policy(self) -> AgentFactory | None:
         from tidelights_engine.agents import keeper_agent
