@@ -338,6 +338,7 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
 
         return agent
 
+    factory.clairvoyant = clairvoyant  # type: ignore[attr-defined]  # the playtest's mark of a ceiling
     return factory
 
 
@@ -369,7 +370,7 @@ def parse_agent(name: str, engine: Engine, card_set: object) -> AgentSpec:
     what there is."""
     own: Mapping[str, AgentFactory] = engine.agents()
     if name in own:
-        return AgentSpec(name, name, None, own[name])
+        return AgentSpec(name, name, None, own[name], ceiling=bool(getattr(own[name], "clairvoyant", False)))
     base, sep, rest = name.partition(":")
     if base not in GENERIC:
         known = ", ".join([*sorted(own), *generic_names()])

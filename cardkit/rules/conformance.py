@@ -415,8 +415,9 @@ def hidden_independence(engine: Engine, card_set: object, players: int, agent: A
     At a few decisions of seeded random games, two determinizations for the
     deciding seat (different hidden orders, the same information state) are
     given to the agent made from one seed; a different option is finding N021.
-    Returns the findings and how many pairs were compared (pairs whose hidden
-    parts came out alike for every seat are skipped)."""
+    Returns the findings and how many of the pairs differed (a seat sees the
+    difference, or the two deals play on apart under the same decisions): the
+    others prove nothing, though they are asked too."""
     out = _Run(str(getattr(card_set, "directory", "") or ""))
     game = engine.new_game(card_set, players)
     compared = 0
@@ -432,14 +433,16 @@ def hidden_independence(engine: Engine, card_set: object, players: int, agent: A
                 me = d.player
                 a = state.determinize(me, random.Random(_mix(s, n, 1)))
                 b = state.determinize(me, random.Random(_mix(s, n, 2)))
-                if any(a.information_state(p) != b.information_state(p) for p in range(players)):
-                    da, db = a.decision, b.decision
-                    assert da is not None and db is not None
-                    x, y = agent(_mix(s, n, 4))(a, da), agent(_mix(s, n, 4))(b, db)
-                    compared += 1
-                    if x != y:
-                        out.add("N021", f"{players} players, seed {s}, decision {n} ({d.kind}): the agent chose "
-                                f"{x.text()[:40]!r} and {y.text()[:40]!r} in two deals of what seat {me} cannot see")
+                # a pair counts where the deals differ: some seat sees it, or the games play on apart
+                differ = (any(a.information_state(p) != b.information_state(p) for p in range(players))
+                          or _play_on(a.clone(), s, n, DECISION_LIMIT) != _play_on(b.clone(), s, n, DECISION_LIMIT))
+                da, db = a.decision, b.decision
+                assert da is not None and db is not None
+                x, y = agent(_mix(s, n, 4))(a, da), agent(_mix(s, n, 4))(b, db)
+                compared += differ
+                if x != y:
+                    out.add("N021", f"{players} players, seed {s}, decision {n} ({d.kind}): the agent chose "
+                            f"{x.text()[:40]!r} and {y.text()[:40]!r} in two deals of what seat {me} cannot see")
             state.apply(choose(state, d, s, n))
             n += 1
     return out.issues, compared
