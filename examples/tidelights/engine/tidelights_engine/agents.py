@@ -38,28 +38,36 @@ class _Harbours:
         self.night = night
         self.ships = {s.id: s for s in night.bay}
         self.lefts = {s.id: uncovered(night.deck.ships[s.id].needs, s) for s in night.bay}
-        self.free = [b for b, held in zip(night.deck.berths, night.berths) if held is None]
-        self.free_deep = sum(1 for b in self.free if b.takes("brig"))
-        gone = set(night.wrecked) | {s for s in night.berths if s is not None}
+        held = night.berths
+        self.free = [i for i, ship in enumerate(held) if ship is None]
+        self.free_deep = sum(1 for i in night.deck.takers["brig"] if held[i] is None)
+        ships = night.deck.ships
         # brigs not yet berthed or wrecked (the final ship among them)
-        self.brigs_to_come = sum(1 for s in night.deck.ships.values() if s.rig == "brig" and s.id not in gone)
+        gone = sum(1 for s in night.wrecked if ships[s].rig == "brig")
+        gone += sum(1 for s in held if s is not None and ships[s].rig == "brig")
+        self.brigs_to_come = _brigs(night) - gone
         self.best: dict[tuple[str, str | None], float | None] = {}
 
     def value(self, ship: Ship, berth: Berth) -> float:
         value = 10.0 * berth.bonus + (3.0 if berth.rig == ship.rig else 0.0)
         if berth.harbour_rule == "brig_draw" and ship.rig == "brig":
             value += 5.0
-        if ship.rig != "brig" and berth.takes("brig") and self.free_deep - 1 < self.brigs_to_come:
+        if ship.rig != "brig" and berth.deep and self.free_deep - 1 < self.brigs_to_come:
             value -= 100.0  # keep a deep-water berth for every brig still to come
         return value
 
     def best_for(self, ship: Ship, only_rule: str | None = None) -> float | None:
         key = (ship.rig, only_rule)
         if key not in self.best:
-            values = [self.value(ship, b) for b in self.free
-                      if b.takes(ship.rig) and (only_rule is None or b.harbour_rule == only_rule)]
+            berths, held = self.night.deck.berths, self.night.berths
+            values = [self.value(ship, berths[i]) for i in self.night.deck.takers[ship.rig]
+                      if held[i] is None and (only_rule is None or berths[i].harbour_rule == only_rule)]
             self.best[key] = max(values) if values else None
         return self.best[key]
+
+
+def _brigs(night: Night) -> int:
+    return sum(1 for s in night.deck.ships.values() if s.rig == "brig")
 
 
 def _points(ship: Ship) -> float:

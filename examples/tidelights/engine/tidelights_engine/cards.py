@@ -9,7 +9,7 @@ card id"); a storm the table does not know strikes by its ``severity``.  Every r
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Mark = Literal["lamp", "rope", "bell", "oar"]
@@ -107,6 +107,13 @@ class Deck:
     crew: Mapping[str, Crew]
     ships: Mapping[str, Ship]
     storms: Mapping[str, Storm]
+    #: the indices of the berths that take each rig (rules and agents ask it at every berthing)
+    takers: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        rigs = {s.rig for s in self.ships.values()} | {"skiff", "ketch", "brig"}
+        object.__setattr__(self, "takers", {rig: tuple(i for i, b in enumerate(self.berths) if b.takes(rig))
+                                            for rig in sorted(rigs)})
 
     def crew_cards(self) -> list[str]:
         """One id per physical crew card, in set order."""

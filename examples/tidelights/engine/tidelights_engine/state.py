@@ -534,8 +534,9 @@ class Night:
         for ship in self.bay:
             if len(lefts[ship.id]) == 1:
                 rig = self.deck.ships[ship.id].rig
-                options.extend(Option("dock", f"{ship.id}:{b.id}") for b, held in zip(self.deck.berths, self.berths)
-                               if held is None and b.harbour_rule == "one_short" and b.takes(rig))
+                berths = self.deck.berths
+                options.extend(Option("dock", f"{ship.id}:{berths[i].id}") for i in self.deck.takers[rig]
+                               if self.berths[i] is None and berths[i].harbour_rule == "one_short")
         options.append(Option("end", "guide"))
         self._ask("guide", options)
 
@@ -594,8 +595,7 @@ class Night:
         if uncovered(spec.needs, ship):
             self._ask_guide()
             return
-        free = [Option("berth", b.id) for b, held in zip(self.deck.berths, self.berths)
-                if held is None and b.takes(spec.rig)]
+        free = [Option("berth", self.deck.berths[i].id) for i in self.deck.takers[spec.rig] if self.berths[i] is None]
         if not free:
             self._ask_guide()  # no berth takes it: it waits in the bay, covered
             return
