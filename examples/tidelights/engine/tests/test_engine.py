@@ -18,7 +18,7 @@ from cardkit.load.project import load_project
 from cardkit.rules.agents import parse_agent
 from cardkit.rules.conformance import assert_conforms, hidden_independence
 from cardkit.rules.core import Decision, Option
-from cardkit.rules.protocol import Agent, End, Engine, Game, Result, State
+from cardkit.rules.protocol import Agent, End, Engine, Game, Narrated, Result, State
 
 EXAMPLE = Path(__file__).resolve().parents[2]  # examples/tidelights
 PLAYERS = (1, 2, 3, 4)
@@ -222,3 +222,29 @@ def test_the_agents_decide_the_same_whatever_their_seat_cannot_see(card_set: obj
     issues, compared = hidden_independence(made, card_set, players, parse_agent(agent, made, card_set).factory,
                                            games=4)
     assert compared > 0 and issues == []
+
+
+@pytest.mark.parametrize("players", (1, 3))
+def test_a_night_is_told_in_every_language_of_the_set(card_set: object, players: int) -> None:
+    """The Narrated hook: one line per event and turn, the last one the result; the same night in
+    English, Finnish and Korean, every placeholder filled, the cards named in the reader's language."""
+    from cardkit.i18n.localize import Localizer
+
+    made = TidelightsEngine()
+    assert isinstance(made, Narrated)
+    state = made.new_game(card_set, players).new_state(5)
+    play(state, made.agents()["heuristic"](5))
+    assert isinstance(state, Night)
+    stories = {loc: made.narrate(state, Localizer(EXAMPLE, loc, card_set), players, 5)  # type: ignore[arg-type]
+               for loc in ("en", "fi", "ko")}
+    assert len({len(lines) for lines in stories.values()}) == 1
+    assert len(stories["en"]) == 1 + len(state.events()) + 1  # the title, a line per event, the end
+    for loc, lines in stories.items():
+        assert not any("{" in line or "}" in line for line in lines), loc
+    result = state.result()
+    assert result is not None
+    last = {"en": "night is won" if result.seats[0].result is Result.WIN else "night is lost",
+            "fi": "voitettu" if result.seats[0].result is Result.WIN else "menetetty"}
+    assert last["en"] in stories["en"][-1] and last["fi"] in stories["fi"][-1]
+    assert any("Lamp Trimmer" in line or "Rower" in line for line in stories["en"])
+    assert not any("Lamp Trimmer" in line or "Rower" in line for line in [*stories["fi"], *stories["ko"]])

@@ -19,6 +19,7 @@ from cardkit.rules.protocol import (
     Information,
     Metric,
     MetricKind,
+    State,
 )
 from tidelights_engine.cards import Deck, ability_cards, read_deck
 from tidelights_engine.state import Night
@@ -82,6 +83,13 @@ class TidelightsEngine:
         from tidelights_engine.agents import keeper_agent
 
         return keeper_agent
+
+    def narrate(self, state: State, localizer: object, players: int, seed: int) -> Sequence[str]:
+        """``cardkit rules play``: the night told in the reader's language (the Narrated hook)."""
+        from tidelights_engine.narrate import story
+
+        assert isinstance(state, Night)
+        return story(state, localizer, players, seed)
 
 
 def engine() -> Engine:

@@ -140,6 +140,8 @@ class Night:
         self.extra_reveals = 0
         self.ignored = 0
         self.over: GameResult | None = None
+        # what happened, for the narration: a linked list of events (newest first), shared by clones
+        self.log: tuple[tuple[str, ...], object] | None = None
         self.kind: str | None = None
         self.options: tuple[Option, ...] = ()
         self._decision: Decision | None = None
@@ -312,6 +314,18 @@ class Night:
 
     # ------------------------------------------------------------------ the turn
 
+    def _note(self, *event: str) -> None:
+        self.log = (event, self.log)
+
+    def events(self) -> list[tuple[str, ...]]:
+        """What happened, oldest first: (kind, card ids and numbers as text) per event."""
+        out = []
+        node = self.log
+        while node is not None:
+            event, node = node  # type: ignore[assignment]
+            out.append(event)
+        return out[::-1]
+
     def _keeper_rule(self) -> str:
         return self.keepers[self.seat].rule
 
@@ -344,6 +358,7 @@ class Night:
             return
         self.revealed = self.storms = 0
         self.skip_guide = self.lamp_used = self.shift_used = False
+        self._note("turn", str(self.rounds()), str(self.seat), self.keepers[self.seat].id)
         if not self.tide:
             hand = self.hands[self.seat]
             if hand:
@@ -354,6 +369,7 @@ class Night:
         self._before_reveal()
 
     def _on_slack(self, crew: str) -> None:
+        self._note("slack", crew)
         self.hands[self.seat].remove(crew)
         self.crew_discard.append(crew)
         self._end_tide()
@@ -377,6 +393,7 @@ class Night:
         self.revealed += 1
         if self.revealed > 1:
             self.extra_reveals += 1
+        self._note("reveal", card)
         if card in self.deck.ships:
             self.bay.append(BayShip(card))
             if len(self.bay) > BAY_LIMIT:
@@ -390,7 +407,7 @@ class Night:
         if self.fog_until >= self.turn:
             self.fog_until = -1
             self.fired.add(self.fog_card)
-            self._ignore()
+            self._ignore(self.fog_card)
             return
         if self._keeper_rule() == "shelter":
             ropes = sorted({c for c in self.hands[self.seat] if "rope" in self.deck.crew[c].icons})
@@ -399,8 +416,9 @@ class Night:
                 return
         self._strike()
 
-    def _ignore(self) -> None:
+    def _ignore(self, by: str) -> None:
         assert self.storm is not None
+        self._note("ignored", self.storm, by)
         self.storm_discard.append(self.storm)
         self.storm = None
         self.ignored += 1
@@ -413,7 +431,7 @@ class Night:
         self.hands[self.seat].remove(crew)
         self.crew_discard.append(crew)
         self.fired.add(self.keepers[self.seat].id)
-        self._ignore()
+        self._ignore(self.keepers[self.seat].id)
 
     def _strike(self) -> None:
         storm = self.storm
@@ -443,6 +461,7 @@ class Night:
         self._storm_done()
 
     def _on_discard(self, crew: str) -> None:
+        self._note("discard", crew)
         self.hands[self.seat].remove(crew)
         self.crew_discard.append(crew)
         self._storm_done()
@@ -487,10 +506,12 @@ class Night:
         self.crew_discard.extend(c for c, _ in ship.crew)
         spec = self.deck.ships[ship.id]
         if spec.rule == "second_chance":
+            self._note("saved", ship.id)
             self.tide.insert(0, (ship.id, False, self.everyone))
             self.fired.add(ship.id)
             return
         self.wrecked.append(ship.id)
+        self._note("wreck", ship.id)
         if spec.final:
             self._end("final_ship_wrecked")
             return
@@ -561,6 +582,7 @@ class Night:
                 self.lamp_used = True
                 self.fired.add(self.keepers[self.seat].id)
         ship.crew.append((c, covered))
+        self._note("play", c, ship_id)
         if self.deck.crew[c].rule == "fog_horn":
             self.fog_until, self.fog_card = self.turn + self.players, c
         if self.deck.crew[c].rule == "pilot" and self.bay[-1] is not ship:
@@ -579,6 +601,7 @@ class Night:
         if need:
             self.fired.add(c)
         self.shift_used = True
+        self._note("move", c, src_id, dst_id)
         self.fired.add(self.keepers[self.seat].id)
         self._covered(dst)
 
@@ -620,6 +643,7 @@ class Night:
         self.berths[at] = ship.id
         self.berth_points[at] = points
         self.score += points
+        self._note("berth", ship.id, berth.harbour, str(points))
         if spec.final:
             self._end("final_ship_berthed", Result.WIN)
             return
@@ -643,6 +667,7 @@ class Night:
                 self._end("crew_deck_out")
                 return False
             self.reshuffled = True
+            self._note("reshuffle")
             self.crew_deck, self.crew_discard = self.crew_discard, []
             self.rng.shuffle(self.crew_deck)
         self.hands[self.seat].append(self.crew_deck.pop())
@@ -651,6 +676,8 @@ class Night:
     def _draw_step(self) -> None:
         want = 1 + max(0, self.revealed - 1)
         room = self.keepers[self.seat].hand - len(self.hands[self.seat])
+        if min(want, room) > 0:
+            self._note("draw", str(min(want, room)))
         for _ in range(min(want, room)):
             if not self._draw():
                 return
