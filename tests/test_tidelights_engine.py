@@ -120,3 +120,13 @@ def test_a_designer_playtests_a_copy_of_the_game_with_the_installed_engine(insta
         assert sum(setup["berthed"].values()) == 12 and "wrecks_mean" in setup
     cards = {row["card"] for row in out["impact"]}
     assert len(cards) == 17 and {"saltwick", "old_salt", "jonah_pell", "tempest"} <= cards
+
+
+def test_rules_play_tells_a_night_in_finnish_with_the_installed_engine(installed: Path, tmp_path: Path):
+    proc = subprocess.run([str(CARDKIT), "rules", "play", "--root", str(EXAMPLE), "--set", "tidelights",
+                           "--players", "2", "--seed", "4", "--locale", "fi"], env=_env(installed), cwd=tmp_path,
+                          check=False, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("Vuorovesivalot, pelaajia: 2") and lines[1].startswith("Kierros 1: vuorossa ")
+    assert "Pisteet" in lines[-1] and ("voitettu" in lines[-1] or "menetetty" in lines[-1])
