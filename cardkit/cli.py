@@ -443,9 +443,11 @@ def rules_play(root: RootOpt = Path("."),
     project = _clean_project(root)
     card_set = project.card_set(_set_id(project, set_id))
     engine = engine_for(card_set.game, "rules play")
-    agents = agents_for(engine)
+    agents = agents_for(engine, card_set, [agent])
     if agent not in agents:
-        raise CardkitError(f"unknown agent '{agent[:40]}' (agents: {_agent_names(agents)})", code="G002")
+        from cardkit.rules.agents import parse_agent
+
+        parse_agent(agent, engine, card_set)  # raises: G002 an unknown name, G031 a bad budget
     _player_count(engine, card_set, [players])
     loc = Localizer(root, locale, card_set)
     st = engine.new_game(card_set, players).new_state(seed)
@@ -494,16 +496,6 @@ def rules_conformance(root: RootOpt = Path("."),
     typer.echo(summary(result, card_set.game))
     if result.findings:
         raise typer.Exit(1)
-
-
-def _agent_names(agents: Iterable[str]) -> str:
-    """The agents a user may name, budgets folded: ``search[:4|16]`` for search, search:4, search:16."""
-    names = list(agents)
-    out = []
-    for base in dict.fromkeys(n.split(":", 1)[0] for n in names):
-        budgets = [n.split(":", 1)[1] for n in names if n.startswith(base + ":")]
-        out.append(f"{base}[:{'|'.join(budgets)}]" if budgets else base)
-    return ", ".join(out)
 
 
 LARGE_SWEEP = 20_000  # games: from here on the compiled engine saves a user real minutes
@@ -561,13 +553,14 @@ def playtest(root: RootOpt = Path("."),
     set_id = _set_id(project, set_id)
     card_set = project.card_set(set_id)
     engine = engine_for(card_set.game, "playtest")
-    AGENTS = agents_for(engine)
+    AGENTS = agents_for(engine, card_set, agent or ["random", "mcts"])  # the generic ones named, or the defaults
     counts = _players(players)
     agents = list(dict.fromkeys(agent or _default_agents(AGENTS)))
     unknown = [a for a in agents if a not in AGENTS]
     if unknown:
-        raise CardkitError(f"unknown agent(s) {', '.join(a[:40] for a in unknown[:3])} (agents: {_agent_names(AGENTS)})",
-                          code="G002")
+        from cardkit.rules.agents import parse_agents
+
+        parse_agents(unknown, engine, card_set)  # raises: G002 an unknown name, G031 a bad budget, a line each
     _player_count(engine, card_set, counts)
     if backend not in ("local", "dask"):
         raise CardkitError(f"unknown --backend '{backend}' (local or dask)", code="G003")

@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from cardkit.rules.protocol import AgentFactory, Engine
 
 
-def agents_for(engine: Engine) -> dict[str, AgentFactory]:
-    """The engine's own agents by name (a game may register a heuristic, a search...)."""
-    return dict(engine.agents())
+def agents_for(engine: Engine, card_set: object = None, names: Iterable[str] = ()) -> dict[str, AgentFactory]:
+    """The engine's own agents by name (a game may register a heuristic, a search...), and
+    the generic agents among ``names`` (``random``, ``flat-mc[:N]``, ``mcts[:N]``,
+    ``clairvoyant[:N]``: :func:`cardkit.rules.agents.parse_agent`, which needs the card set).
+    An unknown name among ``names`` is left out, for the caller to report."""
+    from cardkit.errors import CardkitError
+    from cardkit.rules.agents import parse_agent
+
+    found = dict(engine.agents())
+    if card_set is not None:
+        for name in names:
+            if name not in found:
+                try:
+                    found[name] = parse_agent(name, engine, card_set).factory
+                except CardkitError:
+                    continue
+    return found
 
 
 def ceilings(agents: dict[str, AgentFactory]) -> frozenset[str]:

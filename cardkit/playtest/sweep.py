@@ -384,7 +384,7 @@ def run_batch(batch: Batch) -> BatchResult:
     cs = _card_set(batch.root, batch.set_id)
     engine = engine_of(cs)
     info = engine.info(cs)
-    make_agent = agents_for(engine)[batch.agent]
+    make_agent = agents_for(engine, cs, [batch.agent])[batch.agent]
     base = _game(batch.root, batch.set_id, None, batch.players)
     out = BatchResult(Tally(batch.players, batch.agent, info))
     records = [play_game(base, make_agent, s, batch.certify) for s in range(*batch.seeds)]

@@ -40,7 +40,7 @@ import math
 import random
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from cardkit.errors import CardkitError
@@ -361,20 +361,31 @@ def generic_names() -> tuple[str, ...]:
     return ("random", *(f"{b}[:N|Nms]" for b in GENERIC[1:]))
 
 
+def _folded(names: Iterable[str]) -> list[str]:
+    """Names with budgets folded: ``search:4`` and ``search:16`` read ``search[:4|16]``."""
+    names = list(names)
+    out = []
+    for base in dict.fromkeys(n.split(":", 1)[0] for n in names):
+        budgets = [n.split(":", 1)[1] for n in names if n.startswith(base + ":")]
+        out.append(f"{base}[:{'|'.join(budgets)}]" if budgets else base)
+    return out
+
+
 def parse_agent(name: str, engine: Engine, card_set: object) -> AgentSpec:
     """The agent a name asks for: one of ``engine.agents()`` by its exact name
     first, else a generic one (``random``, ``flat-mc[:N]``, ``mcts[:N]``,
     ``clairvoyant[:N]``, N playouts or a time such as ``50ms``).
 
-    An unknown name is error G030 and a bad budget G031, one line each naming
+    An unknown name is error G002 (as ever) and a bad budget G031, one line each naming
     what there is."""
     own: Mapping[str, AgentFactory] = engine.agents()
     if name in own:
         return AgentSpec(name, name, None, own[name], ceiling=bool(getattr(own[name], "clairvoyant", False)))
     base, sep, rest = name.partition(":")
     if base not in GENERIC:
-        known = ", ".join([*sorted(own), *generic_names()])
-        raise CardkitError(f"unknown agent '{name[:40]}' (agents: {known})", code="G030")
+        bases = {n.split(":", 1)[0] for n in own}
+        known = ", ".join([*_folded(own), *(g for g in generic_names() if g.split("[", 1)[0] not in bases)])
+        raise CardkitError(f"unknown agent '{name[:40]}' (agents: {known})", code="G002")
     if base == "random":
         if sep:
             raise CardkitError(f"agent '{name[:40]}': random takes no budget", code="G031")

@@ -74,7 +74,7 @@ def test_unknown_agents_and_bad_budgets_are_one_line_each():
         parse_agents(["mcst", "mcts:0", "random:5", "flat-mc:fast", "mcts"], ENGINE, duel_set())
     lines = [i.format() for i in err.value.issues]
     assert lines == [
-        ("cardkit: error[G030]: unknown agent 'mcst' (agents: greedy, random, flat-mc[:N|Nms], mcts[:N|Nms], "
+        ("cardkit: error[G002]: unknown agent 'mcst' (agents: greedy, random, flat-mc[:N|Nms], mcts[:N|Nms], "
         "clairvoyant[:N|Nms])"),
         "cardkit: error[G031]: agent 'mcts:0': not a budget: '0' (playouts are a whole number from 1 to 1,000,000)",
         "cardkit: error[G031]: agent 'random:5': random takes no budget",

@@ -279,3 +279,23 @@ def test_seat_results_of_a_finished_game_are_what_the_suite_reads():
     assert r is not None and r.complete
     assert {s.result for s in r.seats} == {Result.WIN, Result.LOSS}
     assert sum(s.score for s in r.seats) == 37 and isinstance(r.seats[0], SeatResult)
+
+
+def test_the_playtest_plays_generic_agents_by_name(cli, duel_plugin):
+    """cardkit playtest looks generic names up with the engine's own (cardkit.playtest.agents):
+    mcts and the clairvoyant ceiling, labelled as one; a bad budget is one G031 line."""
+    import json
+
+    r = cli("playtest", "--root", str(DUEL), "--players", "2", "--games", "4", "--jobs", "1", "--format", "json",
+            "--agent", "random", "--agent", "mcts:5", "--agent", "clairvoyant:5")
+    assert r.code in (0, 1), r.err  # exit 1 is the verdict's (self-play of a competitive game), not an error
+    out = json.loads(r.out)
+    rows = {a["agent"]: a for a in out["ladder"][0]["agents"]}
+    assert set(rows) == {"random", "mcts:5", "clairvoyant:5"} and all(a["games"] == 4 for a in rows.values())
+    assert [n for n, a in rows.items() if a["ceiling"]] == ["clairvoyant:5"]
+    r = cli("playtest", "--root", str(DUEL), "--players", "2", "--games", "4", "--agent", "mcts:0", "--agent", "wizard")
+    assert r.code == 1
+    assert r.err.splitlines() == [  # in code order, as the CLI prints every problem
+        ("cardkit: error[G002]: unknown agent 'wizard' (agents: greedy, random, flat-mc[:N|Nms], mcts[:N|Nms], "
+        "clairvoyant[:N|Nms])"),
+        "cardkit: error[G031]: agent 'mcts:0': not a budget: '0' (playouts are a whole number from 1 to 1,000,000)"]

@@ -1,0 +1,81 @@
+"""Death Angel through the generic layer: the conformance suite and the generic
+agents (cardkit/rules/conformance.py, cardkit/rules/agents.py) on the bundled
+set, as any engine's tests would run them."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any
+
+import pytest
+
+from cardkit.load.project import load_project
+from cardkit.rules.agents import parse_agent, play
+from cardkit.rules.conformance import engine_of, hidden_independence, run
+from cardkit.rules.protocol import Engine, Result
+from tests.conftest import REPO
+
+#: What the suite finds in Death Angel today (N020: a switched-off ability still took effect),
+#: handed to the engine's owner: activating a Door or a Promethium Tank whose ability is switched
+#: off still counts as its ability taking effect (combat.py records every activation as fired,
+#: whatever effects the card has left; seen in a traced game). Anything else the suite finds
+#: fails this test.
+KNOWN_SWITCH_FINDINGS = frozenset({"door", "promethium_tank"})
+
+
+@lru_cache(maxsize=1)
+def death_angel() -> tuple[Engine, Any]:
+    card_set = load_project(REPO).card_set("death-angel")
+    return engine_of(card_set.game, "test"), card_set
+
+
+def test_death_angel_passes_the_conformance_suite_at_every_player_count():
+    engine, card_set = death_angel()
+    result = run(engine, card_set, games=3, seed=11)
+    assert result.players == (1, 2, 3, 4, 5, 6) and result.decisions > 1000
+    assert {i.code for i in result.issues} <= {"N020"}, [i.format() for i in result.issues]
+    named = {c for i in result.issues for c in i.message.rsplit(": ", 1)[1].split(", ")}
+    assert named <= KNOWN_SWITCH_FINDINGS, named
+
+
+@pytest.mark.parametrize("name", ["mcts:8", "flat-mc:2"])
+def test_generic_search_decides_the_same_whatever_the_hidden_order(name: str):
+    """Two redeals of what the deciding player cannot see (piles, coming dice): the
+    generic agents, whose search sees determinized copies only, choose alike."""
+    engine, card_set = death_angel()
+    factory = parse_agent(name, engine, card_set).factory
+    for players in (1, 4):
+        issues, compared = hidden_independence(engine, card_set, players, factory, games=2, per_game=2)
+        assert issues == [] and compared >= 2, (players, compared, [i.format() for i in issues])
+
+
+def test_the_clairvoyant_ceiling_is_caught_reading_hidden_cards():
+    engine, card_set = death_angel()
+    spec = parse_agent("clairvoyant:20", engine, card_set)
+    assert spec.ceiling
+    issues, _ = hidden_independence(engine, card_set, 1, spec.factory, games=2, per_game=2)
+    assert {i.code for i in issues} == {"N021"}
+
+
+def test_generic_mcts_plays_every_decision_kind_to_a_result():
+    """IS-MCTS with Death Angel's heuristic as rollout policy plays whole games
+    (every decision kind the engine asks), one shared result per seat."""
+    engine, card_set = death_angel()
+    mcts = parse_agent("mcts:3", engine, card_set).factory
+    kinds: set[str] = set()
+    for players, seed in ((1, 3), (2, 4)):
+        st = engine.new_game(card_set, players).new_state(seed)
+        seats = [mcts(seed * 10 + k) for k in range(players)]
+
+        def watch(seat: Any) -> Any:
+            def agent(state: Any, decision: Any) -> Any:
+                kinds.add(decision.kind)
+                return seat(state, decision)
+            return agent
+
+        play(st, [watch(a) for a in seats], random.Random(seed))
+        result = st.result()
+        assert result is not None and result.complete and len(result.seats) == players
+        assert len({s.result for s in result.seats}) == 1 and result.seats[0].result in (Result.WIN, Result.LOSS)
+    assert len(kinds) >= 5, kinds
