@@ -647,7 +647,8 @@ def _mount_game_commands() -> None:
     for _, plugin in sorted(plugins().items()):
         if plugin.commands is not None:
             name, group = plugin.commands()
-            app.add_typer(group, name=name)
+            if isinstance(group, typer.Typer):
+                app.add_typer(group, name=name)
 
 
 _mount_game_commands()

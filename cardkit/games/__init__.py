@@ -22,16 +22,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from cardkit.errors import CardkitError, Issue
 from cardkit.model import CardSet
 from cardkit.rules.protocol import Engine
 
-if TYPE_CHECKING:  # (the loader and the CLI toolkit are no business of the compiled engine)
-    import typer
-
-    from cardkit.load.project import LoadedSet
+# Nothing here imports the loader or the CLI toolkit, not even for type checking: mypyc
+# type-checks this package together with the engine modules it compiles (the game
+# packages live below it), in a build environment without them.  So a checker takes
+# the loader's ``LoadedSet`` and a command group is the toolkit's ``typer.Typer``,
+# both as stated in the hook's documentation.
 
 GROUP = "cardkit.games"
 
@@ -70,12 +71,12 @@ class GamePlugin:
 
     name: str
     views: Callable[[CardSet], CardSet] | None = None
-    checks: Callable[[], Sequence[Callable[[LoadedSet], list[Issue]]]] | None = None
+    checks: Callable[[], Sequence[Callable[..., list[Issue]]]] | None = None  # (LoadedSet) -> issues
     effect_vocabularies: Callable[[], Mapping[str, frozenset[str]]] | None = None
     effect_schema: Callable[[], str] | None = None
     playability: Callable[[Path, CardSet], PlayabilityFact] | None = None
     engine: Callable[[], Engine] | None = None
-    commands: Callable[[], tuple[str, typer.Typer]] | None = None
+    commands: Callable[[], tuple[str, object]] | None = None  # (name, typer.Typer)
     extra: Mapping[str, object] = field(default_factory=dict)
 
 

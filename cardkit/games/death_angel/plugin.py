@@ -7,15 +7,12 @@ the typed views and checks, never the engine.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from cardkit.errors import Issue
 from cardkit.games import GamePlugin, PlayabilityFact
 from cardkit.model import CardSet
 from cardkit.rules.protocol import Engine
-
-if TYPE_CHECKING:
-    from cardkit.load.project import LoadedSet
 
 
 def _views(card_set: CardSet) -> CardSet:
@@ -24,7 +21,7 @@ def _views(card_set: CardSet) -> CardSet:
     return views(card_set)
 
 
-def _checks() -> Sequence[Callable[[LoadedSet], list[Issue]]]:
+def _checks() -> Sequence[Callable[..., list[Issue]]]:
     from cardkit.games.death_angel.checks import CHECKS
 
     return CHECKS

@@ -9,8 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import typer
-
 from cardkit.errors import Severity
 from cardkit.games import GamePlugin
 from cardkit.model import CardSet
@@ -47,7 +45,7 @@ def _playability(root: Path, card_set: CardSet) -> DeepStrikeFacts:
     return DeepStrikeFacts(card_set.id, ok, len(results), warnings)
 
 
-def _commands() -> tuple[str, typer.Typer]:
+def _commands() -> tuple[str, object]:
     from cardkit.games.deep_strike.commands import app
 
     return "deepstrike", app
