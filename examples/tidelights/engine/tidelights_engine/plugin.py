@@ -3,12 +3,15 @@ engine when called, so that ``cardkit validate`` never loads it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cardkit.games import GamePlugin
 
+if TYPE_CHECKING:
+    from cardkit.rules.protocol import Engine
 
-def _engine() -> Any:
+
+def _engine() -> Engine:
     from tidelights_engine.engine import engine
 
     return engine()
