@@ -16,6 +16,11 @@ random stream, never the game's:
   random) and backs up the return of the seat that chose at each node.  Chance
   decisions are sampled by their ``chance_outcomes()`` probabilities from the
   agent's stream.  N is a budget of playouts (default 200) per decision.
+  With a rollout policy, its choice at a tree node is expanded first and gets a
+  progressive bias (``BIAS / (visits + 1)``, Chaslot et al. 2008), and it breaks
+  ties at the root: where the returns show no difference (a hard game whose
+  playouts nearly all lose), the search plays as its policy would rather than
+  the first option.
 * ``clairvoyant[:N]``: the same search on copies of the true state (``clone``
   instead of ``determinize``): it reads hidden cards, so it is a ceiling of
   what search could reach, labelled as such and never judged as a player.
@@ -60,6 +65,8 @@ from cardkit.rules.protocol import (
 SCORE_WEIGHT = 0.2
 #: UCB1's exploration constant for returns in [0, 1] (sqrt 2, as in Kocsis and Szepesvari)
 EXPLORATION = math.sqrt(2)
+#: progressive bias (Chaslot et al. 2008) of the rollout policy's choice in the tree: BIAS / (visits + 1)
+BIAS = 1.0
 #: a playout that has not ended after this many decisions counts as a draw (0.5)
 PLAYOUT_LIMIT = 20_000
 #: the largest budgets a name may ask for
@@ -287,6 +294,11 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
             me = decision.player
             root = _Node()
             clock = _Clock(budget)
+            first = None  # the rollout policy's choice: the tie-break when the search found no difference
+            if policy is not None:
+                look = state.clone() if clairvoyant else state.determinize(me, rng)
+                if look.decision is not None and look.decision.player == me:
+                    first = policy(look, look.decision)
             while clock.more():
                 world = state.clone() if clairvoyant else state.determinize(me, rng)
                 node = root
@@ -303,6 +315,8 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                             child = node.children[option] = _Node()
                         path.append((child, CHANCE))
                     else:
+                        # progressive bias: the rollout policy's own choice here leads until the returns speak
+                        hint = policy(world, d) if policy is not None and len(d.options) > 1 else None
                         untried = []
                         best, best_value = None, -1.0
                         for o in d.options:
@@ -313,10 +327,12 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                                 c.available += 1
                                 if not untried:
                                     v = _ucb(c)
+                                    if o == hint:
+                                        v += BIAS / (c.visits + 1)
                                     if v > best_value:
                                         best, best_value = o, v
                         if untried:
-                            option = untried[rng.randrange(len(untried))]
+                            option = hint if hint in untried else untried[rng.randrange(len(untried))]
                             child = node.children[option] = _Node()
                             child.available = 1
                             expanded = True
@@ -334,7 +350,7 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                         n.total += Values.of(value, seat)
                 clock.done += 1
             visits = [(root.children[o].visits if o in root.children else 0) for o in options]
-            return options[max(range(len(options)), key=lambda i: (visits[i], -i))]
+            return options[max(range(len(options)), key=lambda i: (visits[i], options[i] == first, -i))]
 
         return agent
 
