@@ -15,7 +15,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from cardkit.playtest.sweep import Sweep, hist_median, metric_shares, score_figures, wilson
+from cardkit.playtest.sweep import Sweep, metric_shares, score_figures, wilson
 
 DEFAULT_BAND = (0.03, 0.80)  # justified in docs/playtest.md
 

@@ -183,6 +183,18 @@ def test_build_summary_audit_line():
         "koottu 0 korttia 0,0 sekunnissa"]
 
 
+@pytest.mark.parametrize("locale, line", [
+    ("en", "playability tidelights: no rules engine: playability not checked"),
+    ("fi", "pelattavuus tidelights: ei sääntömoottoria: pelattavuutta ei tarkistettu"),
+    ("ko", "플레이 가능성 tidelights: 규칙 엔진 없음: 플레이 가능성 확인 안 함")])
+def test_build_summary_of_a_game_without_an_engine(locale, line):
+    """A set whose game has no rules engine says so, in cardkit's own words, in the reader's language."""
+    from cardkit.buildsummary import NoEngine
+
+    facts = BuildFacts((), (), (), (NoEngine("tidelights"),), 0, 0.0)
+    assert render_summary(facts, Localizer(REPO, locale)).splitlines()[1] == line
+
+
 def _one_scenario_project(project: Path) -> None:
     """The Deep Strike set cut down to its first scenario (Death Angel removed)."""
     import shutil
