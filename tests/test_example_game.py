@@ -67,7 +67,7 @@ def _data() -> dict:
 def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the example in a temporary folder outside the repository."""
     root = tmp_path_factory.mktemp("designer") / "tidelights"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("output"))
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("output", "__pycache__"))
     assert not root.resolve().is_relative_to(REPO.resolve())
     return root
 
@@ -86,9 +86,14 @@ def _translation(locale: str, msgctxt: str) -> str:
     return found[0]
 
 
-def test_the_example_is_data_only_and_its_game_has_no_plugin():
+def test_the_game_is_data_only_and_its_engine_is_not_installed_here():
+    """The game is data; its rules engine is a separate plugin package beside it (``engine/``),
+    which this environment does not install (tests/test_tidelights_engine.py tries it)."""
     assert CARDKIT.is_file()
-    assert not [p for p in EXAMPLE.rglob("*") if p.suffix in (".py", ".pyc", ".toml", ".cfg")]
+    engine = EXAMPLE / "engine"
+    assert (engine / "pyproject.toml").is_file()
+    assert not [p for p in EXAMPLE.rglob("*") if p.suffix in (".py", ".pyc", ".toml", ".cfg")
+                and not p.is_relative_to(engine)]
     manifest = _yaml(SET / "set.yaml")
     assert manifest["game"] not in {ep.name for ep in entry_points(group="cardkit.games")}
     data = _data()

@@ -1,0 +1,8 @@
+"""The package's tests run from its source folder, installed or not."""
+
+import sys
+from pathlib import Path
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)

@@ -1,0 +1,189 @@
+"""Tidelights' own agent, ``heuristic``: a few plain rules of thumb a careful keeper would follow.
+
+It reads only what its seat knows: the table, its own hand, the size of the decks and the storms
+already gone (and, as Jonah Pell, the tide card he looked at).  It is deterministic (its seed is
+unused) and cheap, so it is also the rollout policy of the generic search agents.
+
+* **Tide:** reveal another card while the extra draw is of use, the bay has room and a storm is
+  unlikely; after a storm this turn (a second one ends the turn), only when one is very unlikely.
+* **Guide:** play the card that berths the most valuable ship, else the one that covers the most
+  needs of a ship that will find a berth; keep a deep-water berth for every brig still to come.
+* **Berth:** the best bonus, sparing the berths that take brigs.
+"""
+
+from __future__ import annotations
+
+from cardkit.rules.core import Decision, Option
+from cardkit.rules.protocol import Agent, State
+from tidelights_engine.cards import BAY_LIMIT, Berth, Ship
+from tidelights_engine.state import Night, cover, uncovered
+
+
+def _storm_odds(night: Night) -> float:
+    """The chance that the next tide card is a storm, from what everyone knows."""
+    if not night.tide:
+        return 0.0
+    total = sum(s.copies for s in night.deck.storms.values())
+    left = total - len(night.storm_discard) - (night.storm is not None)
+    return max(left, 0) / len(night.tide)
+
+
+class _Harbours:
+    """What the berths look like at one decision (computed once per decision: the agent is
+    also the search agents' rollout policy, so it runs in every playout)."""
+
+    __slots__ = ("best", "brigs_to_come", "free", "free_deep", "lefts", "night", "ships")
+
+    def __init__(self, night: Night) -> None:
+        self.night = night
+        self.ships = {s.id: s for s in night.bay}
+        self.lefts = {s.id: uncovered(night.deck.ships[s.id].needs, s) for s in night.bay}
+        held = night.berths
+        self.free = [i for i, ship in enumerate(held) if ship is None]
+        self.free_deep = sum(1 for i in night.deck.takers["brig"] if held[i] is None)
+        ships = night.deck.ships
+        # brigs not yet berthed or wrecked (the final ship among them)
+        gone = sum(1 for s in night.wrecked if ships[s].rig == "brig")
+        gone += sum(1 for s in held if s is not None and ships[s].rig == "brig")
+        self.brigs_to_come = _brigs(night) - gone
+        self.best: dict[tuple[str, str | None], float | None] = {}
+
+    def value(self, ship: Ship, berth: Berth) -> float:
+        value = 10.0 * berth.bonus + (3.0 if berth.rig == ship.rig else 0.0)
+        if berth.harbour_rule == "brig_draw" and ship.rig == "brig":
+            value += 5.0
+        if ship.rig != "brig" and berth.deep and self.free_deep - 1 < self.brigs_to_come:
+            value -= 100.0  # keep a deep-water berth for every brig still to come
+        return value
+
+    def best_for(self, ship: Ship, only_rule: str | None = None) -> float | None:
+        key = (ship.rig, only_rule)
+        if key not in self.best:
+            berths, held = self.night.deck.berths, self.night.berths
+            values = [self.value(ship, berths[i]) for i in self.night.deck.takers[ship.rig]
+                      if held[i] is None and (only_rule is None or berths[i].harbour_rule == only_rule)]
+            self.best[key] = max(values) if values else None
+        return self.best[key]
+
+
+def _brigs(night: Night) -> int:
+    return sum(1 for s in night.deck.ships.values() if s.rig == "brig")
+
+
+def _points(ship: Ship) -> float:
+    return 1000.0 if ship.final else 100.0 + 10.0 * ship.cargo
+
+
+def _card_use(night: Night, crew: str) -> int:
+    """How many needs of the ships in the bay this crew card could cover at best."""
+    icons = night.deck.crew[crew].icons
+    best = 0
+    for ship in night.bay:
+        left = uncovered(night.deck.ships[ship.id].needs, ship)
+        n = min(1, len(left)) if night.deck.crew[crew].rule == "wild" else len(cover(icons, left))
+        best = max(best, n)
+    return best
+
+
+def _keep_value(night: Night, crew: str) -> float:
+    card = night.deck.crew[crew]
+    return 2.0 * _card_use(night, crew) + len(card.icons) + (3.0 if card.rule == "wild" else 0.0)
+
+
+def _play_value(night: Night, harbours: _Harbours, option: Option) -> float:
+    if option.kind == "end":
+        return 0.0
+    if option.kind == "dock":
+        ship_id, _ = option.value.split(":")
+        spec = night.deck.ships[ship_id]
+        berth = harbours.best_for(spec, "one_short")
+        return -1.0 if berth is None or berth < -50 else _points(spec) + berth - 20.0
+    if option.kind == "play":
+        crew, ship_id, *need = option.value.split(":")
+        src_loss = 0.0
+    else:  # move
+        crew, src_id, ship_id, *need = option.value.split(":")
+        src_loss = 10.0 * sum(len(cov) for c, cov in harbours.ships[src_id].crew if c == crew) + 1.0
+    ship = harbours.ships[ship_id]
+    spec = night.deck.ships[ship_id]
+    left = harbours.lefts[ship_id]
+    card = night.deck.crew[crew]
+    got = tuple(need) if need else cover(card.icons, left)
+    after = len(left) - len(got)
+    berth = harbours.best_for(spec)
+    if berth is None or (berth < -50 and not spec.final):
+        return -10.0  # it would never berth: keep the card
+    if not after:
+        return _points(spec) + berth - src_loss
+    if option.kind == "move":
+        return -1.0
+    value = 10.0 * len(got) - 3.0 * (len(card.icons) - len(got)) - 2.0 * after + spec.cargo
+    if spec.final:
+        value += 15.0
+    if card.rule == "wild":
+        value -= 8.0
+    if len(night.bay) >= BAY_LIMIT - 1 and night.bay[0] is ship:
+        value -= 6.0  # the oldest ship goes first
+    return value
+
+
+def _tide(night: Night) -> str:
+    seat = night.seat
+    room = night.keepers[seat].hand - len(night.hands[seat])
+    if room < night.revealed + 1 or len(night.bay) >= BAY_LIMIT:
+        return "stop"
+    if any(night.deck.ships[s.id].final for s in night.bay):
+        return "stop"
+    odds = _storm_odds(night)
+    limit = 0.15 if night.storms else 0.4
+    return "reveal" if odds < limit else "stop"
+
+
+def _peek(night: Night) -> str:
+    card = night.tide[-1][0]
+    if card in night.deck.storms:
+        return "bottom"
+    return "top" if len(night.bay) < BAY_LIMIT else "bottom"
+
+
+def _shelter(night: Night, options: tuple[Option, ...]) -> Option:
+    assert night.storm is not None
+    rule = night.deck.storms[night.storm].rule
+    harmful = (night.storms >= 1 or (rule == "wreck_oldest" and night.bay)
+               or (rule == "wreck_bare" and any(not s.crew for s in night.bay))
+               or (rule == "current" and any(s.crew for s in night.bay)) or rule == "fog")
+    ropes = [o for o in options if o.value != "no"]
+    if not harmful or not ropes:
+        return Option("shelter", "no")
+    return min(ropes, key=lambda o: (_keep_value(night, o.value), o.value))
+
+
+def _choose(night: Night, decision: Decision) -> Option:
+    kind, options = decision.kind, decision.options
+    if kind == "tide":
+        return Option("tide", _tide(night))
+    if kind == "peek":
+        return Option("peek", _peek(night))
+    if kind == "shelter":
+        return _shelter(night, options)
+    if kind in ("discard", "slack"):
+        return min(options, key=lambda o: (_keep_value(night, o.value), o.value))
+    if kind == "berth":
+        assert night.ship is not None
+        spec = night.deck.ships[night.ship]
+        by_id = {b.id: b for b in night.deck.berths}
+        harbours = _Harbours(night)
+        return max(options, key=lambda o: (harbours.value(spec, by_id[o.value]), o.value))
+    # guide
+    harbours = _Harbours(night)
+    return max(options, key=lambda o: (_play_value(night, harbours, o), o.text()))
+
+
+def keeper_agent(seed: int) -> Agent:
+    """The ``heuristic`` agent (deterministic: ``seed`` is unused)."""
+
+    def agent(state: State, decision: Decision) -> Option:
+        assert isinstance(state, Night)
+        return _choose(state, decision)
+
+    return agent
