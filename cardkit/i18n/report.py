@@ -365,3 +365,36 @@ def render_text(report: CheckReport) -> str:
     lines.append("ok" if report.ok else "failed: translation errors found")
     return "\n".join(lines)
 
+
+
+def render_summary(report: CheckReport) -> str:
+    """``l10n check --summary``: one line per catalog (coverage, then the number
+    of findings per code), a line for findings outside the catalogs (a
+    glossary), and the verdict."""
+    lines: list[str] = []
+    counts: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+    files: dict[tuple[str, str], str] = {}
+    for f in report.findings:
+        counts[(f.locale, f.set)][(f.severity.value, f.check)] += 1
+        if f.set != "glossary" and f.file.endswith(".po"):
+            files.setdefault((f.locale, f.set), f.file)
+
+    def tally(c: Counter[tuple[str, str]]) -> str:
+        parts = []
+        for sev in ("error", "warning"):
+            codes = sorted((code, n) for (s, code), n in c.items() if s == sev)
+            if codes:
+                total = sum(n for _, n in codes)
+                parts.append(f"{total} {sev}(s) (" + ", ".join(f"{code} {n}" for code, n in codes) + ")")
+        return "; ".join(parts) or "no findings"
+
+    for loc, domains in sorted(report.coverage.items()):
+        for domain, c in domains.items():
+            pct = int(100 * c["translated"] / c["total"]) if c["total"] else 100
+            file = files.get((loc, domain), f"locales/{loc}/LC_MESSAGES/{domain}.po")
+            lines.append(f"{file}: {loc} {domain}: {c['translated']}/{c['total']} translated ({pct} %); "
+                         f"{tally(counts.pop((loc, domain), Counter()))}")
+    for (loc, domain), c in sorted(counts.items()):
+        lines.append(f"{loc} {domain}: {tally(c)}")
+    lines.append("ok" if report.ok else "failed: translation errors found")
+    return "\n".join(lines)
