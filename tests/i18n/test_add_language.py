@@ -63,7 +63,7 @@ def test_init_writes_every_catalog_with_cldr_plural_forms_and_a_glossary(swedish
     assert problems == [] and glossary.terms == ()  # the scaffold validates before any term is filled
     text = (root / "locales/sv/glossary.yaml").read_text(encoding="utf-8")
     assert "# - id: genestealer\n#   sets: [death-angel]\n#   en: [Genestealer, Genestealers]\n#   term: ''" in text
-    assert re.search(r"^proper_names: \[.*Lorenzo", text, re.M)
+    assert re.search(r"^proper_names: \[.*Lorenzo", text, re.MULTILINE)
     assert "wrote locales/sv/glossary.yaml (" in out and "Plural-Forms from CLDR" in out
 
 
@@ -129,8 +129,8 @@ def test_build_pdf_says_what_prints_in_english(swedish, cli):
     result = cli("build", "pdf", "--locale", "sv", "--set", "deep-strike", "--out", str(out), "--root", str(root))
     assert result.code == 0, result.err
     assert result.out.splitlines()[:-1] == [
-        f"sv: deep-strike: 0 of {total} strings translated (0 %); the other {total} print in English "
-        "(locales/sv/LC_MESSAGES/deep-strike.po)",
+        (f"sv: deep-strike: 0 of {total} strings translated (0 %); the other {total} print in English "
+         "(locales/sv/LC_MESSAGES/deep-strike.po)"),
         "sv: ui: 0 of 56 strings translated (0 %); the other 56 print in English (locales/sv/LC_MESSAGES/ui.po)"]
     text = PdfReader(out).pages[2].extract_text()
     assert "Secure the Airhead" in text and "Player A" in text  # English stands in
@@ -144,8 +144,8 @@ def test_min_coverage_fails_with_one_line_and_writes_nothing(swedish, cli):
     assert result.code == 1 and result.out == ""
     total = len(read_catalog(root / "locales/deep-strike.pot", "x").active)
     assert result.err.splitlines() == [
-        f"locales/sv/LC_MESSAGES/deep-strike.po: error[L009]: sv deep-strike: 0 of {total} strings translated (0 %), "
-        f"below --min-coverage 0.9 (90 %); {total} would print in English"]
+        (f"locales/sv/LC_MESSAGES/deep-strike.po: error[L009]: sv deep-strike: 0 of {total} strings translated "
+         f"(0 %), below --min-coverage 0.9 (90 %); {total} would print in English")]
     assert not out.exists()
     # a fully translated set passes the same minimum, and says nothing about English
     ok = cli("build", "pdf", "--locale", "fi", "--set", "deep-strike", "--min-coverage", "0.9",
