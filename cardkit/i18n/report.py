@@ -14,6 +14,7 @@ from cardkit.i18n.catalogs import plan_update, po_path, read_catalog, rel
 from cardkit.i18n.budget import split_by_english, translation_domains
 from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
 from cardkit.i18n.localize import UI_DOMAIN, form_example, plural_forms
+from cardkit.i18n.meaning import run_meaning_checks
 from cardkit.layout.compose import FieldFit
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.textfit import ColumnResult
@@ -184,6 +185,7 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
             if progress:
                 progress(done, total)
         report.findings.extend(check_consistency(everything, glossary))
+        report.findings.extend(run_meaning_checks(everything, glossary))
         # a catalog that cannot be read is reported with its lines; laying it out would only repeat that
         readable = not any(f.locale == locale and f.check in ("L001", "F001") for f in report.findings)
         if fit and readable:
@@ -394,7 +396,7 @@ def render_summary(report: CheckReport) -> str:
             file = files.get((loc, domain), f"locales/{loc}/LC_MESSAGES/{domain}.po")
             lines.append(f"{file}: {loc} {domain}: {c['translated']}/{c['total']} translated ({pct} %); "
                          f"{tally(counts.pop((loc, domain), Counter()))}")
-    for (loc, domain), c in sorted(counts.items()):
-        lines.append(f"{loc} {domain}: {tally(c)}")
+    for (loc, domain), rest in sorted(counts.items()):
+        lines.append(f"{loc} {domain}: {tally(rest)}")
     lines.append("ok" if report.ok else "failed: translation errors found")
     return "\n".join(lines)
