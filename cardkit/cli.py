@@ -254,6 +254,20 @@ def l10n_init(locale: Annotated[str, typer.Option("--locale", help="the language
                f"catalogs, then run: cardkit l10n check --locale {result.locale} --summary")
 
 
+@l10n_app.command("pseudo")
+def l10n_pseudo(root: RootOpt = Path(".")) -> None:
+    """Write a pseudo-locale (qps): every string accented, about 40 % longer and
+    bracketed, tokens and placeholders kept; then l10n check --locale qps and
+    build pdf --locale qps show what does not fit before any translator starts."""
+    from cardkit.i18n.pseudo import write_pseudo
+
+    result = write_pseudo(root, _clean_project(root))
+    for file, n in result.catalogs:
+        typer.echo(f"wrote {file} ({n} strings)")
+    typer.echo(f"next: cardkit l10n check --locale {result.locale} --summary, then cardkit build pdf --locale "
+               f"{result.locale}; remove locales/{result.locale} when done")
+
+
 @l10n_app.command("check")
 def l10n_check(root: RootOpt = Path("."),
                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to check (default: all with catalogs)")] = None,

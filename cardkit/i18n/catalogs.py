@@ -61,6 +61,13 @@ MANAGED_HEADERS = frozenset({"project-id-version", "report-msgid-bugs-to", "pot-
 BABEL_HEADERS = frozenset({"po-revision-date", "last-translator", "language-team"})  # written by Babel itself
 
 MsgId = Union[str, tuple[str, str]]
+# the pseudo-locale of `cardkit l10n pseudo` (ICU's qps-ploc): English rules wherever Babel is asked
+PSEUDO = "qps"
+
+
+def babel_locale(locale: str) -> str:
+    """The locale Babel is given for ``locale`` (English for the pseudo-locale)."""
+    return "en" if locale == PSEUDO else locale
 
 
 def pot_path(root: Path, set_id: str) -> Path:
@@ -484,7 +491,8 @@ def _read(text: str, file: str, locale: str | None) -> tuple[list[Issue], Loaded
                                         f"to {MAX_PLURALS}: {plural_forms[:60]!r}", file=file, line=reader.header_line,
                                 column=1))
     try:
-        cat = Catalog(locale=locale, charset="utf-8", fuzzy=reader.header is not None and reader.header.fuzzy)
+        cat = Catalog(locale=babel_locale(locale) if locale else locale, charset="utf-8",
+                      fuzzy=reader.header is not None and reader.header.fuzzy)
     except (ValueError, UnknownLocaleError):
         raise CardkitError(Issue("L003", f"unknown locale '{locale}' (the name of the catalog's folder)", file=file)) from None
     if nplurals is not None and plural_forms is not None:
@@ -587,7 +595,7 @@ def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document
         value = old.header(name) if old is not None else None
         return default if value is None else value
 
-    new = Catalog(locale=Locale.parse(locale), project=PROJECT, version="1", domain=template.domain,
+    new = Catalog(locale=Locale.parse(babel_locale(locale)), project=PROJECT, version="1", domain=template.domain,
                   creation_date=EPOCH, revision_date=kept("PO-Revision-Date", EPOCH), fuzzy=False,
                   charset="utf-8", copyright_holder="cardkit contributors", msgid_bugs_address="",
                   last_translator=kept("Last-Translator", ""), language_team=kept("Language-Team", ""))

@@ -28,6 +28,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 from cardkit.errors import CardkitError, Issue
+from cardkit.i18n.catalogs import babel_locale
 from cardkit.load.schema import load_validated
 from cardkit.model import CardSet, SourceString
 from cardkit.text import plural_problems
@@ -97,7 +98,7 @@ Translation = tuple[Union[str, tuple[str, ...]], int]
 @functools.lru_cache(maxsize=64)
 def _catalog(path: str, mtime: float, locale: str) -> dict[str, Translation]:
     with open(path, "rb") as fh:
-        cat = read_po(io.BytesIO(fh.read()), locale=locale)
+        cat = read_po(io.BytesIO(fh.read()), locale=babel_locale(locale))
     out: dict[str, Translation] = {}
     for m in cat:
         if not m.id or not m.context or m.fuzzy:
