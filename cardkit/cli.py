@@ -222,9 +222,10 @@ def l10n_update(root: RootOpt = Path("."),
         if check:
             stale.extend(p.path for p in plans if p.stale())
         else:
-            for p in write_plans(plans):
+            by_path = {p.path: p for p in plans}
+            for path in write_plans(plans):
                 written += 1
-                typer.echo(f"updated {p.relative_to(root)}")
+                typer.echo(f"updated {path.relative_to(root)}: {by_path[path].summary()}")
     if not check and not written:
         typer.echo(f"ok: nothing to update, every catalog matches the cards ({', '.join(locales) or 'no locales'})")
     if check:

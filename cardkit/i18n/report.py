@@ -118,7 +118,7 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
             continue
         if m.fuzzy:
             report.findings.append(Finding("T103", Severity.ERROR, locale, domain, s.msgctxt, file, line,
-                                           "fuzzy: the English changed since this was translated; review and clear the flag"))
+                                           fuzzy_message(m, s.text)))
         else:
             translated += 1
         entries.append(Entry(locale, domain, s.msgctxt, s.text, text, file, line, m.fuzzy, icons=icons))
@@ -151,9 +151,41 @@ def _plural_entries(s: SourceString, m: Any, locale: str, domain: str, file: str
                                            f"msgstr[{i}] (the form for {form_example(locale, i)}) is not translated"))
     if m.fuzzy:
         report.findings.append(Finding("T103", Severity.ERROR, locale, domain, s.msgctxt, file, line,
-                                       "fuzzy: the English changed since this was translated; review and clear the flag"))
+                                       fuzzy_message(m, s.text)))
     return [Entry(locale, domain, s.msgctxt, s.text if i == 0 and n > 1 else (s.plural or s.text), f, file, line,
                   m.fuzzy, form=i, icons=icons) for i, f in enumerate(forms) if f]
+
+
+def word_diff(old: str, new: str) -> str:
+    """The change from ``old`` to ``new`` word by word, as ``wdiff`` shows it.
+
+    >>> word_diff("Kill 2 Genestealers in this swarm.", "Kill 3 Genestealers in any swarm.")
+    'Kill [-2-] {+3+} Genestealers in [-this-] {+any+} swarm.'
+    """
+    import difflib
+
+    a, b = old.split(), new.split()
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.extend(a[i1:i2])
+            continue
+        if i2 > i1:
+            out.append("[-" + " ".join(a[i1:i2]) + "-]")
+        if j2 > j1:
+            out.append("{+" + " ".join(b[j1:j2]) + "+}")
+    return " ".join(out)
+
+
+def fuzzy_message(m: Any, english: str) -> str:
+    """T103's words: whether the English changed (with the word diff from the
+    English the translation was made from, ``#| msgid``) or the flag was set
+    by hand (no earlier English, or the same English)."""
+    previous = list(m.previous_id or [])
+    if previous and previous[0] != english:
+        return (f"fuzzy: the English changed since this was translated: {word_diff(previous[0], english)}; "
+                "review the translation and clear the flag")
+    return "fuzzy: flagged by hand (the English is unchanged); review the translation and clear the flag"
 
 
 def check_translations(root: Path, project: Project, locales: list[str], set_ids: list[str] | None = None,
