@@ -29,6 +29,8 @@ build_app = typer.Typer(help="Build print-and-play output (with no subcommand: e
 app.add_typer(build_app, name="build")
 rules_app = typer.Typer(no_args_is_help=True, help="A game's rules engine: rule scenarios, a narrated game.")
 app.add_typer(rules_app, name="rules")
+# untranslated strings print in English: the build reports them as coverage, not as errors
+UNTRANSLATED = frozenset({"T102", "T150"})
 
 RootOpt = Annotated[Path, typer.Option("--root", help="Project folder holding cards/ and locales/.",
                                        file_okay=False, show_default="current directory")]
@@ -205,25 +207,25 @@ def l10n_update(root: RootOpt = Path("."),
                 check: Annotated[bool, typer.Option("--check", help="write nothing; fail if any catalog is stale")] = False) -> None:
     """Extract the templates and merge them into every locale's catalogs; changed
     English sources mark their translations fuzzy."""
-    from babel import Locale, UnknownLocaleError
-
     from cardkit.i18n.catalogs import plan_update, project_locales, write_plans
+    from cardkit.i18n.languages import checked_locales
 
+    added = checked_locales(root, list(locale or [])) if root.is_dir() else []
     project = _clean_project(root)
-    locales = sorted(set(project_locales(root)) | set(locale or []))
-    for loc in locale or []:
-        try:
-            Locale.parse(loc)
-        except (UnknownLocaleError, ValueError):
-            raise CardkitError(f"unknown locale '{loc}'", code="L003") from None
+    locales = sorted(set(project_locales(root)) | set(added))
     stale: list[Path] = []
+    written = 0
     for domain, strings, budgets in _domains(project):
         plans = plan_update(root, domain, strings, locales, budgets)
         if check:
             stale.extend(p.path for p in plans if p.stale())
         else:
-            for p in write_plans(plans):
-                typer.echo(f"updated {p.relative_to(root)}")
+            by_path = {p.path: p for p in plans}
+            for path in write_plans(plans):
+                written += 1
+                typer.echo(f"updated {path.relative_to(root)}: {by_path[path].summary()}")
+    if not check and not written:
+        typer.echo(f"ok: nothing to update, every catalog matches the cards ({', '.join(locales) or 'no locales'})")
     if check:
         if stale:
             raise CardkitError([Issue("L004", "catalog is stale against the cards (run: cardkit l10n update)",
@@ -231,16 +233,51 @@ def l10n_update(root: RootOpt = Path("."),
         typer.echo(f"ok: catalogs up to date ({', '.join(locales) or 'no locales'})")
 
 
+@l10n_app.command("init")
+def l10n_init(locale: Annotated[str, typer.Option("--locale", help="the language to add: a CLDR code (sv, de, pt_BR)")],
+              root: RootOpt = Path(".")) -> None:
+    """Add a language: empty catalogs for every set (and the interface strings the
+    project keeps) with the language's plural forms from CLDR, and a glossary
+    scaffold listing the game terms to fill."""
+    from cardkit.i18n.languages import init_locale, new_locale
+
+    if not root.is_dir():
+        raise CardkitError(f"--root {root} is not a folder", code="P001")
+    name = new_locale(root, locale)  # a mistyped name fails before the cards are read
+    result = init_locale(root, _clean_project(root), name)
+    for file, n in result.catalogs:
+        typer.echo(f"wrote {file} ({n} strings to translate)")
+    if result.glossary:
+        typer.echo(f"wrote {result.glossary} ({result.terms} terms to fill)")
+    typer.echo(f"{result.locale}: {result.name}, Plural-Forms from CLDR \"{result.plural_forms}\"; next: translate the "
+               f"catalogs, then run: cardkit l10n check --locale {result.locale} --summary")
+
+
+@l10n_app.command("pseudo")
+def l10n_pseudo(root: RootOpt = Path(".")) -> None:
+    """Write a pseudo-locale (qps): every string accented, about 40 % longer and
+    bracketed, tokens and placeholders kept; then l10n check --locale qps and
+    build pdf --locale qps show what does not fit before any translator starts."""
+    from cardkit.i18n.pseudo import write_pseudo
+
+    result = write_pseudo(root, _clean_project(root))
+    for file, n in result.catalogs:
+        typer.echo(f"wrote {file} ({n} strings)")
+    typer.echo(f"next: cardkit l10n check --locale {result.locale} --summary, then cardkit build pdf --locale "
+               f"{result.locale}; remove locales/{result.locale} when done")
+
+
 @l10n_app.command("check")
 def l10n_check(root: RootOpt = Path("."),
                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to check (default: all with catalogs)")] = None,
                set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to check (default: all)")] = None,
                format: Annotated[Format, typer.Option("--format")] = Format.text,
-               no_fit: Annotated[bool, typer.Option("--no-fit", help="skip laying strings out in the card templates")] = False) -> None:
+               no_fit: Annotated[bool, typer.Option("--no-fit", help="skip laying strings out in the card templates")] = False,
+               summary: Annotated[bool, typer.Option("--summary", help="one line per catalog: coverage and the number of findings per code")] = False) -> None:
     """Check every translation: completeness, tokens, numbers, terminology,
     Korean spacing and particles, typography, glyphs, and fit on the card."""
     from cardkit.i18n.catalogs import project_locales
-    from cardkit.i18n.report import check_translations, render_text
+    from cardkit.i18n.report import check_translations, render_summary, render_text
 
     project = _clean_project(root)
     locales = list(locale or project_locales(root))
@@ -252,7 +289,7 @@ def l10n_check(root: RootOpt = Path("."),
     if format is Format.json:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
-        typer.echo(render_text(report))
+        typer.echo(render_summary(report) if summary else render_text(report))
     if not report.ok:
         raise typer.Exit(1)
 
@@ -295,15 +332,56 @@ LAYOUT_HELP = "grid (each card with its own bleed), shared-edge (cards share cut
 MARGIN_HELP = "the printer's unprintable margin: nothing is drawn within it"
 
 
+MinCoverageOpt = Annotated[float | None, typer.Option(
+    "--min-coverage", min=0.0, max=1.0,
+    help="fail (L009, nothing written) when a set's catalog has less than this share translated, e.g. 0.9")]
+
+
+def _coverage_lines(root: Path, project, set_ids: list[str], locales: list[str],  # (Project)
+                    minimum: float | None) -> list[str]:
+    """Per set and locale with strings left in English, how much is translated
+    and that the rest prints in English; with ``minimum``, one L009 line per set catalog below it (raised,
+    before anything is written)."""
+    from cardkit.i18n import localize as lz
+    from cardkit.i18n.languages import catalog_coverage, coverage_issue, coverage_line
+
+    lines: list[str] = []
+    problems: list[Issue] = []
+    for loc in locales:
+        if loc == lz.SOURCE_LOCALE:
+            continue
+        for sid in set_ids:
+            lz.require_locale(root, loc, sid)
+            c = catalog_coverage(root, loc, sid, project.card_set(sid).strings)
+            if c.english:
+                lines.append(coverage_line(c))
+            problem = coverage_issue(c, minimum) if minimum is not None else None
+            if problem is not None:
+                problems.append(problem)
+        if lz.keeps_ui_catalogs(root):
+            c = catalog_coverage(root, loc, lz.UI_DOMAIN, lz.ui_strings())
+            if c.english:
+                lines.append(coverage_line(c))
+        elif lz.ui_catalog(root, loc) is None:
+            lines.append(f"{loc}: ui: cardkit ships no {loc} catalog for its own interface strings (sheet notes, "
+                         "build summary): they print in English")
+    if problems:
+        raise CardkitError(problems)
+    return lines
+
+
 @build_app.callback()
 def build_all(ctx: typer.Context, root: RootOpt = Path("."),
               locale: Annotated[str, typer.Option("--locale", help="language of the build summary")] = "en",
               layout: Annotated[str, typer.Option("--layout", help=LAYOUT_HELP)] = "grid",
-              margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm") -> None:
+              margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm",
+              min_coverage: MinCoverageOpt = None) -> None:
     """The main job: validate, check the translations, and write
     output/<set>-<locale>-a4.pdf for every set in English and every locale with
-    catalogs, with a summary
-    in output/build-summary.txt (in the --locale language)."""
+    catalogs, with a summary in output/build-summary.txt (in the --locale
+    language).  Untranslated strings print in English: the build says how many
+    per set (--min-coverage makes too few an error); any other translation
+    error stops it."""
     if ctx.invoked_subcommand is not None:
         return
     import time
@@ -321,9 +399,11 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     summary_loc = Localizer(root, locale)  # an unknown locale fails here, before anything is written
     sets = tuple((sid, ls.set.physical_count()) for sid, ls in sorted(project.sets.items()) if ls.set)
     locales = project_locales(root)
+    coverage = _coverage_lines(root, project, [sid for sid, _ in sets], locales, min_coverage)
     report = check_translations(root, project, locales)
-    if not report.ok:
-        raise CardkitError([f.issue() for f in report.findings if f.severity is Severity.ERROR])
+    blocking = [f.issue() for f in report.findings if f.severity is Severity.ERROR and f.check not in UNTRANSLATED]
+    if blocking:
+        raise CardkitError(blocking)
     translations = []
     for loc, fs in sorted(report.fit_summary().items()):
         cov = report.coverage.get(loc, {})
@@ -357,6 +437,8 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     text = bs.render_summary(facts, summary_loc, set_locs)
     atomic_write_bytes(root / "output" / "build-summary.txt", text.encode("utf-8"))
     typer.echo(text, nl=False)
+    for line in coverage:
+        typer.echo(line)
 
 
 @build_app.command("pdf")
@@ -370,14 +452,20 @@ def build_pdf_cmd(root: RootOpt = Path("."),
                   units: Annotated[str, typer.Option("--units", help="inch or cm: distances on table maps")] = "inch",
                   layout: Annotated[str, typer.Option("--layout", help=LAYOUT_HELP)] = "grid",
                   margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm",
-                  out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>[-<layout>].pdf)")] = None) -> None:
-    """Write one localized print-and-play PDF."""
+                  out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>[-<layout>].pdf)")] = None,
+                  min_coverage: MinCoverageOpt = None) -> None:
+    """Write one localized print-and-play PDF; says how much of the set is
+    translated (the rest prints in English)."""
     from cardkit.printing import build_pdf
 
     project = _clean_project(root)
-    result = build_pdf(root, project.card_set(_set_id(project, set_id)), locale, paper=paper.lower(), duplex=duplex,
+    sid = _set_id(project, set_id)
+    coverage = _coverage_lines(root, project, [sid], [locale], min_coverage) if sid in project.sets else []
+    result = build_pdf(root, project.card_set(sid), locale, paper=paper.lower(), duplex=duplex,
                        bleed=_parse_bleed(bleed), mode=mode, out=out, units=units, layout=layout,
                        margin=_parse_margin(margin))
+    for line in coverage:
+        typer.echo(line)
     typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")
 
 

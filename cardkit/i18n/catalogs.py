@@ -62,6 +62,13 @@ MANAGED_HEADERS = frozenset({"project-id-version", "report-msgid-bugs-to", "pot-
 BABEL_HEADERS = frozenset({"po-revision-date", "last-translator", "language-team"})  # written by Babel itself
 
 MsgId = Union[str, tuple[str, str]]
+# the pseudo-locale of `cardkit l10n pseudo` (ICU's qps-ploc): English rules wherever Babel is asked
+PSEUDO = "qps"
+
+
+def babel_locale(locale: str) -> str:
+    """The locale Babel is given for ``locale`` (English for the pseudo-locale)."""
+    return "en" if locale == PSEUDO else locale
 
 
 def pot_path(root: Path, set_id: str) -> Path:
@@ -485,7 +492,8 @@ def _read(text: str, file: str, locale: str | None) -> tuple[list[Issue], Loaded
                                         f"to {MAX_PLURALS}: {plural_forms[:60]!r}", file=file, line=reader.header_line,
                                 column=1))
     try:
-        cat = Catalog(locale=locale, charset="utf-8", fuzzy=reader.header is not None and reader.header.fuzzy)
+        cat = Catalog(locale=babel_locale(locale) if locale else locale, charset="utf-8",
+                      fuzzy=reader.header is not None and reader.header.fuzzy)
     except (ValueError, UnknownLocaleError):
         raise CardkitError(Issue("L003", f"unknown locale '{locale}' (the name of the catalog's folder)", file=file)) from None
     if nplurals is not None and plural_forms is not None:
@@ -563,6 +571,7 @@ class Document:
     previous: dict[str | None, Previous] = field(default_factory=dict)
     extra_headers: tuple[tuple[str, str], ...] = ()
     header_comment: tuple[str, ...] | None = None
+    stats: dict[str, int] = field(default_factory=dict)  # what the merge did: new, fuzzy, obsolete, unchanged
 
 
 def _as_id(msgid: Any) -> MsgId:
@@ -589,7 +598,7 @@ def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document
         value = old.header(name) if old is not None else None
         return default if value is None else value
 
-    new = Catalog(locale=Locale.parse(locale), project=PROJECT, version="1", domain=template.domain,
+    new = Catalog(locale=Locale.parse(babel_locale(locale)), project=PROJECT, version="1", domain=template.domain,
                   creation_date=EPOCH, revision_date=kept("PO-Revision-Date", EPOCH), fuzzy=False,
                   charset="utf-8", copyright_holder="cardkit contributors", msgid_bugs_address="",
                   last_translator=kept("Last-Translator", ""), language_team=kept("Language-Team", ""))
@@ -601,6 +610,7 @@ def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document
         retired.setdefault(e.context, e)
     revived: set[int] = set()
     previous: dict[str | None, Previous] = {}
+    stats = {"new": 0, "fuzzy": 0, "obsolete": 0, "unchanged": 0}
     for m in template:
         if not m.id:
             continue
@@ -613,6 +623,12 @@ def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document
         flags = set(m.flags)
         string: str | tuple[str, ...] = ("",) * n if plural else ""
         before: Previous | None = None
+        if prev is None:
+            stats["new"] += 1
+        elif prev.translated and prev.msgid != msgid and not prev.fuzzy:
+            stats["fuzzy"] += 1
+        else:
+            stats["unchanged"] += 1
         if prev is not None and prev.translated:
             string = _forms(prev, plural, n)
             if prev.msgid != msgid:
@@ -630,12 +646,13 @@ def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document
     # entries whose card field disappeared stay as obsolete (#~) for the translator
     gone = [e for e in (old.obsolete if old is not None else []) if id(e) not in revived]
     gone += [e for e in list(active.values()) + loose if e.translated]
+    stats["obsolete"] = len(gone)
     for i, e in enumerate(gone):
         new.obsolete[(e.context or "", str(i))] = Message(  # type: ignore[index]
             e.msgid, e.babel_string(n), user_comments=list(e.user_comments), context=e.context)
     extra = tuple((k, v) for k, v in (old.headers if old is not None else ())
                   if k.lower() not in MANAGED_HEADERS | BABEL_HEADERS)
-    return Document(new, previous, extra, old.header_comment if old is not None else None)
+    return Document(new, previous, extra, old.header_comment if old is not None else None, stats)
 
 
 def _previous_lines(p: Previous) -> list[str]:
@@ -651,9 +668,26 @@ def _previous_lines(p: Previous) -> list[str]:
     return "\n".join(out).split("\n")
 
 
-def render(doc: Catalog | Document) -> bytes:
-    """The PO bytes of a catalog: Babel's writer at width 78, then the
-    ``#|`` previous source, the translator's header fields and header comment."""
+def _width_of(old: LoadedCatalog | None) -> int:
+    """The wrapping width a catalog was written at, so that an update keeps it:
+    0 when no entry is wrapped though some string line is longer than any tool
+    wraps at (``msgcat --no-wrap``), msgcat's and Poedit's 79 when a wrapped
+    line reaches it, else cardkit's 78."""
+    if old is None:
+        return WIDTH
+    body = old.text.split("\n\n", 1)[-1]  # the header entry is always wrapped
+    lines = body.splitlines()
+    continued = [ln for ln in lines if ln.startswith('"')]
+    if not continued:
+        longest = max((len(ln) for ln in lines if ln.startswith(("msgid", "msgstr"))), default=0)
+        return 0 if longest > 80 else WIDTH
+    return 79 if max(len(ln) for ln in continued) == 79 else WIDTH
+
+
+def render(doc: Catalog | Document, width: int = WIDTH) -> bytes:
+    """The PO bytes of a catalog: Babel's writer at ``width`` (78 unless the
+    catalog was written at another), then the ``#|`` previous source, the
+    translator's header fields and header comment."""
     if isinstance(doc, Catalog):
         doc = Document(doc)
     for m in list(doc.catalog) + list(doc.catalog.obsolete.values()):
@@ -661,7 +695,7 @@ def render(doc: Catalog | Document) -> bytes:
         # letter ("95 % interval"), and msgfmt --check then rejects the translation
         m.flags.discard("python-format")
     buf = io.BytesIO()
-    write_po(buf, doc.catalog, width=WIDTH, sort_output=False, sort_by_file=False, include_previous=False)
+    write_po(buf, doc.catalog, width=width or 10 ** 6, sort_output=False, sort_by_file=False, include_previous=False)
     blocks = buf.getvalue().decode("utf-8").split("\n\n")
     messages = [m for m in doc.catalog if m.id]
     if len(blocks) != len(messages) + len(doc.catalog.obsolete) + 2 or blocks[-1] != "":
@@ -694,6 +728,14 @@ class Planned:
     data: bytes
     locale: str | None = None
     _stale: bool | None = None
+    stats: dict[str, int] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        """What an update does to this catalog, e.g. "1 new, 1 fuzzy, 0 obsolete, 436 unchanged"."""
+        s = self.stats
+        if not s:
+            return "template"
+        return f"{s['new']} new, {s['fuzzy']} fuzzy, {s['obsolete']} obsolete, {s['unchanged']} unchanged"
 
     def stale(self) -> bool:
         """Whether the file on disk differs in meaning from :attr:`data`
@@ -731,10 +773,62 @@ def plan_update(root: Path, domain: str, strings: tuple[SourceString, ...], loca
         except CardkitError as exc:
             issues.extend(exc.issues)
             continue
-        plans.append(Planned(path, render(merge(template, old, loc)), loc))
+        doc = merge(template, old, loc)
+        data = render(doc, _width_of(old))
+        plans.append(Planned(path, keep_unchanged(old, data, rel(root, path), loc) if old is not None else data, loc,
+                             stats=doc.stats))
     if issues:
         raise CardkitError(issues)
     return plans
+
+
+def _blocks(text: str) -> list[str]:
+    return [b.strip("\n") for b in re.split(r"\n[ \t]*\n", text.strip("\n")) if b.strip()]
+
+
+def _block_entry(block: str, file: str, locale: str | None) -> PoEntry | None:
+    """The one entry a block of a catalog holds, its line aside (None for the header or a block that is not one entry)."""
+    reader = _Reader(file)
+    for n, raw in enumerate(_split_lines(block), 1):
+        reader.line(n, raw)
+    reader.finish()
+    if reader.issues or len(reader.entries) != 1:
+        return None
+    e = reader.entries[0]
+    def joined(comments: tuple[str, ...]) -> tuple[str, ...]:  # a comment wrapped or not is the same comment
+        return (" ".join(" ".join(comments).split()),)
+
+    return PoEntry(0, e.context, e.id, e.plural, e.strings, tuple(sorted(e.flags)), joined(e.auto_comments),
+                   joined(e.user_comments), tuple(sorted(e.locations, key=str)), e.previous, e.obsolete)
+
+
+def keep_unchanged(old: LoadedCatalog, data: bytes, file: str, locale: str | None) -> bytes:
+    """``data`` (a merged catalog as cardkit writes it) with every entry that
+    the merge left as it was written exactly as the old file has it (its
+    wrapping by Poedit, msgcat or Babel at any width), and the old header
+    entry when its fields are the same: an update touches only the entries
+    that change."""
+    new_text = data.decode("utf-8")
+    olds: dict[PoEntry, str] = {}
+    old_blocks = _blocks(old.text)
+    for b in old_blocks[1:]:
+        e = _block_entry(b, file, locale)
+        if e is not None:
+            olds.setdefault(e, b)
+    out = []
+    new_blocks = _blocks(new_text)
+    for i, b in enumerate(new_blocks):
+        if i == 0:
+            try:
+                same = parse_catalog(data, file, locale).headers == old.headers
+            except CardkitError:
+                same = False
+            out.append(old_blocks[0] if same and old_blocks else b)
+            continue
+        e = _block_entry(b, file, locale)
+        out.append(olds.get(e, b) if e is not None else b)
+    ending = old.text[len(old.text.rstrip("\n")):] or "\n"  # Babel ends with a blank line, msgcat does not
+    return ("\n\n".join(out) + ending).encode("utf-8")
 
 
 def write_plans(plans: list[Planned]) -> list[Path]:

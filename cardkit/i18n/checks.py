@@ -45,6 +45,7 @@ from typing import Any, Callable, Iterable
 
 from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.i18n.korean import PAIRS, final_consonant, native_numbers, particle
+from cardkit.i18n.langrules import ALL_QUOTES, UnitWords, allowed_quotes, number_style, quote_marks, unit_words
 from cardkit.layout.fonts import FontBook
 from cardkit.load.schema import validate_doc
 from cardkit.load.yamlsafe import YamlError, read_yaml_file
@@ -86,6 +87,12 @@ class Glossary:
     proper_names: frozenset[str] = frozenset()
     numbers: dict[int, tuple[str, ...]] = field(default_factory=dict, hash=False)
     variants: tuple[Variant, ...] = ()
+    negation: tuple[str, ...] = ()  # words that negate a clause (the negation check)
+    units_declared: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # inch words, cm words beyond CLDR's
+
+    @property
+    def units(self) -> UnitWords:
+        return unit_words(self.locale, *self.units_declared)
 
 
 def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
@@ -107,7 +114,9 @@ def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
                        tuple(t.get("forbidden", ())), tuple(t.get("sets", ()))) for t in d["terms"])
     numbers = {n["value"]: tuple(n["words"]) for n in d.get("numbers", [])}
     variants = tuple(Variant(v["en"], tuple(v["translations"]), v["reason"]) for v in d.get("variants", []))
-    return Glossary(locale, terms, frozenset(d.get("proper_names", [])), numbers, variants), []
+    units = d.get("units", {})
+    return Glossary(locale, terms, frozenset(d.get("proper_names", [])), numbers, variants, tuple(d.get("negation", [])),
+                    (tuple(units.get("inch", [])), tuple(units.get("cm", [])))), []
 
 
 @dataclass
@@ -206,19 +215,6 @@ class Number:
     unit: str = ""  # "inch", "cm" or ""
 
 
-@dataclass(frozen=True)
-class NumberStyle:
-    """How a locale writes numbers: the decimal mark and the thousands separators."""
-
-    decimal: str
-    groups: tuple[str, ...]
-
-
-NUMBER_STYLES = {"en": NumberStyle(".", (",",)), "ko": NumberStyle(".", (",",)),
-                 "fi": NumberStyle(",", (" ", "\u00a0", "\u202f", "."))}
-# the words an inch mark may be spelled as, per locale (6", 6″, 6 tuumaa, 6인치)
-INCH_WORDS = {"en": ("inches", "inch"), "fi": ("tuumaa", "tuuman", "tuumalla", "tuumaan", "tuumasta", "tuumalle", "tuuma"),
-              "ko": ("인치",)}
 # English words that carry a number (the translation may write them as digits, and they may
 # take a glossary number word of the translation)
 EN_NUMBER_WORDS = {"one": 1, "once": 1, "single": 1, "first": 1, "two": 2, "twice": 2, "second": 2, "both": 2,
@@ -226,28 +222,32 @@ EN_NUMBER_WORDS = {"one": 1, "once": 1, "single": 1, "first": 1, "two": 2, "twic
                    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 # English words Korean renders as one + counter (a dragon: 드래곤 1마리, a knight: 기사 한 명)
 EN_ONE_ARTICLES = ("a", "an", "each", "another")
-_NUMBER_RX: dict[str, re.Pattern[str]] = {}
+_NUMBER_RX: dict[tuple[str, UnitWords], re.Pattern[str]] = {}
 MAX_DIGITS = 60
 
 
-def _number_rx(locale: str) -> re.Pattern[str]:
-    lang = locale.split("_")[0]
-    rx = _NUMBER_RX.get(lang)
+def _number_rx(locale: str, units: UnitWords) -> re.Pattern[str]:
+    rx = _NUMBER_RX.get((locale, units))
     if rx is None:
-        style = NUMBER_STYLES.get(lang, NUMBER_STYLES["en"])
+        style = number_style(locale)
         groups = "|".join(re.escape(g) for g in style.groups)
-        inch = "|".join(INCH_WORDS.get(lang, ()) + INCH_WORDS["en"])
-        rx = _NUMBER_RX[lang] = re.compile(
+        inch = "|".join(re.escape(w) for w in units.inch)
+        cm = "|".join(re.escape(w) for w in units.cm)
+        if len(_NUMBER_RX) > 64:
+            _NUMBER_RX.clear()
+        rx = _NUMBER_RX[(locale, units)] = re.compile(
             rf"(?<![\d{re.escape(style.decimal)}])(?P<sign>(?<![\w)])[-\u2212])?"
             rf"(?P<int>\d{{1,3}}(?:(?:{groups})\d{{3}})+(?!\d)|\d+)(?:{re.escape(style.decimal)}(?P<frac>\d+))?"
-            rf"(?:(?P<inch>[\"″”]|\s?(?:{inch})(?![^\W\d_]))|(?P<cm>\s?cm(?![^\W\d_])))?")
+            rf"(?:(?P<inch>[\"″”]|\s?(?:{inch})(?![^\W\d_]))|(?P<cm>\s?(?:{cm})(?![^\W\d_])))?")
     return rx
 
 
-def numbers_in(text: str, locale: str) -> list[Number]:
-    """Every number written with digits in ``text`` as the locale writes them
-    (markup, icon tokens and placeholders are skipped).  Digits glued to a
-    Korean counter (1마리, 2장) or to a letter (D6) still count.
+def numbers_in(text: str, locale: str, units: UnitWords | None = None) -> list[Number]:
+    """Every number written with digits in ``text`` as the locale writes them:
+    CLDR's decimal and grouping symbols (Babel), lengths in the locale's CLDR
+    words for inches and centimetres plus ``units`` from its glossary (markup,
+    icon tokens and placeholders are skipped).  Digits glued to a Korean
+    counter (1마리, 2장) or to a letter (D6) still count.
 
     >>> [str(n.value) for n in numbers_in("Tapa 1 000 geenivoroa 2,5 kertaa 6 tuuman päästä, D6:n 3-4.", "fi")]
     ['1000', '5/2', '6', '6', '3', '4']
@@ -255,10 +255,14 @@ def numbers_in(text: str, locale: str) -> list[Number]:
     [('40000', ''), ('3/2', ''), ('12', 'inch'), ('30', 'cm')]
     >>> [str(n.value) for n in numbers_in("진스틸러 1마리와 2장, 3번", "ko")]
     ['1', '2', '3']
+    >>> [(str(n.value), n.unit) for n in numbers_in("40 000 poäng, 1,5 gånger, 12 tum", "sv")]
+    [('40000', ''), ('3/2', ''), ('12', 'inch')]
+    >>> [(str(n.value), n.unit) for n in numbers_in("40.000 Punkte, 1,5-mal, 12 Zoll, 30 Zentimeter", "de")]
+    [('40000', ''), ('3/2', ''), ('12', 'inch'), ('30', 'cm')]
     """
     out = []
     plain = _strip_markup(text)
-    for m in _number_rx(locale).finditer(plain):
+    for m in _number_rx(locale, units or unit_words(locale)).finditer(plain):
         digits = re.sub(r"\D", "", m.group("int"))[:MAX_DIGITS]  # int() refuses thousands of digits
         frac = (m.group("frac") or "")[:MAX_DIGITS]
         value = Fraction(int(digits)) + (Fraction(int(frac), 10 ** len(frac)) if frac else 0)
@@ -310,7 +314,7 @@ def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Nu
     word cannot also stand for a digit; an inch length may be given in whole
     centimetres."""
     src = numbers_in(source, "en")
-    dst = numbers_in(translation, g.locale)
+    dst = numbers_in(translation, g.locale, g.units)
     missing, extra = [], list(dst)
     for n in src:
         hit = next((d for d in extra if d.value == n.value), None)
@@ -348,7 +352,7 @@ def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Nu
 @_check
 def check_numbers(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     missing, extra = compare_numbers(e.source, e.translation, g)
-    dst = numbers_in(e.translation, e.locale)
+    dst = numbers_in(e.translation, e.locale, g.units)
     seen = ", ".join(n.text for n in dst) or "none"
     src_all = numbers_in(e.source, "en")
     for text, k in Counter(n.text for n in missing).items():
@@ -506,12 +510,18 @@ def check_spaces(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
 
 @_check
 def check_quotes(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
-    t = e.translation
-    t_no_inches = re.sub(r'(\d)"', r"\1", t)  # 12" is an inch mark, not a quote
-    if e.locale.startswith("fi") and re.search("[\"“„«»]", t_no_inches):
-        yield "T802", W, "Finnish quotations use ” ” (U+201D on both sides)"
-    if e.locale.startswith("ko") and '"' in t_no_inches and '"' not in re.sub(r'(\d)"', r"\1", e.source):
-        yield "T802", W, "straight quotes: use “ ” or 「 」"
+    allowed = allowed_quotes(e.locale)
+    marks = quote_marks(e.locale)
+    if not allowed or marks is None:
+        return  # CLDR gives this language no quotation marks to compare with
+    t_no_inches = re.sub(r'(\d)["″”]', r"\1", e.translation)  # 12" is an inch mark, not a quote
+    source_straight = '"' in re.sub(r'(\d)"', r"\1", e.source)
+    bad = sorted({c for c in t_no_inches if c in ALL_QUOTES and c not in allowed and not (c == '"' and source_straight)})
+    if bad:
+        alt = f" (inside a quotation {marks[2]}…{marks[3]})" if marks[2] != marks[0] or marks[3] != marks[1] else ""
+        also = "".join(c for c in allowed if c not in marks)
+        yield "T802", W, (f"quotation marks {' '.join(bad)}: {e.locale} quotes as {marks[0]}…{marks[1]}{alt}"
+                          f"{f', or with {also}' if also else ''} (CLDR)")
 
 
 @_check

@@ -29,6 +29,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 from cardkit.errors import CardkitError, Issue
+from cardkit.i18n.catalogs import babel_locale
 from cardkit.load.schema import load_validated
 from cardkit.model import CardSet, SourceString
 from cardkit.text import plural_problems
@@ -102,7 +103,7 @@ def _catalog(path: str, mtime: float, locale: str, root: str | None = None, file
 
     raw = read_project_file(Path(path), file or path, root=Path(root) if root else None, max_bytes=MAX_PO_BYTES,
                             too_large="L001")
-    cat = read_po(io.BytesIO(raw), locale=locale)
+    cat = read_po(io.BytesIO(raw), locale=babel_locale(locale))
     out: dict[str, Translation] = {}
     for m in cat:
         if not m.id or not m.context or m.fuzzy:

@@ -15,6 +15,7 @@ from cardkit.i18n.catalogs import plan_update, po_path, read_catalog, rel
 from cardkit.i18n.budget import split_by_english, translation_domains
 from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
 from cardkit.i18n.localize import UI_DOMAIN, form_example, plural_forms
+from cardkit.i18n.meaning import run_meaning_checks
 from cardkit.layout.compose import FieldFit
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.textfit import ColumnResult
@@ -118,7 +119,7 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
             continue
         if m.fuzzy:
             report.findings.append(Finding("T103", Severity.ERROR, locale, domain, s.msgctxt, file, line,
-                                           "fuzzy: the English changed since this was translated; review and clear the flag"))
+                                           fuzzy_message(m, s.text)))
         else:
             translated += 1
         entries.append(Entry(locale, domain, s.msgctxt, s.text, text, file, line, m.fuzzy, icons=icons))
@@ -151,9 +152,41 @@ def _plural_entries(s: SourceString, m: Any, locale: str, domain: str, file: str
                                            f"msgstr[{i}] (the form for {form_example(locale, i)}) is not translated"))
     if m.fuzzy:
         report.findings.append(Finding("T103", Severity.ERROR, locale, domain, s.msgctxt, file, line,
-                                       "fuzzy: the English changed since this was translated; review and clear the flag"))
+                                       fuzzy_message(m, s.text)))
     return [Entry(locale, domain, s.msgctxt, s.text if i == 0 and n > 1 else (s.plural or s.text), f, file, line,
                   m.fuzzy, form=i, icons=icons) for i, f in enumerate(forms) if f]
+
+
+def word_diff(old: str, new: str) -> str:
+    """The change from ``old`` to ``new`` word by word, as ``wdiff`` shows it.
+
+    >>> word_diff("Kill 2 Genestealers in this swarm.", "Kill 3 Genestealers in any swarm.")
+    'Kill [-2-] {+3+} Genestealers in [-this-] {+any+} swarm.'
+    """
+    import difflib
+
+    a, b = old.split(), new.split()
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.extend(a[i1:i2])
+            continue
+        if i2 > i1:
+            out.append("[-" + " ".join(a[i1:i2]) + "-]")
+        if j2 > j1:
+            out.append("{+" + " ".join(b[j1:j2]) + "+}")
+    return " ".join(out)
+
+
+def fuzzy_message(m: Any, english: str) -> str:
+    """T103's words: whether the English changed (with the word diff from the
+    English the translation was made from, ``#| msgid``) or the flag was set
+    by hand (no earlier English, or the same English)."""
+    previous = list(m.previous_id or [])
+    if previous and previous[0] != english:
+        return (f"fuzzy: the English changed since this was translated: {word_diff(previous[0], english)}; "
+                "review the translation and clear the flag")
+    return "fuzzy: flagged by hand (the English is unchanged); review the translation and clear the flag"
 
 
 def check_translations(root: Path, project: Project, locales: list[str], set_ids: list[str] | None = None,
@@ -185,6 +218,7 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
             if progress:
                 progress(done, total)
         report.findings.extend(check_consistency(everything, glossary))
+        report.findings.extend(run_meaning_checks(everything, glossary))
         # a catalog that cannot be read is reported with its lines; laying it out would only repeat that
         readable = not any(f.locale == locale and f.check in ("L001", "F001") for f in report.findings)
         if fit and readable:
@@ -366,3 +400,36 @@ def render_text(report: CheckReport) -> str:
     lines.append("ok" if report.ok else "failed: translation errors found")
     return "\n".join(lines)
 
+
+
+def render_summary(report: CheckReport) -> str:
+    """``l10n check --summary``: one line per catalog (coverage, then the number
+    of findings per code), a line for findings outside the catalogs (a
+    glossary), and the verdict."""
+    lines: list[str] = []
+    counts: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+    files: dict[tuple[str, str], str] = {}
+    for f in report.findings:
+        counts[(f.locale, f.set)][(f.severity.value, f.check)] += 1
+        if f.set != "glossary" and f.file.endswith(".po"):
+            files.setdefault((f.locale, f.set), f.file)
+
+    def tally(c: Counter[tuple[str, str]]) -> str:
+        parts = []
+        for sev in ("error", "warning"):
+            codes = sorted((code, n) for (s, code), n in c.items() if s == sev)
+            if codes:
+                total = sum(n for _, n in codes)
+                parts.append(f"{total} {sev}(s) (" + ", ".join(f"{code} {n}" for code, n in codes) + ")")
+        return "; ".join(parts) or "no findings"
+
+    for loc, domains in sorted(report.coverage.items()):
+        for domain, c in domains.items():
+            pct = int(100 * c["translated"] / c["total"]) if c["total"] else 100
+            file = files.get((loc, domain), f"locales/{loc}/LC_MESSAGES/{domain}.po")
+            lines.append(f"{file}: {loc} {domain}: {c['translated']}/{c['total']} translated ({pct} %); "
+                         f"{tally(counts.pop((loc, domain), Counter()))}")
+    for (loc, domain), rest in sorted(counts.items()):
+        lines.append(f"{loc} {domain}: {tally(rest)}")
+    lines.append("ok" if report.ok else "failed: translation errors found")
+    return "\n".join(lines)

@@ -347,6 +347,7 @@ def write_review(root: Path, project: Project, out: Path, locales: list[str] | N
             pages.append(out / f"{loc}.html")
             totals[loc] = total
         (stage / "index.html").write_text(_index(sets, targets, totals), encoding="utf-8")
+        _copy_fonts(stage / "fonts")
         n_faces = sum(len(v) for k, v in faces.items() if k[1] != SOURCE_LOCALE)
         n_images = sum(len(v) for v in faces.values())
     return ReviewResult(out, tuple(pages), n_faces, n_images)
@@ -387,8 +388,73 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+# the bundled fonts the pages use, so that Korean shows on a machine without a CJK system font
+PAGE_FONTS = (("cardkit-sans", "noto/NotoSans-Regular.ttf", "normal"), ("cardkit-sans", "noto/NotoSans-Bold.ttf", "bold"),
+              ("cardkit-kr", "nanum/NanumGothic.ttf", "normal"), ("cardkit-kr", "nanum/NanumGothicBold.ttf", "bold"))
+
+
+FONT_CSS = "fonts/fonts.css"
+# Visual TrueType's source tables: tools' data, never drawn; Chromium's font sanitizer
+# refuses Nanum Gothic for its empty TSI3
+_DROP_TABLES = frozenset({b"TSI0", b"TSI1", b"TSI2", b"TSI3", b"TSI5"})
+
+
+def web_font(data: bytes) -> bytes:
+    """A TrueType font without the tables a browser's sanitizer refuses and no
+    renderer reads (offsets, padding and checksums rebuilt)."""
+    import struct
+
+    version, count = struct.unpack(">IH", data[:6])
+    tables = []
+    for i in range(count):
+        tag, _, offset, length = struct.unpack(">4sIII", data[12 + 16 * i: 28 + 16 * i])
+        if tag not in _DROP_TABLES:
+            tables.append((tag, data[offset: offset + length]))
+    n = len(tables)
+    power = 1 << (n.bit_length() - 1)
+    head = struct.pack(">IHHHH", version, n, power * 16, power.bit_length() - 1, n * 16 - power * 16)
+
+    def checksum(b: bytes) -> int:
+        b += b"\0" * (-len(b) % 4)
+        return sum(struct.unpack(f">{len(b) // 4}I", b)) & 0xFFFFFFFF
+
+    offset = 12 + 16 * n
+    records, body = [], []
+    for tag, table in tables:
+        if tag == b"head":
+            table = table[:8] + b"\0\0\0\0" + table[12:]  # checksumAdjustment, set below
+        records.append(struct.pack(">4sIII", tag, checksum(table), offset, len(table)))
+        body.append(table + b"\0" * (-len(table) % 4))
+        offset += len(body[-1])
+    font = bytearray(head + b"".join(records) + b"".join(body))
+    at = next((struct.unpack(">I", r[8:12])[0] for r in records if r[:4] == b"head"), None)
+    if at is not None:
+        struct.pack_into(">I", font, at + 8, (0xB1B0AFBA - checksum(bytes(font))) & 0xFFFFFFFF)
+    return bytes(font)
+
+
+def _copy_fonts(target: Path) -> None:
+    """``fonts/fonts.css``: the bundled fonts as ``@font-face`` rules with the
+    font data inline.  Chromium refuses a font file a page opened from disk
+    names by URL (a file:// font is a cross-origin request), so the data travel
+    in the style sheet, which any page may load."""
+    import base64
+
+    from cardkit.layout.fonts import FontBook
+
+    source = FontBook().font_dir
+    rules = []
+    for family, rel_path, weight in PAGE_FONTS:
+        data = base64.b64encode(web_font((source / rel_path).read_bytes())).decode("ascii")
+        rules.append(f"@font-face{{font-family:'{family}';src:url(data:font/ttf;base64,{data}) format('truetype');"
+                     f"font-weight:{weight};font-display:block}}")
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "fonts.css").write_text("\n".join(rules) + "\n", encoding="ascii")
+
+
 CSS = """
-body{font-family:system-ui,"Noto Sans","Noto Sans CJK KR","NanumGothic",sans-serif;margin:1.2rem;color:#1d1b18;background:#f4f2ec}
+body{font-family:'cardkit-sans','cardkit-kr',system-ui,sans-serif;margin:1.2rem;color:#1d1b18;background:#f4f2ec}
+.filters input[type=search]{width:16rem}
 h1{font-size:1.4rem;margin:.2rem 0}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}h3{font-size:1rem;margin:0 0 .4rem}
 table{border-collapse:collapse;font-size:.85rem;background:#fff}th,td{border:1px solid #ccc;padding:.2rem .4rem;text-align:left;vertical-align:top}
 td.n,th.n{text-align:right}.filters{position:sticky;top:0;background:#f4f2ec;padding:.5rem 0;z-index:5;border-bottom:1px solid #ccc}
@@ -409,15 +475,20 @@ border-radius:50%;width:1.1rem;height:1.1rem;display:flex;align-items:center;jus
 SCRIPT = """
 (function(){
   var only=document.getElementById('only-findings'),kind=document.getElementById('kind'),count=document.getElementById('shown');
+  var search=document.getElementById('search'),severity=document.getElementById('severity');
   function apply(){
-    var cards=document.querySelectorAll('article.card'),n=0;
+    var cards=document.querySelectorAll('article.card'),n=0,q=search.value.trim().toLowerCase();
     for(var i=0;i<cards.length;i++){
       var c=cards[i],hide=(only.checked&&c.getAttribute('data-findings')==='0')||(kind.value!==''&&c.getAttribute('data-kind')!==kind.value);
+      if(severity.value==='error')hide=hide||c.getAttribute('data-errors')==='0';
+      if(severity.value==='warning')hide=hide||(c.getAttribute('data-errors')==='0'&&c.getAttribute('data-warnings')==='0');
+      if(q)hide=hide||c.textContent.toLowerCase().indexOf(q)<0;
       c.hidden=hide;if(!hide)n++;
     }
     count.textContent=n;
   }
-  only.addEventListener('change',apply);kind.addEventListener('change',apply);apply();
+  only.addEventListener('change',apply);kind.addEventListener('change',apply);severity.addEventListener('change',apply);
+  search.addEventListener('input',apply);apply();
 })();
 """
 
@@ -473,7 +544,7 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
     name = {"fi": "Finnish", "ko": "Korean"}.get(locale, locale)
     out = ['<!DOCTYPE html>', f'<html lang="{_e(locale)}"><head><meta charset="utf-8">',
            f'<title>cardkit review: English and {_e(name)} ({_e(locale)})</title>',
-           f'<style>{CSS}</style></head><body>',
+           f'<link rel="stylesheet" href="{FONT_CSS}"><style>{CSS}</style></head><body>',
            f'<h1>Translation review: English and {_e(name)} (<code>{_e(locale)}</code>)</h1>',
            '<p><a href="index.html">all locales</a> · sets: ' + ", ".join(_e(s.id) for s in sets) +
            '. Each card face as printed, English on the left; boxes on the translated face mark findings '
@@ -499,7 +570,10 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
     out.append('<div class="filters"><label><input type="checkbox" id="only-findings"> only cards with findings</label>'
                '<label>kind <select id="kind"><option value="">all kinds</option>' +
                "".join(f'<option value="{_e(k)}">{_e(k)}</option>' for k in sorted({k for _, k in kinds})) +
-               f'</select></label><span><span id="shown">{len(rows)}</span> of {len(rows)} faces shown</span></div>')
+               '</select></label><label>severity <select id="severity"><option value="">any</option>'
+               '<option value="warning">warnings and errors</option><option value="error">errors</option></select></label>'
+               '<label>search <input type="search" id="search" placeholder="English, translation or msgctxt"></label>'
+               f'<span><span id="shown">{len(rows)}</span> of {len(rows)} faces shown</span></div>')
     for r in rows:
         out.append(_card_html(r, locale))
     out.append(f'<script>{SCRIPT}</script></body></html>')
@@ -528,7 +602,8 @@ def _card_html(r: _Row, locale: str) -> str:
     img = f"img/{r.set_id}/{locale}/{f.image}"
     en = f"img/{r.set_id}/{SOURCE_LOCALE}/{r.english.image}"
     out = [f'<article class="card" id="{_e(r.set_id)}--{_e(f.id)}" data-set="{_e(r.set_id)}" data-kind="{_e(f.kind)}" '
-           f'data-findings="{len(r.marks)}">',
+           f'data-findings="{len(r.marks)}" data-errors="{sum(m.severity == "error" for m in r.marks)}" '
+           f'data-warnings="{sum(m.severity == "warning" for m in r.marks)}">',
            f'<div class="faces"><figure>{_face_html(r.english, en, f"{f.id} (en)", None)}<figcaption>English</figcaption></figure>'
            f'<figure>{_face_html(f, img, f"{f.id} ({locale})", r.marks)}<figcaption>{_e(locale)}</figcaption></figure></div>',
            f'<div class="side"><h3>{_e(f.id)} <span class="ctx">{_e(r.set_id)} · {_e(f.kind)}</span></h3>']
@@ -557,7 +632,7 @@ def _card_html(r: _Row, locale: str) -> str:
 
 def _index(sets: list[CardSet], locales: list[str], totals: dict[str, dict[str, int]]) -> str:
     out = ['<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8"><title>cardkit translation review</title>',
-           f'<style>{CSS}</style></head><body><h1>Translation review</h1>',
+           f'<link rel="stylesheet" href="{FONT_CSS}"><style>{CSS}</style></head><body><h1>Translation review</h1>',
            '<p>Sets: ' + ", ".join(_e(s.id) for s in sets) + '. One page per locale:</p>',
            '<table><thead><tr><th>locale</th><th class="n">faces</th><th class="n">with findings</th>'
            '<th class="n">errors</th><th class="n">warnings</th><th class="n">info</th>'

@@ -1,29 +1,46 @@
 """Where a word may break at a line end.
 
-* Soft hyphens (U+00AD) from the catalogs are always break points.
-* Finnish: syllable rules (pyphen has no Finnish dictionary).  A syllable
-  boundary falls before a consonant followed by a vowel (*ta-lo*, *kis-sa*,
-  *kont-ti*) and between two vowels that are neither a long vowel nor a
-  diphthong (*ko-e*, *tapah-tu-ma*).  No break leaves fewer than two letters on
-  either side.  Existing hyphens break after themselves.
-* English: only soft hyphens and existing hyphens.
-* Korean: words never break inside (lines break between words only).
+* Soft hyphens (U+00AD) from the catalogs and real hyphens are always break
+  points (a real hyphen breaks after itself).
+* Syllables: pyphen's dictionaries (LibreOffice's hyphenation patterns) for
+  every language that has one (Swedish, German, French, ...).  pyphen has no
+  Finnish dictionary, so Finnish keeps its syllable rules: a boundary before a
+  consonant followed by a vowel (*ta-lo*, *kis-sa*, *kont-ti*) and between two
+  vowels that form neither a long vowel nor a diphthong (*ko-e*, *ta-pah-tu-ma*).
+* Compound seams: where a language's word list (``hyphenation/<lang>.txt``)
+  names a part found inside a word (*Prometium-säiliö*, *tutka-pinon*), the
+  seam before it is preferred to any syllable.
+* No syllable break leaves fewer than :data:`MIN_LEFT` letters before it or
+  :data:`MIN_RIGHT` after it (no *Laumanher-ra*).
+* English, the source language, breaks only at soft and real hyphens, as it
+  always has; Korean never breaks inside a word.
 
 >>> finnish_breaks("tukipelimerkki")
-[2, 4, 6, 8, 12]
+[4, 6, 8]
 >>> hyphenate("tukipelimerkki", "fi")
-'tu-ki-pe-li-merk-ki'
->>> hyphenate("geenivoroparvi", "fi")
-'gee-ni-vo-ro-par-vi'
+'tuki-pe-li-merkki'
+>>> hyphenate("Ventilationsunderhållsstation", "sv")
+'Ven-ti-la-tions-un-der-hålls-sta-tion'
+>>> compound_seams("Prometiumsäiliö", "fi"), compound_seams("Laumanherra", "fi")
+([9], [6])
 """
 
 from __future__ import annotations
+
+import functools
+from pathlib import Path
 
 SOFT_HYPHEN = "\u00ad"
 VOWELS = set("aeiouyåäöAEIOUYÅÄÖ")
 _DIPHTHONGS = {"ai", "ei", "oi", "ui", "yi", "äi", "öi", "au", "eu", "iu", "ou", "ey", "iy", "äy", "öy",
                "ie", "uo", "yö"}
-MIN_PART = 2
+MIN_LEFT = 3  # letters a syllable break leaves before it
+MIN_RIGHT = 3  # letters a syllable break leaves after it
+WORD_LISTS = Path(__file__).resolve().parent / "hyphenation"
+NO_SYLLABLES = frozenset({"en", "ko", "ja", "zh"})  # the source language, and scripts that break otherwise
+# languages that capitalize every noun: a capital letter there does not mark a name
+NOUN_CAPITALS = frozenset({"de", "lb"})
+HYPHENS = "-\u2010\u2013"
 
 
 def _is_letter(ch: str) -> bool:
@@ -31,10 +48,11 @@ def _is_letter(ch: str) -> bool:
 
 
 def finnish_breaks(word: str) -> list[int]:
-    """Indices ``i`` such that ``word[:i] + '-'`` / ``word[i:]`` is a valid split."""
+    """Indices ``i`` such that ``word[:i] + '-'`` / ``word[i:]`` is a valid
+    syllable split, compound seams of the word list included."""
     w = word.lower()
     n = len(w)
-    out = []
+    out = set(compound_seams(word, "fi"))
     for i in range(1, n):
         a, b = w[i - 1], w[i]
         if not (_is_letter(a) and _is_letter(b)):
@@ -49,9 +67,9 @@ def finnish_breaks(word: str) -> list[int]:
             ok = True
         elif a in VOWELS and b in VOWELS and (a + b) in {"ie", "uo", "yö"} and _syllables_before(w, i - 1) >= 1:
             ok = True
-        if ok and i >= MIN_PART and n - i >= MIN_PART:
-            out.append(i)
-    return out
+        if ok and i >= MIN_LEFT and n - i >= MIN_RIGHT:
+            out.add(i)
+    return sorted(out)
 
 
 def _syllables_before(w: str, i: int) -> int:
@@ -65,23 +83,85 @@ def _syllables_before(w: str, i: int) -> int:
     return groups
 
 
-def break_points(word: str, locale: str) -> list[int]:
+@functools.lru_cache(maxsize=16)
+def _word_list(lang: str) -> tuple[str, ...]:
+    """Compound parts of a language (one per line, ``#`` comments), longest first."""
+    path = WORD_LISTS / f"{lang}.txt"
+    if not path.is_file():
+        return ()
+    parts = {ln.split("#")[0].strip().lower() for ln in path.read_text(encoding="utf-8").splitlines()}
+    return tuple(sorted((p for p in parts if len(p) >= MIN_RIGHT), key=lambda p: (-len(p), p)))
+
+
+def compound_seams(word: str, locale: str) -> list[int]:
+    """Seams of a compound: before each listed part found in the word at
+    least :data:`MIN_LEFT` letters in, with :data:`MIN_RIGHT` letters from
+    there on (``word`` is letters only)."""
+    parts = _word_list(locale.split("_")[0])
+    w = word.lower()
+    n = len(w)
+    out = set()
+    for p in parts:
+        at = w.find(p, MIN_LEFT)
+        while at >= 0:
+            if n - at >= MIN_RIGHT:
+                out.add(at)
+            at = w.find(p, at + 1)
+    return sorted(out)
+
+
+@functools.lru_cache(maxsize=16)
+def _dictionary(lang: str):  # type: ignore[no-untyped-def]  # -> pyphen.Pyphen | None
+    import pyphen  # type: ignore[import-untyped]
+
+    if lang in NO_SYLLABLES or lang == "fi":
+        return None
+    name = pyphen.language_fallback(lang)
+    return pyphen.Pyphen(lang=name, left=MIN_LEFT, right=MIN_RIGHT) if name else None
+
+
+def has_syllables(locale: str) -> bool:
+    """Whether words of ``locale`` break between syllables (else at hyphens only)."""
+    lang = locale.split("_")[0]
+    return lang == "fi" or _dictionary(lang) is not None
+
+
+def syllable_breaks(word: str, locale: str) -> list[int]:
+    """Syllable break indices of a word of letters, by the language's rules or dictionary."""
+    lang = locale.split("_")[0]
+    if lang == "fi":
+        return finnish_breaks(word)
+    dic = _dictionary(lang)
+    if dic is None:
+        return []
+    return sorted(set(dic.positions(word)) | set(compound_seams(word, lang)))
+
+
+def break_points(word: str, locale: str, syllables: bool = True) -> list[int]:
     """Break indices in ``word`` (which may contain soft hyphens; indices refer to
-    the word *with* them, and a break at a soft hyphen removes it)."""
+    the word *with* them, and a break at a soft hyphen removes it).  With
+    ``syllables`` false, only soft and real hyphens."""
     points: set[int] = set()
     for i, ch in enumerate(word):
         if ch == SOFT_HYPHEN:
             points.add(i)
-        elif ch in "-\u2010\u2013" and 0 < i < len(word) - 1:
+        elif ch in HYPHENS and 0 < i < len(word) - 1:
             points.add(i + 1)
-    if locale.split("_")[0] == "fi":
+    if syllables and has_syllables(locale):
         # compute on the word without soft hyphens and map indices back
         plain_to_orig = [i for i, ch in enumerate(word) if ch != SOFT_HYPHEN]
         plain = "".join(word[i] for i in plain_to_orig)
         for start, part in _letter_runs(plain):
-            for b in finnish_breaks(part):
+            for b in syllable_breaks(part, locale):
                 points.add(plain_to_orig[start + b])
     return sorted(p for p in points if 0 < p < len(word))
+
+
+def seam_points(word: str, locale: str) -> set[int]:
+    """The break points of ``word`` that are compound seams (preferred to syllables)."""
+    plain_to_orig = [i for i, ch in enumerate(word) if ch != SOFT_HYPHEN]
+    plain = "".join(word[i] for i in plain_to_orig)
+    return {plain_to_orig[start + b] for start, part in _letter_runs(plain) for b in compound_seams(part, locale)}
 
 
 def _letter_runs(text: str) -> list[tuple[int, str]]:
@@ -102,7 +182,7 @@ def split_at(word: str, index: int) -> tuple[str, str]:
     if tail.startswith(SOFT_HYPHEN):
         tail = tail[1:]
     head_clean = head.replace(SOFT_HYPHEN, "")
-    if not head_clean.endswith(("-", "\u2010", "\u2013")):
+    if not head_clean.endswith(tuple(HYPHENS)):
         head_clean += "-"
     return head_clean, tail
 

@@ -26,11 +26,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
 
 from cardkit.layout.fonts import FontBook
-from cardkit.layout.hyphen import SOFT_HYPHEN, break_points, split_at
+from cardkit.layout.hyphen import NOUN_CAPITALS, SOFT_HYPHEN, break_points, seam_points, split_at
 from cardkit.text import parse_runs
 
 ICON_EM = 1.05  # inline icon advance, in ems
 HYPHENATE_BELOW_FILL = 0.72  # hyphenate only if the line would otherwise be filled less than this
+NO_HYPHENATION_ROLES = frozenset({"title", "number"})  # card names and titles keep their words whole
 Status = Literal["fits", "shrunk", "below_min", "overflow"]
 
 
@@ -42,6 +43,11 @@ class Style:
     align: str = "left"  # left | center | right
     max_lines: int = 0  # 0 = as many as the box holds
     colour: str = "#000000"
+    hyphenate: bool | None = None  # break words between syllables; None: every role but titles and numbers
+
+    @property
+    def hyphenates(self) -> bool:
+        return self.hyphenate if self.hyphenate is not None else self.role not in NO_HYPHENATION_ROLES
 
     def role_for(self, bold: bool, italic: bool) -> str:
         if self.role in ("title", "number"):
@@ -142,6 +148,7 @@ class _Breaker:
         self.x = 0.0
         self.space: Piece | None = None
         self.too_wide = False
+        self.name = False
 
     def measure(self, text: str, role: str) -> float:
         return self.book.width(text.replace(SOFT_HYPHEN, ""), self.book.chain(self.style.locale, role), self.size)
@@ -172,7 +179,11 @@ class _Breaker:
         for (kind, value, role), w in zip(parts, widths):
             self._put(kind, value.replace(SOFT_HYPHEN, "") if kind == "text" else value, role, w)
 
-    def add_unit(self, parts: Sequence[tuple[str, str, str]]) -> None:
+    def add_unit(self, parts: Sequence[tuple[str, str, str]], name: bool = False) -> None:
+        """Add a unit at the end of the text; ``name``: a capitalized word inside
+        a sentence, which breaks between syllables only when it is wider than
+        a line (or at its own hyphens)."""
+        self.name = name
         widths = [self.part_width(p) for p in parts]
         total = sum(widths)
         space_w = self.space.width if (self.space is not None and self.lines[-1]) else 0.0
@@ -196,19 +207,25 @@ class _Breaker:
         self._put_unit(parts, widths)
 
     def _hyphenate(self, text: str, role: str, space_w: float) -> bool:
-        if self.style.locale.split("_")[0] == "ko":
+        lang = self.style.locale.split("_")[0]
+        if lang == "ko":
             return False
-        points = break_points(text, self.style.locale)
-        # prefer the translator's soft hyphens and real hyphens (compound seams) to syllables
+        # titles and names keep their syllables together unless the word is wider than a line
+        name = self.name and lang not in NOUN_CAPITALS
+        syllables = (self.style.hyphenates and not name) or self.measure(text, role) > self.width + 1e-6
+        points = break_points(text, self.style.locale, syllables)
+        # prefer the translator's soft hyphens and real hyphens, then compound seams, to syllables
         explicit = [p for p in points if text[p - 1] in "-\u2010\u2013" or (p < len(text) and text[p] == SOFT_HYPHEN)]
-        ordered = sorted(explicit, reverse=True) + sorted(set(points) - set(explicit), reverse=True)
+        seams = (seam_points(text, self.style.locale) & set(points)) - set(explicit) if syllables else set()
+        ordered = (sorted(explicit, reverse=True) + sorted(seams, reverse=True)
+                   + sorted(set(points) - set(explicit) - seams, reverse=True))
         for p in ordered:
             head, tail = split_at(text, p)
             hw = self.measure(head, role)
             if self.x + space_w + hw <= self.width + 1e-6:
                 self._put_unit([("text", head, role)], [hw])
                 self.newline()
-                self.add_unit([("text", tail, role)])
+                self.add_unit([("text", tail, role)], self.name)
                 return True
         return False
 
@@ -223,22 +240,34 @@ Unit = tuple[tuple[str, str, str], ...]  # (kind, value, role) parts glued toget
 @functools.lru_cache(maxsize=8192)
 def _tokens(text: str, role: str, icons: frozenset[str] = frozenset()) -> tuple[tuple[str, Unit | str], ...]:
     """What the breaker is fed for ``text`` in a style of ``role``, whatever the
-    size and width: ``("unit", parts)``, ``("space", role)`` or ``("newline", "")``.
+    size and width: ``("unit", parts)`` (``("name", parts)`` for a capitalized word inside a sentence),
+    ``("space", role)`` or ``("newline", "")``.
     A fit tries many sizes of the same text, so this is worked out once."""
     style = Style("", role)
     out: list[tuple[str, Unit | str]] = []
     unit: list[tuple[str, str, str]] = []
+    start = True  # at the start of a sentence: a capital letter there marks no name
+
+    def close() -> None:
+        nonlocal start
+        if unit:
+            word = unit[0][1] if len(unit) == 1 and unit[0][0] == "text" else ""
+            name = not start and word[:1].isupper() and not word.isupper()
+            out.append(("name" if name else "unit", tuple(unit)))
+            last = unit[-1][1] if unit[-1][0] == "text" else ""
+            start = last.rstrip("\"”’)»").endswith((".", "!", "?", ":", "•"))
+            unit.clear()
+
     for atom in _atoms(text, icons):
         r = style.role_for(atom.bold, atom.italic)
         if atom.kind in ("space", "newline"):
-            if unit:
-                out.append(("unit", tuple(unit)))
-                unit = []
+            close()
+            if atom.kind == "newline":
+                start = True
             out.append(("newline", "") if atom.kind == "newline" else ("space", r))
         else:
             unit.append(("icon" if atom.kind == "icon" else "text", atom.text, r))
-    if unit:
-        out.append(("unit", tuple(unit)))
+    close()
     return tuple(out)
 
 
@@ -249,8 +278,8 @@ def break_lines(text: str, style: Style, size: float, width: float, book: FontBo
     names, inline tokens besides the built-in ones."""
     br = _Breaker(book, style, size, width)
     for kind, value in _tokens(text, style.role, icons):
-        if kind == "unit":
-            br.add_unit(value)  # type: ignore[arg-type]
+        if kind in ("unit", "name"):
+            br.add_unit(value, kind == "name")  # type: ignore[arg-type]
         elif kind == "space":
             br.add_space(value)  # type: ignore[arg-type]
         else:

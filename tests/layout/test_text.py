@@ -13,24 +13,64 @@ BOOK = FontBook()
 
 
 @pytest.mark.parametrize("word, expected", [
-    ("tukipelimerkki", "tu-ki-pe-li-merk-ki"),
-    ("geenivoroparvi", "gee-ni-vo-ro-par-vi"),
-    ("taisteluparimerkki", "tais-te-lu-pa-ri-merk-ki"),
-    ("tapahtumakortti", "ta-pah-tu-ma-kort-ti"),
-    ("muodostelma", "muo-dos-tel-ma"),
+    ("tukipelimerkki", "tuki-pe-li-merkki"),  # no two-letter fragment at either end
+    ("geenivoroparvi", "gee-ni-vo-ro-parvi"),
+    ("taisteluparimerkki", "tais-te-lu-pa-ri-merkki"),
+    ("tapahtumakortti", "tapah-tu-ma-kortti"),
+    ("muodostelma", "muo-dos-telma"),
     ("hyökkäys", "hyök-käys"),
-    ("Laumanherra", "Lau-man-her-ra"),
-    ("tutkapinosta", "tut-ka-pi-nos-ta"),
-    ("koe", "koe"),  # never leaves a single letter
+    ("Laumanherra", "Lau-man-herra"),  # not Laumanher-ra
+    ("tutkapinosta", "tut-ka-pi-nosta"),
+    ("koe", "koe"),
 ])
 def test_finnish_syllables(word, expected):
     assert hyphenate(word, "fi") == expected
+
+
+@pytest.mark.parametrize("word, seam", [("Prometiumsäiliö", "Prometium-säiliö"), ("tutkapinoon", "tutka-pinoon"),
+                                        ("Laumanherra", "Lauman-herra"), ("tukipelimerkin", "tukipeli-merkin")])
+def test_finnish_compounds_break_at_the_seam_first(word, seam):
+    head = seam.split("-")[0]
+    chain = BOOK.chain("fi", "body")
+    width = BOOK.width(f"xx {head}-", chain, 9) + 1  # room for the seam's head, not the whole word
+    lines, _ = break_lines(f"xx {word}", Style("fi"), 9, width, BOOK)
+    assert _text_of(lines)[:2] == [f"xx {head}-", word[len(head):]]
+
+
+def test_swedish_compound_of_29_letters_hyphenates_by_the_dictionary():
+    word = "Ventilationsunderhållsstation"
+    assert len(word) == 29 and hyphenate(word, "sv") == "Ven-ti-la-tions-un-der-hålls-sta-tion"
+    width = BOOK.width(word, BOOK.chain("sv", "body"), 9) * 0.6
+    result = fit(word, Style("sv"), width, 40, 9, 6, BOOK)
+    assert result.status == "fits" and result.size == 9  # at full size, not shrunk to 55 %
+    assert len(result.lines) == 2 and _text_of(result.lines)[0].endswith("-")
+    assert "".join(_text_of(result.lines)).replace("-", "") == word
+
+
+def test_titles_and_names_keep_their_words_whole():
+    # a title moves the word to the next line rather than break it ...
+    lines, _ = break_lines("Sankarillinen rynnäkkö", Style("fi", "title"), 9, BOOK.width(
+        "Sankarillinen rynnä-", BOOK.chain("fi", "title"), 9) + 1, BOOK)
+    assert _text_of(lines) == ["Sankarillinen", "rynnäkkö"]
+    # ... unless it is wider than any line
+    word = "Ventilationsunderhållsstation"
+    lines, wide = break_lines(word, Style("sv", "title"), 9, BOOK.width(word, BOOK.chain("sv", "title"), 9) * 0.6, BOOK)
+    assert len(lines) == 2 and not wide
+    # a capitalized word inside a sentence is a name: moved whole
+    body = Style("fi")
+    width = BOOK.width("Aina kun Lexicanium Calista-", BOOK.chain("fi", "body"), 9) + 1
+    assert _text_of(break_lines("Aina kun Lexicanium Calistarius heittää", body, 9, width, BOOK)[0])[0] == \
+        "Aina kun Lexicanium"
+    # German capitalizes every noun: there a capital marks no name
+    width = BOOK.width("Die Ventilations-", BOOK.chain("de", "body"), 9) + 1
+    assert _text_of(break_lines("Die Ventilationsstation", Style("de"), 9, width, BOOK)[0])[0].endswith("-")
 
 
 def test_soft_hyphen_is_a_break_and_english_has_no_syllable_breaks():
     assert break_points("Ilmanvaihto\u00adkanava", "en") == [11]
     assert break_points("Genestealers", "en") == []
     assert 11 in break_points("Ilmanvaihto\u00adkanava", "fi")
+    assert break_points("Ilmanvaihto\u00adkanava", "fi", syllables=False) == [11]
 
 
 def _text_of(lines):

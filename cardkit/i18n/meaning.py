@@ -1,0 +1,248 @@
+"""Meaning checks beyond the anchors (numbers, tokens, terms): a swapped card
+name, a lost or added negation, a translation pasted from another entry, a
+dropped sentence or list item.
+
+=====  ========  ==========================================================
+code   severity  finding
+=====  ========  ==========================================================
+T160   error     a card the English names is not named in the translation
+                 (by the distinctive word of its translated name), or
+                 another card is named instead
+T161   error     the English negates and the translation does not (negation
+                 words per language: glossary ``negation``); the reverse is
+                 not reported, since English negates in words (undamaged,
+                 unless, only) where Finnish and Korean use a negative verb
+T162   error     the translation is the translation of another entry whose
+                 English differs (Weblate's "reused translation")
+T163   error     the translation has fewer or more sentences or list items
+                 than the English
+=====  ========  ==========================================================
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from cardkit.errors import Severity
+from cardkit.i18n.checks import (
+    Entry,
+    Finding,
+    Glossary,
+    _same,
+    _strip_markup,
+    compare_numbers,
+    terms_in_source,
+)
+
+E = Severity.ERROR
+# English words that negate a clause (the source language's own list)
+EN_NEGATION = ("not", "no", "never", "cannot", "can't", "don't", "doesn't", "isn't", "aren't", "won't", "nothing",
+               "none", "neither", "nor", "without", "unless", "non")
+MIN_REUSED_WORDS = 4  # short labels (Move, Attack) may share a translation for different English
+
+
+# ---------------------------------------------------------------- names
+
+@dataclass(frozen=True)
+class CardName:
+    card: str
+    english: str  # the card's English name
+    anchor_en: str  # its distinctive word in English (Lorenzo)
+    translated: str  # the card's translated name
+    anchor: str  # its distinctive word in the translation (Lorenzo, 로렌조)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", text)
+
+
+def card_names(entries: Iterable[Entry], g: Glossary) -> list[CardName]:
+    """The cards whose names can be followed into other strings: each card
+    name (``<card>.name``) with a word that names no other card, in English a
+    proper name of the glossary, in the translation the word of the
+    translated name that no other card's name has."""
+    names = {e.msgctxt[:-5]: e for e in entries if e.msgctxt.endswith(".name") and e.form is None
+             and not e.msgctxt.startswith("set.")}
+    en_count = Counter(w for e in names.values() for w in set(_words(e.source)))
+    tr_count = Counter(w.casefold() for e in names.values() for w in set(_words(e.translation)))
+    proper = {name for name in g.proper_names if len(_words(name)) == 1}  # Lorenzo, not the Marine of Space Marine
+    out = []
+    for card, e in sorted(names.items()):
+        en = [w for w in _words(e.source) if en_count[w] == 1 and w in proper and len(w) >= 3]
+        # Space Marine names recur across cards ("Brother Leon" on two faces): same English, same name
+        tr = [w for w in _words(e.translation) if tr_count[w.casefold()] == 1 and len(w) >= 2]
+        if len(en) == 1 and len(tr) >= 1:
+            anchor = en[0] if en[0] in tr else max(tr, key=len)
+            out.append(CardName(card, e.source, en[0], e.translation, anchor))
+    return out
+
+
+def _has_word(text: str, word: str, korean: bool) -> bool:
+    """``word`` in ``text``, inflected (Finnish Lorenzon, Korean 로렌조가)."""
+    if korean:
+        return word in text
+    stem = word if len(word) <= 4 else word[: max(4, len(word) - 2)]  # Laumanherra: Laumanherran, Laumanherroja
+    return re.search(rf"(?<![\w]){re.escape(stem)}", text, re.IGNORECASE) is not None
+
+
+def check_names(entries: list[Entry], g: Glossary) -> list[Finding]:
+    """T160 for every entry whose English names a card that the translation
+    does not name, or whose translation names a card the English does not."""
+    names = card_names(entries, g)
+    if not names:
+        return []
+    korean = g.locale.startswith("ko")
+    out = []
+    for e in entries:
+        if not e.translation or e.msgctxt.endswith(".name"):
+            continue
+        src = _strip_markup(e.source)
+        said = [n for n in names if re.search(rf"(?<![\w]){re.escape(n.anchor_en)}(?![\w])", src)]
+        said_anchors = {n.anchor for n in said}
+        for n in said:
+            if not _has_word(e.translation, n.anchor, korean):
+                instead = [m for m in names if m.anchor not in said_anchors and _has_word(e.translation, m.anchor, korean)]
+                other = f"; it names {instead[0].anchor} ('{instead[0].translated}') instead" if instead else ""
+                out.append(Finding("T160", E, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                                   f"the English names {n.english}, but the translation has no '{n.anchor}' (the "
+                                   f"card's name: '{n.translated}'){other}"))
+        if not said:
+            for m in names:
+                if m.anchor not in said_anchors and _has_word(e.translation, m.anchor, korean) \
+                        and m.anchor_en not in src and len(m.anchor) >= 3:
+                    out.append(Finding("T160", E, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                                       f"the translation names '{m.anchor}' ({m.english}), the English does not"))
+    return out
+
+
+# ---------------------------------------------------------------- negation
+
+def _negation_rx(words: Iterable[str], korean: bool) -> re.Pattern[str] | None:
+    alts = []
+    for w in sorted(set(words), key=len, reverse=True):
+        if korean:
+            alts.append(re.escape(w.strip("*")))
+        elif w.startswith("*") and w.endswith("*"):
+            alts.append(rf"\w*{re.escape(w[1:-1])}\w*")
+        elif w.startswith("*"):
+            alts.append(rf"\w*{re.escape(w[1:])}(?![\w])")
+        elif w.endswith("*"):
+            alts.append(rf"(?<![\w]){re.escape(w[:-1])}\w*")
+        else:
+            alts.append(rf"(?<![\w]){re.escape(w)}(?![\w])")
+    return re.compile("|".join(alts), re.IGNORECASE) if alts else None
+
+
+_EN_NEG = _negation_rx(EN_NEGATION, False)
+_NEG_CACHE: dict[tuple[str, ...], re.Pattern[str] | None] = {}
+
+
+def negates(text: str, words: tuple[str, ...], korean: bool) -> bool:
+    key = (str(korean), *words)
+    if key not in _NEG_CACHE:
+        _NEG_CACHE[key] = _negation_rx(words, korean)
+    rx = _NEG_CACHE[key]
+    return rx is not None and rx.search(_strip_markup(text)) is not None
+
+
+def check_negation(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
+    """T161: a negation in the English and none in the translation.  Only for
+    a locale whose glossary lists its negation words."""
+    if not g.negation or not e.translation:
+        return
+    src = _EN_NEG is not None and _EN_NEG.search(_strip_markup(e.source)) is not None
+    dst = negates(e.translation, g.negation, g.locale.startswith("ko"))
+    if src and not dst:
+        word = _EN_NEG.search(_strip_markup(e.source)).group(0) if _EN_NEG else ""  # type: ignore[union-attr]
+        yield "T161", E, (f"the English negates ('{word}') but the translation has none of the negation words of "
+                          f"locales/{g.locale}/glossary.yaml")
+
+
+# ---------------------------------------------------------------- reused translations
+
+def _fit_score(e: Entry, g: Glossary) -> int:
+    """How badly a translation matches its own English: numbers missing or
+    extra, and glossary terms of the English absent."""
+    missing, extra = compare_numbers(e.source, e.translation, g)
+    text = e.translation.casefold()
+    terms = [t for t in g.terms if t.applies(e.domain)]
+    present = terms_in_source(terms, e.source, g.proper_names)
+    absent = sum(1 for t in terms if t.id in present
+                 and not any(f.casefold() in text for f in (*t.forms, *t.stems)))
+    return len(missing) + len(extra) + absent
+
+
+def check_reused(entries: list[Entry], g: Glossary) -> list[Finding]:
+    """T162: entries whose translations are the same (case, spacing, soft
+    hyphens and end punctuation aside) while their English differs.  The entry
+    whose translation matches its own English best (numbers, terms) keeps it;
+    the others are reported with its file:line.  Short labels are left out."""
+    groups: dict[str, list[Entry]] = defaultdict(list)
+    for e in entries:
+        if e.translation and not e.fuzzy and e.form is None and len(_words(e.translation)) >= MIN_REUSED_WORDS:
+            groups[_same(e.translation)].append(e)
+    out = []
+    for items in groups.values():
+        sources = {_same(e.source) for e in items}
+        if len(sources) < 2:
+            continue
+        scored = sorted(items, key=lambda e: (_fit_score(e, g), e.domain, e.line))
+        best = _fit_score(scored[0], g)
+        if all(_fit_score(e, g) == best for e in items):
+            continue  # nothing tells which one is pasted: the English is different words for one meaning
+        owner = scored[0]
+        for e in items:
+            if _same(e.source) != _same(owner.source) and _fit_score(e, g) > best:
+                out.append(Finding("T162", E, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                                   f"the translation is that of {owner.msgctxt} ({owner.file}:{owner.line}), whose "
+                                   f"English differs: '{owner.source[:60]}'"))
+    return out
+
+
+# ---------------------------------------------------------------- clauses
+
+_SENTENCE_END = re.compile(r"(?<!\d)[.!?。](?=\s|$)|(?<=\d)[.!?](?=\s+[^\W\d_]|$)")
+_ITEM = re.compile(r"(?m)^\s*(?:[•·*-]|\d+[.)])\s+")
+
+
+def sentences(text: str) -> int:
+    """Sentence ends in a string (markup aside; 1.5 is no end).
+
+    >>> sentences("Roll 1.5 dice. Then move!"), sentences("Heitä 1,5 noppaa. Liiku sitten!")
+    (2, 2)
+    """
+    plain = _strip_markup(text).strip()
+    n = len(_SENTENCE_END.findall(plain))
+    return n + (1 if plain and not re.search(r"[.!?。:;…]\W*$", plain) else 0)
+
+
+def check_clauses(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
+    """T163: a sentence or list item dropped or added (two or more sentences
+    in the English; a translator may join or split one)."""
+    if not e.translation:
+        return
+    a, b = sentences(e.source), sentences(e.translation)
+    ia, ib = len(_ITEM.findall(e.source)), len(_ITEM.findall(e.translation))
+    if ia != ib:
+        yield "T163", E, f"{ib} list item(s) in the translation, {ia} in the English"
+    elif a >= 2 and abs(a - b) >= 1 and (b < a - 1 or b > a + 1 or b == 1):
+        yield "T163", E, f"{b} sentence(s) in the translation, {a} in the English (a sentence dropped or added?)"
+
+
+def run_meaning_checks(entries: list[Entry], g: Glossary) -> list[Finding]:
+    """Every meaning check over the entries of one locale (names per set)."""
+    out: list[Finding] = []
+    by_domain: dict[str, list[Entry]] = defaultdict(list)
+    for e in entries:
+        by_domain[e.domain].append(e)
+        for fn in (check_negation, check_clauses):
+            for code, sev, msg in fn(e, g):
+                out.append(Finding(code, sev, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                                   f"msgstr[{e.form}]: {msg}" if e.form is not None else msg))
+    for domain_entries in by_domain.values():
+        out.extend(check_names(domain_entries, g))
+    out.extend(check_reused(entries, g))
+    return out
