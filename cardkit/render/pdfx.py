@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from reportlab.pdfbase.pdfdoc import PDFArray, PDFDate, PDFDictionary, PDFInfo, PDFName, PDFString
+from reportlab.pdfbase.pdfdoc import (
+    PDFArray,
+    PDFDate,
+    PDFDictionary,
+    PDFInfo,
+    PDFName,
+    PDFString,
+)
 
 PDFX_VERSION = "PDF/X-1a:2003"
 OUTPUT_CONDITION_IDENTIFIER = "FOGRA39"

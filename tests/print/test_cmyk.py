@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageMath
+from PIL import Image, ImageChops, ImageMath
 
 from cardkit.load.project import load_project
 from cardkit.print.presets import PRESETS
@@ -101,6 +101,18 @@ def test_body_text_renders_in_the_k_plate_only(cmyk_pdf, tmp_path):
     c, m, y, k = page.split()
     assert k.getextrema()[1] == 255 and sum(k.histogram()[128:]) > 2000  # solid black text is there
     assert [c.getextrema(), m.getextrema(), y.getextrema()] == [(0, 0)] * 3
+
+
+def test_event_card_body_text_knocks_out_to_k_only(cmyk_pdf, tmp_path):
+    """A page of event cards: paragraphs of black text on paper-coloured boxes
+    (paper is C, M and Y ink). Wherever K is solid, the other plates are empty."""
+    (page,) = _separations(cmyk_pdf, tmp_path, 11, 11, res=150)
+    c, m, y, k = page.split()
+    solid = k.point(lambda v: 255 if v >= 250 else 0)
+    assert sum(solid.histogram()[255:]) > 5000  # the text is there
+    assert max(c.getextrema()[1], m.getextrema()[1], y.getextrema()[1]) > 100  # and so is colour
+    for plate in (c, m, y):
+        assert ImageChops.multiply(plate, solid).getextrema() == (0, 0)
 
 
 def test_output_intent_info_boxes_and_embedded_fonts(cmyk_pdf):
