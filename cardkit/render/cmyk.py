@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import functools
 import io
-import re
 from dataclasses import dataclass
 from typing import Literal
 
 from PIL import Image, ImageMath
+
+from cardkit.layout.colour import CMYK, parse_cmyk
 
 ColourSpace = Literal["rgb", "cmyk"]
 COLOUR_SPACES: tuple[ColourSpace, ...] = ("rgb", "cmyk")
@@ -39,11 +40,6 @@ NEUTRAL = 0.06  # a colour whose r, g, b differ by at most this is grey: K only
 RICH_BLACK = (0.40, 0.30, 0.30)  # C, M, Y under a 100 % K flood (200 % total; scaled with the flood's K)
 RICH_BLACK_AREA = 400.0  # pt² (about 1.4 cm²): a dark neutral fill at least this large is a flood
 RICH_BLACK_K = 0.80  # a neutral fill at least this dark is a "dark flood"
-
-CMYK = tuple[float, float, float, float]
-_CMYK_RE = re.compile(r"^cmyk\(\s*([0-9]+(?:\.[0-9]+)?)\s*,\s*([0-9]+(?:\.[0-9]+)?)\s*,"
-                      r"\s*([0-9]+(?:\.[0-9]+)?)\s*,\s*([0-9]+(?:\.[0-9]+)?)\s*\)$")
-
 
 @dataclass(frozen=True)
 class ColourOptions:
@@ -56,26 +52,8 @@ class ColourOptions:
 RGB_OUTPUT = ColourOptions()
 
 
-def parse_cmyk(text: str) -> CMYK | None:
-    """``cmyk(c, m, y, k)`` in per cent as fractions, or None when ``text`` is not that form
-    (or a component is above 100)."""
-    m = _CMYK_RE.match(text.strip())
-    if m is None:
-        return None
-    values = tuple(float(v) / 100 for v in m.groups())
-    if any(v > 1 for v in values):
-        return None
-    return values[0], values[1], values[2], values[3]
-
-
 def hex_rgb(hex_colour: str) -> tuple[float, float, float]:
     return tuple(int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
-
-
-def cmyk_to_rgb(cmyk: CMYK) -> tuple[float, float, float]:
-    """The inverse of the naive formula: how a CMYK palette colour shows in RGB output."""
-    c, m, y, k = cmyk
-    return (1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k)
 
 
 def limit_ink(cmyk: CMYK, ink_limit: float) -> CMYK:
@@ -129,14 +107,6 @@ def convert(colour: str, role: Role, ink_limit: float) -> CMYK:
         return 0.0, 0.0, 0.0, k
     c, m, y, k = rgb_to_cmyk(rgb)
     return limit_ink((round(c, 4), round(m, 4), round(y, 4), round(k, 4)), ink_limit)
-
-
-def display_hex(colour: str) -> str:
-    """A ``cmyk(...)`` colour as the ``#rrggbb`` RGB output shows it (a hex colour unchanged)."""
-    given = parse_cmyk(colour)
-    if given is None:
-        return colour
-    return "#{:02x}{:02x}{:02x}".format(*(round(v * 255) for v in cmyk_to_rgb(given)))
 
 
 def image_to_cmyk(image: Image.Image, ink_limit: float) -> Image.Image:

@@ -17,15 +17,28 @@ are drawn, are always drawn.
 from __future__ import annotations
 
 import io
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from reportlab.lib.colors import CMYKColor, Color, HexColor, toColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
+from cardkit.layout.colour import display_hex
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.icons import ICONS, Shape
-from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rect, SvgOp, Text
+from cardkit.layout.ops import (
+    Circle,
+    Group,
+    Icon,
+    Line,
+    Op,
+    Picture,
+    Poly,
+    Rect,
+    SvgOp,
+    Text,
+)
 from cardkit.render import cmyk
 from cardkit.render.cmyk import RGB_OUTPUT, THIN_LINE, ColourOptions, Role
 
@@ -79,7 +92,7 @@ class PdfDocument:
             return k
         c = self._colour_cache.get(hex_colour)
         if c is None:
-            c = self._colour_cache[hex_colour] = HexColor(cmyk.display_hex(hex_colour))
+            c = self._colour_cache[hex_colour] = HexColor(display_hex(hex_colour))
         return c
 
     def _enforce_cmyk(self, colour: object) -> CMYKColor:

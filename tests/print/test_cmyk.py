@@ -185,3 +185,59 @@ def test_bad_colour_options_are_all_reported(cli, tmp_path):
                  "--ink-limit", "50", "--out", str(tmp_path / "x.pdf"))
     assert result.code == 1 and "error[B050]" in result.err and "error[B051]" in result.err
     assert "Traceback" not in result.err and not (tmp_path / "x.pdf").exists()
+
+
+@pytest.fixture(scope="module")
+def cmyk_palette_game(tmp_path_factory) -> Path:
+    """The starter game with CMYK palette and map colours (one of them lightened and darkened by the faces)."""
+    from cardkit.scaffold import init_project
+
+    root = tmp_path_factory.mktemp("cmykgame") / "game"
+    init_project(root, "cmykgame")
+    faces = root / "cards" / "cmykgame" / "faces.yaml"
+    text = faces.read_text(encoding="utf-8")
+    for old, new in (('paper: "#f6f1e4"', 'paper: "cmyk(0, 2, 8, 3)"'), ('gold: "#c9a227"', 'gold: "cmyk(0, 20, 100, 0)"'),
+                     ('fire: "#a8402c"', 'fire: "cmyk(0, 75, 80, 30)"')):
+        assert old in text
+        text = text.replace(old, new)
+    faces.write_text(text, encoding="utf-8")
+    return root
+
+
+def _flat_text(pdf: Path, tmp_path: Path) -> str:
+    flat = tmp_path / "flat.pdf"
+    subprocess.run([QPDF, "--qdf", "--object-streams=disable", str(pdf), str(flat)], check=True)
+    return flat.read_bytes().decode("latin-1")
+
+
+def test_cmyk_palette_colours_validate_and_print_as_given(cmyk_palette_game, cli, tmp_path):
+    root = cmyk_palette_game
+    assert cli("validate", "--root", str(root)).code == 0
+    out = tmp_path / "cmyk.pdf"
+    result = cli("build", "pdf", "--root", str(root), "--colour", "cmyk", "--out", str(out))
+    assert result.code == 0, result.err
+    text = _flat_text(out, tmp_path)
+    assert re.search(r"(?m)^0 \.02 \.08 \.03 k$", text)  # paper, as given
+    assert re.search(r"(?m)^0 \.75 \.8 \.3 k$", text)  # fire, as given
+    assert not re.search(r"(?m)\s(rg|RG)$", text)
+
+
+def test_cmyk_palette_colours_show_as_rgb_in_rgb_output(cmyk_palette_game, cli, tmp_path):
+    out = tmp_path / "rgb.pdf"
+    assert cli("build", "pdf", "--root", str(cmyk_palette_game), "--out", str(out)).code == 0
+    text = _flat_text(out, tmp_path)
+    assert not re.search(r"(?m)\s(k|K)$", text)  # an RGB file stays RGB
+    # paper cmyk(0, 2, 8, 3): r, g, b = 0.97, 0.98 x 0.97, 0.92 x 0.97 = #f7f2e4
+    assert re.search(r"(?m)^\.968627 \.94902 \.894118 rg$", text)
+
+
+def test_a_cmyk_colour_above_100_per_cent_is_refused(cmyk_palette_game, cli, tmp_path):
+    import shutil as sh
+
+    root = tmp_path / "bad"
+    sh.copytree(cmyk_palette_game, root)
+    faces = root / "cards" / "cmykgame" / "faces.yaml"
+    faces.write_text(faces.read_text(encoding="utf-8").replace("cmyk(0, 20, 100, 0)", "cmyk(0, 20, 120, 0)"),
+                     encoding="utf-8")
+    result = cli("validate", "--root", str(root))
+    assert result.code == 1 and "faces.yaml:" in result.err and "cmyk(0, 20, 120, 0)" in result.err
