@@ -146,7 +146,7 @@ def test_shop_pdf_in_cmyk_has_the_card_boxes_and_no_rgb(tmp_path):
     card_set = load_project(REPO).card_set("deep-strike")
     items, extras = compose_set(REPO, card_set, "en")
     out = tmp_path / "shop.pdf"
-    out.write_bytes(card_pages_pdf((items + extras)[:3], PRESETS["drivethrucards"], "shop", colours=ColourOptions("cmyk")))
+    out.write_bytes(card_pages_pdf((items + extras)[:3], PRESETS["generic"], "shop", colours=ColourOptions("cmyk")))
     data = _qpdf_json(out)
     for p in data["pages"]:
         page = data["objects"]["obj:" + p["object"]]["value"]
