@@ -184,9 +184,11 @@ class PdfDocument:
             if op.dash:
                 c.setDash([])
         elif isinstance(op, Poly):
-            pts = op.points
-            area = abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]))) / 2
-            self._paint_style(op.fill, op.stroke, op.lw, area if op.closed else 0.0)
+            area = 0.0
+            if self.cmyk and op.closed and op.fill is not None:  # (only CMYK output tells floods apart)
+                pts = op.points
+                area = abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]))) / 2
+            self._paint_style(op.fill, op.stroke, op.lw, area)
             p = c.beginPath()
             p.moveTo(*op.points[0])
             for pt in op.points[1:]:
