@@ -328,6 +328,26 @@ def _parse_margin(margin: str) -> float:
     return to_pt(margin)
 
 
+COLOUR_HELP = "rgb (screen and home printers) or cmyk (a PDF/X-1a file in DeviceCMYK for print shops: docs/print.md)"
+INK_HELP = "cmyk: the most ink on any spot, in per cent of one ink (100-400)"
+
+
+def _colours(colour: str, ink_limit: float):  # -> ColourOptions
+    """``--colour`` and ``--ink-limit`` checked together: every bad one in one run."""
+    from cardkit.render.cmyk import COLOUR_SPACES, MAX_INK_LIMIT, MIN_INK_LIMIT, ColourOptions
+
+    issues = []
+    space = colour.lower()
+    if space not in COLOUR_SPACES:
+        issues.append(Issue("B050", f"unknown --colour '{colour}' (rgb or cmyk)"))
+    if not MIN_INK_LIMIT <= ink_limit <= MAX_INK_LIMIT:
+        issues.append(Issue("B051", f"--ink-limit {ink_limit:g} is outside {MIN_INK_LIMIT:g}-{MAX_INK_LIMIT:g} "
+                                    "(per cent of total ink; print services ask for 240-300)"))
+    if issues:
+        raise CardkitError(issues)
+    return ColourOptions(space, ink_limit)  # type: ignore[arg-type]
+
+
 LAYOUT_HELP = "grid (each card with its own bleed), shared-edge (cards share cut lines) or gutterfold (fronts and backs on one side, folded)"
 MARGIN_HELP = "the printer's unprintable margin: nothing is drawn within it"
 
@@ -375,6 +395,8 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
               locale: Annotated[str, typer.Option("--locale", help="language of the build summary")] = "en",
               layout: Annotated[str, typer.Option("--layout", help=LAYOUT_HELP)] = "grid",
               margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm",
+              colour: Annotated[str, typer.Option("--colour", help=COLOUR_HELP)] = "rgb",
+              ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0,
               min_coverage: MinCoverageOpt = None) -> None:
     """The main job: validate, check the translations, and write
     output/<set>-<locale>-a4.pdf for every set in English and every locale with
@@ -395,6 +417,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
 
     started = time.perf_counter()
     margin_pt = _parse_margin(margin)
+    colours = _colours(colour, ink_limit)
     project = _clean_project(root)
     summary_loc = Localizer(root, locale)  # an unknown locale fails here, before anything is written
     sets = tuple((sid, ls.set.physical_count()) for sid, ls in sorted(project.sets.items()) if ls.set)
@@ -417,7 +440,8 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     with _Progress("PDFs", len(jobs), "PDFs", enabled=True) as bar:
         for n, (set_id, pdf_locale) in enumerate(jobs):
             bar.update(n, f"PDF {set_id} {pdf_locale}")
-            result = build_pdf(root, project.card_set(set_id), pdf_locale, layout=layout, margin=margin_pt)
+            result = build_pdf(root, project.card_set(set_id), pdf_locale, layout=layout, margin=margin_pt,
+                               colours=colours)
             cards += result.cards
             rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
             pdfs.append(bs.PdfFacts(str(rel_path), result.cards, result.pages))
@@ -452,18 +476,21 @@ def build_pdf_cmd(root: RootOpt = Path("."),
                   units: Annotated[str, typer.Option("--units", help="inch or cm: distances on table maps")] = "inch",
                   layout: Annotated[str, typer.Option("--layout", help=LAYOUT_HELP)] = "grid",
                   margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm",
+                  colour: Annotated[str, typer.Option("--colour", help=COLOUR_HELP)] = "rgb",
+                  ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0,
                   out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>[-<layout>].pdf)")] = None,
                   min_coverage: MinCoverageOpt = None) -> None:
     """Write one localized print-and-play PDF; says how much of the set is
     translated (the rest prints in English)."""
     from cardkit.printing import build_pdf
 
+    colours = _colours(colour, ink_limit)
     project = _clean_project(root)
     sid = _set_id(project, set_id)
     coverage = _coverage_lines(root, project, [sid], [locale], min_coverage) if sid in project.sets else []
     result = build_pdf(root, project.card_set(sid), locale, paper=paper.lower(), duplex=duplex,
                        bleed=_parse_bleed(bleed), mode=mode, out=out, units=units, layout=layout,
-                       margin=_parse_margin(margin))
+                       margin=_parse_margin(margin), colours=colours)
     for line in coverage:
         typer.echo(line)
     typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")
@@ -487,14 +514,17 @@ def build_png_cmd(root: RootOpt = Path("."),
 def build_shop_cmd(root: RootOpt = Path("."),
                    preset: Annotated[str, typer.Option("--preset", help="generic, thegamecrafter or drivethrucards (docs/print.md)")] = "generic",
                    set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
-                   locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
+                   locale: Annotated[str, typer.Option("--locale")] = "en",
+                   colour: Annotated[str, typer.Option("--colour", help=COLOUR_HELP + "; the PNGs stay sRGB")] = "rgb",
+                   ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0) -> None:
     """Write a print service's files (one-card-per-page PDF, per-card PNGs) to output/shop/<preset>/<set>-<locale>/."""
     from cardkit.print.presets import preset as find_preset
     from cardkit.print.shop import build_shop
 
     chosen = find_preset(preset)
+    colours = _colours(colour, ink_limit)
     project = _clean_project(root)
-    result = build_shop(root, project.card_set(_set_id(project, set_id)), locale, chosen)
+    result = build_shop(root, project.card_set(_set_id(project, set_id)), locale, chosen, colours=colours)
     typer.echo(f"wrote {len(result.pdfs)} PDF and {len(result.pngs)} PNG files ({result.cards} cards) to {result.folder}")
 
 

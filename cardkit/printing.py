@@ -28,6 +28,7 @@ from cardkit.layout.sheet import (
 from cardkit.layout.textfit import Style, block_height
 from cardkit.layout.units import MM
 from cardkit.model import CardSet
+from cardkit.render.cmyk import RGB_OUTPUT, ColourOptions
 from cardkit.render.images import load_art
 from cardkit.render.pdf import PdfDocument
 
@@ -344,11 +345,13 @@ def _back_bleeds(sheet: Sheet, slot: int, filled: set[int]) -> tuple[float, floa
 
 def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", duplex: str = "long-edge",
               bleed: float | None = None, mode: str = "cards", out: Path | None = None, units: str = "inch",
-              margin: float = DEFAULT_MARGIN, layout: str = "grid") -> BuildResult:
+              margin: float = DEFAULT_MARGIN, layout: str = "grid", colours: ColourOptions = RGB_OUTPUT) -> BuildResult:
     """Write ``output/<set>-<locale>-<paper>.pdf`` (or ``out``; ``-<layout>``
     is added for a layout other than the grid); raise with every string that
     does not fit.  Cards of each trim size get their own sheets, calibration
-    page included, in the order the first card of each size is printed."""
+    page included, in the order the first card of each size is printed.
+    ``colours`` CMYK writes a PDF/X-1a file in DeviceCMYK (``-cmyk`` is added
+    to the default name)."""
     issues = []
     if duplex not in ("long-edge", "short-edge", "none"):
         issues.append(Issue("B003", f"unknown --duplex '{duplex}' (long-edge, short-edge or none)"))
@@ -378,7 +381,7 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     loc = Localizer(root, locale, card_set)
     title = loc.ui("sheet.title", title=loc.card("set.title"), language=LANGUAGE_NAMES.get(locale, locale))
     doc = PdfDocument((sheets[0].page_w, sheets[0].page_h), title, subject=f"{card_set.id} {locale} {paper} {duplex}",
-                      lang=locale)
+                      lang=locale, colours=colours)
     total_pages = sum((len(g) + sh.per_page - 1) // sh.per_page for g, sh in zip(groups, sheets))
     page_no = 0
     for group, sheet in zip(groups, sheets):
@@ -396,7 +399,8 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     if mode == "cards":
         token_page(doc, sheets[0], card_set, loc, duplex, title)
     data = doc.finish()
-    suffix = ("" if mode == "cards" else "-inserts") + ("" if layout == "grid" else f"-{layout}")
+    suffix = ("" if mode == "cards" else "-inserts") + ("" if layout == "grid" else f"-{layout}") + \
+        ("" if colours.space == "rgb" else f"-{colours.space}")
     path = out or output_path(root / "output", f"{card_set.id}-{locale}-{paper}{suffix}.pdf", "the set id")
     atomic_write_bytes(path, data)
     fits = [f for face in faces for f in face.fits]

@@ -10,15 +10,32 @@ fit check reads the fits.  Both come from this one code path.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from cardkit.errors import CardkitError
 from cardkit.i18n.localize import Localizer
-from cardkit.layout.binding import MISSING, card_scope, lookup, render, set_scope, truthy
+from cardkit.layout.binding import (
+    MISSING,
+    card_scope,
+    lookup,
+    render,
+    set_scope,
+    truthy,
+)
+from cardkit.layout.colour import parse_cmyk
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rect, Text
-from cardkit.layout.textfit import Block, ColumnResult, FitResult, Style, block_height, fit, fit_column
+from cardkit.layout.textfit import (
+    Block,
+    ColumnResult,
+    FitResult,
+    Style,
+    block_height,
+    fit,
+    fit_column,
+)
 from cardkit.layout.units import length
 from cardkit.model import Card, CardSet
 
@@ -41,7 +58,7 @@ class Field:
     max_lines: int = 0
     leading: float = 1.18
 
-    def at(self, x: float, y: float, w: float | None = None, h: float | None = None) -> "Field":
+    def at(self, x: float, y: float, w: float | None = None, h: float | None = None) -> Field:
         return Field(x, y, self.w if w is None else w, self.h if h is None else h, self.role, self.size,
                      self.min, self.align, self.max_lines, self.leading)
 
@@ -94,13 +111,26 @@ class PrintItem:
     deck: str
 
 
+def _cmyk_text(inks: tuple[float, ...]) -> str:
+    return "cmyk({})".format(", ".join(f"{round(v * 100, 2):g}" for v in inks))
+
+
 def lighten(hex_colour: str, amount: float) -> str:
+    """Mixed with white: each RGB channel towards 255, or each ink of a ``cmyk(...)`` colour towards 0."""
+    inks = parse_cmyk(hex_colour)
+    if inks is not None:
+        return _cmyk_text(tuple(v * (1 - amount) for v in inks))
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
     mix = [round(c + (255 - c) * amount) for c in (r, g, b)]
     return "#{:02x}{:02x}{:02x}".format(*mix)
 
 
 def darken(hex_colour: str, amount: float) -> str:
+    """Mixed with black: each RGB channel towards 0, or a ``cmyk(...)`` colour's K towards 100 %."""
+    inks = parse_cmyk(hex_colour)
+    if inks is not None:
+        c, m, y, k = inks
+        return _cmyk_text((c, m, y, 1 - (1 - k) * (1 - amount)))
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
     return "#{:02x}{:02x}{:02x}".format(*[round(c * (1 - amount)) for c in (r, g, b)])
 
@@ -109,7 +139,7 @@ class ElementContext:
     """What a plugin element gets: the face being drawn, the card's scope and
     the composer's text code (see ``docs/authoring.md``, "Plugin elements")."""
 
-    def __init__(self, composer: "Composer", face: Face, scope: dict[str, Any]) -> None:
+    def __init__(self, composer: Composer, face: Face, scope: dict[str, Any]) -> None:
         self.composer, self.face, self.scope = composer, face, scope
         self.ops = face.ops
         self.locale = composer.locale
@@ -213,7 +243,7 @@ class Composer:
         if spec is None:
             return None
         if isinstance(spec, str):
-            if spec.startswith("#"):
+            if spec.startswith(("#", "cmyk(")):
                 return spec
             if spec in face_colours:
                 return face_colours[spec]

@@ -12,9 +12,10 @@ reported at once, located ``path:line:col``.  The format is documented in
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from cardkit.errors import CardkitError, Issue, JsonPath
 from cardkit.layout.binding import RESERVED, kind_field_names, template_paths
@@ -212,7 +213,7 @@ def _reads(el: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
 def _colour_names(spec: Any) -> Iterator[str]:
     if isinstance(spec, str):
-        if not spec.startswith("#"):
+        if not spec.startswith(("#", "cmyk(")):
             yield spec
     elif isinstance(spec, Mapping):
         for k in ("colour", "default"):

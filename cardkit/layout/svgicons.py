@@ -45,6 +45,8 @@ class SvgIcon:
 def _coloured(icon: SvgIcon, size: float, colour: str | None) -> SvgOp:
     from reportlab.lib.colors import HexColor
 
+    from cardkit.layout.colour import display_hex
+
     d = copy.deepcopy(icon.drawing)
     w, h = float(d.width) or 1.0, float(d.height) or 1.0
     k = size / max(w, h)
@@ -52,7 +54,7 @@ def _coloured(icon: SvgIcon, size: float, colour: str | None) -> SvgOp:
     d.translate((size / k - w) / 2, (size / k - h) / 2)
     d.width, d.height = size, size
     if colour:
-        c = HexColor(colour)
+        c = HexColor(display_hex(colour))  # (a cmyk(...) colour: converted back for CMYK output)
 
         def paint(node: Any) -> None:
             for child in getattr(node, "contents", []):

@@ -17,6 +17,7 @@ from cardkit.layout.compose import Face, PrintItem
 from cardkit.layout.units import INCH
 from cardkit.model import CardSet
 from cardkit.print.presets import ShopPreset
+from cardkit.render.cmyk import RGB_OUTPUT, ColourOptions
 from cardkit.render.pdf import PdfDocument
 
 
@@ -34,14 +35,16 @@ def sides(item: PrintItem, preset: ShopPreset) -> list[tuple[str, Face]]:
     return out[::-1] if preset.page_order == "back-front" else out
 
 
-def card_pages_pdf(items: list[PrintItem], preset: ShopPreset, title: str, lang: str = "en") -> bytes:
+def card_pages_pdf(items: list[PrintItem], preset: ShopPreset, title: str, lang: str = "en",
+                   colours: ColourOptions = RGB_OUTPUT) -> bytes:
     """One page per card side: MediaBox = BleedBox = trim plus the preset's
     bleed, TrimBox = the card, in the preset's page order."""
     from cardkit.printing import _place
 
     b = preset.bleed
     first = items[0].front.template
-    doc = PdfDocument((first.width + 2 * b, first.height + 2 * b), title, subject=f"{preset.name}", lang=lang)
+    doc = PdfDocument((first.width + 2 * b, first.height + 2 * b), title, subject=f"{preset.name}", lang=lang,
+                      colours=colours)
     for item in items:
         for _, face in sides(item, preset):
             t = face.template
@@ -85,8 +88,11 @@ def check_sizes(items: list[PrintItem], preset: ShopPreset) -> None:
         raise CardkitError(list(issues.values()))
 
 
-def build_shop(root: Path, card_set: CardSet, locale: str, preset: ShopPreset, out_dir: Path | None = None) -> ShopResult:
-    """Write the preset's files to ``output/shop/<preset>/<set>-<locale>/``."""
+def build_shop(root: Path, card_set: CardSet, locale: str, preset: ShopPreset, out_dir: Path | None = None,
+               colours: ColourOptions = RGB_OUTPUT) -> ShopResult:
+    """Write the preset's files to ``output/shop/<preset>/<set>-<locale>/``;
+    ``colours`` applies to the PDFs (PDF/X-1a in CMYK); the PNGs stay sRGB,
+    as the services that take PNGs ask."""
     from cardkit.printing import _check_fits, compose_set
 
     items, extras = compose_set(root, card_set, locale)
@@ -102,7 +108,8 @@ def build_shop(root: Path, card_set: CardSet, locale: str, preset: ShopPreset, o
         for deck, its in groups.items():
             name = f"{card_set.id}-{locale}" + (f"-{_safe(deck)}" if deck else "") + ".pdf"
             path = folder / name
-            atomic_write_bytes(path, card_pages_pdf(its, preset, f"{card_set.id} {locale} {deck}".strip(), locale))
+            atomic_write_bytes(path, card_pages_pdf(its, preset, f"{card_set.id} {locale} {deck}".strip(), locale,
+                                                     colours))
             result.pdfs.append(path)
     if "png" in preset.outputs:
         rendered: dict[str, bytes] = {}

@@ -17,15 +17,30 @@ are drawn, are always drawn.
 from __future__ import annotations
 
 import io
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import CMYKColor, Color, HexColor, toColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
+from cardkit.layout.colour import display_hex
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.icons import ICONS, Shape
-from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rect, SvgOp, Text
+from cardkit.layout.ops import (
+    Circle,
+    Group,
+    Icon,
+    Line,
+    Op,
+    Picture,
+    Poly,
+    Rect,
+    SvgOp,
+    Text,
+)
+from cardkit.render import cmyk
+from cardkit.render.cmyk import RGB_OUTPUT, THIN_LINE, ColourOptions, Role
 
 PAPER_WHITE = "#ffffff"
 
@@ -44,32 +59,58 @@ class PdfDocument:
     the tests compare the two)."""
 
     def __init__(self, page_size: tuple[float, float], title: str, subject: str = "", lang: str = "en",
-                 replay: bool = True) -> None:
+                 replay: bool = True, colours: ColourOptions = RGB_OUTPUT) -> None:
         self.buffer = io.BytesIO()
+        self.colours = colours
+        self.cmyk = colours.space == "cmyk"
+        self._boxed = False  # whether the page being drawn has its boxes set (PDF/X: every page has them)
         self.book = FontBook()
         self.book.info("NotoSans")  # registered first, so the canvas default font is embedded too (no Helvetica)
         self.canvas = Canvas(self.buffer, pagesize=page_size, invariant=1, pageCompression=1, lang=lang,
-                             initialFontName="NotoSans", initialFontSize=9)
+                             initialFontName="NotoSans", initialFontSize=9,
+                             **({"enforceColorSpace": self._enforce_cmyk} if self.cmyk else {}))
         self.canvas.setTitle(title)
         self.canvas.setAuthor("cardkit")
         self.canvas.setCreator("cardkit")
         self.canvas.setSubject(subject)
         self.pages = 0
         self._colour_cache: dict[str, HexColor] = {}
+        self._cmyk_cache: dict[tuple[str, Role], CMYKColor] = {}
         # operations and group contents drawn so far -> the page content they wrote
         self._recorded: dict[Op | tuple[Op, ...], list[str]] | None = {} if replay else None
         self.replayed = 0  # operations and group contents written from a recording (for tests)
 
-    def colour(self, hex_colour: str) -> HexColor:
+    def colour(self, hex_colour: str, role: Role = "fill") -> HexColor | CMYKColor:
+        """The colour to paint: RGB as given (a ``cmyk(...)`` colour shown
+        through the inverse formula), or for CMYK output converted for ``role``
+        (:func:`cardkit.render.cmyk.convert`)."""
+        if self.cmyk:
+            key = (hex_colour, role)
+            k = self._cmyk_cache.get(key)
+            if k is None:
+                k = self._cmyk_cache[key] = CMYKColor(*cmyk.convert(hex_colour, role, self.colours.ink_limit))
+            return k
         c = self._colour_cache.get(hex_colour)
         if c is None:
-            c = self._colour_cache[hex_colour] = HexColor(hex_colour)
+            c = self._colour_cache[hex_colour] = HexColor(display_hex(hex_colour))
         return c
+
+    def _enforce_cmyk(self, colour: object) -> CMYKColor:
+        """Every colour reportlab is asked to set (SVG drawings included) as
+        DeviceCMYK: the canvas's colour-space hook."""
+        if isinstance(colour, CMYKColor):
+            return colour
+        c = colour if isinstance(colour, Color) else toColor(colour)
+        if isinstance(c, CMYKColor):
+            return c
+        hex_colour = "#{:02x}{:02x}{:02x}".format(*(round(max(0.0, min(1.0, v)) * 255) for v in (c.red, c.green, c.blue)))
+        return self.colour(hex_colour, "fill")
 
     def set_boxes(self, trim: tuple[float, float, float, float] | None, bleed: float) -> None:
         if trim is None:
             return
         x0, y0, x1, y1 = trim
+        self._boxed = True
         self.canvas.setTrimBox((x0, y0, x1, y1))
         self.canvas.setBleedBox((x0 - bleed, y0 - bleed, x1 + bleed, y1 + bleed))
 
@@ -78,10 +119,19 @@ class PdfDocument:
         self.canvas.setPageSize(size)
 
     def end_page(self) -> None:
+        if self.cmyk and not self._boxed:  # PDF/X: a page without a card (calibration, tokens) is trimmed to itself
+            w, h = self.canvas._pagesize
+            self.canvas.setTrimBox((0, 0, w, h))
+            self.canvas.setBleedBox((0, 0, w, h))
+        self._boxed = False
         self.canvas.showPage()
         self.pages += 1
 
     def finish(self) -> bytes:
+        if self.cmyk:
+            from cardkit.render.pdfx import mark_pdfx
+
+            mark_pdfx(self.canvas)
         self.canvas.save()
         return self.buffer.getvalue()
 
@@ -116,7 +166,7 @@ class PdfDocument:
         if isinstance(op, Text):
             self._text(op)
         elif isinstance(op, Rect):
-            self._paint_style(op.fill, op.stroke, op.lw)
+            self._paint_style(op.fill, op.stroke, op.lw, abs(op.w * op.h))
             if op.r > 0:
                 c.roundRect(op.x, op.y, op.w, op.h, op.r, stroke=int(op.stroke is not None), fill=int(op.fill is not None))
             else:
@@ -124,17 +174,21 @@ class PdfDocument:
         elif isinstance(op, Icon):
             self._icon(op)
         elif isinstance(op, Circle):
-            self._paint_style(op.fill, op.stroke, op.lw)
+            self._paint_style(op.fill, op.stroke, op.lw, 3.14159 * op.r * op.r)
             c.circle(op.cx, op.cy, op.r, stroke=int(op.stroke is not None), fill=int(op.fill is not None))
         elif isinstance(op, Line):
-            c.setStrokeColor(self.colour(op.stroke))
+            c.setStrokeColor(self.colour(op.stroke, "line" if op.lw < THIN_LINE else "fill"))
             c.setLineWidth(op.lw)
             c.setDash(list(op.dash) if op.dash else [])
             c.line(op.x1, op.y1, op.x2, op.y2)
             if op.dash:
                 c.setDash([])
         elif isinstance(op, Poly):
-            self._paint_style(op.fill, op.stroke, op.lw)
+            area = 0.0
+            if self.cmyk and op.closed and op.fill is not None:  # (only CMYK output tells floods apart)
+                pts = op.points
+                area = abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]))) / 2
+            self._paint_style(op.fill, op.stroke, op.lw, area)
             p = c.beginPath()
             p.moveTo(*op.points[0])
             for pt in op.points[1:]:
@@ -145,7 +199,8 @@ class PdfDocument:
         elif isinstance(op, Picture):
             scale = min(op.w / op.px_w, op.h / op.px_h)
             w, h = op.px_w * scale, op.px_h * scale
-            c.drawImage(ImageReader(io.BytesIO(op.png)), op.x + (op.w - w) / 2, op.y + (op.h - h) / 2, w, h)
+            src = ImageReader(cmyk.png_to_cmyk(op.png, self.colours.ink_limit) if self.cmyk else io.BytesIO(op.png))
+            c.drawImage(src, op.x + (op.w - w) / 2, op.y + (op.h - h) / 2, w, h)
         elif isinstance(op, Group):
             c.saveState()
             c.translate(op.dx, op.dy)
@@ -169,17 +224,17 @@ class PdfDocument:
         else:  # pragma: no cover - closed union
             raise TypeError(op)
 
-    def _paint_style(self, fill: str | None, stroke: str | None, lw: float) -> None:
+    def _paint_style(self, fill: str | None, stroke: str | None, lw: float, area: float = 0.0) -> None:
         c = self.canvas
         if fill is not None:
-            c.setFillColor(self.colour(fill))
+            c.setFillColor(self.colour(fill, "flood" if area >= cmyk.RICH_BLACK_AREA else "fill"))
         if stroke is not None:
-            c.setStrokeColor(self.colour(stroke))
+            c.setStrokeColor(self.colour(stroke, "line" if lw < THIN_LINE else "fill"))
             c.setLineWidth(lw)
 
     def _text(self, op: Text) -> None:
         c = self.canvas
-        c.setFillColor(self.colour(op.colour))
+        c.setFillColor(self.colour(op.colour, "text"))
         x = op.x
         chain = self.book.chain(op.locale, op.role)
         for font, part in self.book.segments(op.text, chain):
@@ -192,7 +247,8 @@ class PdfDocument:
         shapes: tuple[Shape, ...] = ICONS[op.name]
         s = op.size
         for sh in shapes:
-            colour = self.colour(op.colour if sh.paint == "ink" else PAPER_WHITE)
+            colour = self.colour(op.colour if sh.paint == "ink" else PAPER_WHITE,
+                                 "line" if sh.kind == "stroke" and sh.width * s < THIN_LINE else "fill")
             if sh.kind == "circle":
                 c.setFillColor(colour)
                 c.circle(op.x + sh.cx * s, op.y + sh.cy * s, sh.r * s, stroke=0, fill=1)
