@@ -245,7 +245,7 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
     ops.append(Text(margin, sheet.page_h - 20 * MM, loc.ui("tokens.cut"), loc.locale, "body", 8, INK))
     book = doc.book
     label = loc.ui("tokens.support")
-    for i in range(n_support):
+    for _i in range(n_support):
         cx, cy = x + r, y - r
         ops.append(Circle(cx, cy, r, fill="#e9e2cf", stroke=INK, lw=0.6))
         ops.append(Icon("support", cx - 7 * MM, cy - 5 * MM, 14 * MM, "#7a1e16"))

@@ -513,7 +513,7 @@ def _read(text: str, file: str, locale: str | None) -> tuple[list[Issue], Loaded
     if issues:
         return issues, None
     for i, e in enumerate(reader.entries):
-        msg = Message(e.msgid, e.babel_string(n), locations=list(e.locations), flags=e.flags,
+        msg = Message(e.msgid, e.babel_string(n), locations=list(e.locations), flags=e.flags,  # type: ignore[arg-type]  # Babel takes a None line number
                       auto_comments=list(e.auto_comments), user_comments=list(e.user_comments),
                       previous_id=e.previous.ids if e.previous else (), lineno=e.line, context=e.context)
         if e.obsolete:
@@ -615,7 +615,7 @@ def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document
         if not m.id:
             continue
         msgid = _as_id(m.id)
-        prev = active.pop(m.context, None)
+        prev = active.pop(m.context, None) if m.context is not None else None
         if prev is None and m.context in retired:
             prev = retired[m.context]
             revived.add(id(prev))

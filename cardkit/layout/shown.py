@@ -68,7 +68,7 @@ class _Reader:
         """What one path segment reaches from ``sym`` (``*``: any key or item)."""
         if isinstance(sym, KindSpec) or sym.type == "record":
             fields = sym.fields
-            out = list(fields.values()) if seg == "*" else [fields[seg]] if seg in fields else []
+            out: list[Sym] = list(fields.values()) if seg == "*" else [fields[seg]] if seg in fields else []
         elif sym.type == "list" and sym.items is not None:
             out = [sym.items]  # an index, an item's id, or a placeholder
         else:
@@ -102,7 +102,7 @@ class _Reader:
         segs = hops[0].strip().split(".")
         alts = self.walk(self.head(segs[0].strip(), scope), segs[1:])
         for hop in hops[1:]:
-            targets = [self.kinds[a.to] for a in alts if isinstance(a, FieldSpec) and a.type == "ref" and a.to in self.kinds]
+            targets = [self.kinds[a.to] for a in alts if isinstance(a, FieldSpec) and a.type == "ref" and a.to is not None and a.to in self.kinds]
             alts = self.walk(targets, hop.strip().split("."))
         if whole:
             for a in alts:
@@ -170,7 +170,7 @@ class _Reader:
             self.elements(el.get("elements", []), s, seen)
         elif kind == "use":
             group = el.get("group")
-            if group in self.book.groups and group not in seen:
+            if isinstance(group, str) and group in self.book.groups and group not in seen:
                 self.elements(self.book.groups[group], s, seen + (group,))
         elif kind == "plugin":
             for p in el.get("reads") or []:
@@ -198,7 +198,7 @@ class _Reader:
                     targets: list[KindSpec] = [s.kind]
                 else:
                     targets = [self.kinds[a.to] for a in self.resolve(m.group(1), s, False)
-                               if isinstance(a, FieldSpec) and a.type == "ref" and a.to in self.kinds]
+                               if isinstance(a, FieldSpec) and a.type == "ref" and a.to is not None and a.to in self.kinds]
                 for t in targets:
                     for a in self.walk([t], _PLACEHOLDER.sub("*", m.group(2)).split(".")):
                         self.mark(a, True)
@@ -249,7 +249,7 @@ def shown_fields(kinds: Kinds, book: Any) -> set[JsonPath]:
                     r.face(fname, scope)
     for kind in kinds.kinds.values():
         for fname in (kind.quantity_field, kind.copies_field, kind.deck_when[0] if kind.deck_when else None):
-            if fname in kind.fields:
+            if fname is not None and fname in kind.fields:
                 r.mark(kind.fields[fname], False)
     return r.used
 

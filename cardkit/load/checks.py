@@ -48,7 +48,7 @@ def check_card_count(ls: LoadedSet) -> list[Issue]:
         return []
     manifest = f"{s.directory}/set.yaml"
     line, col = ls.docs[manifest].mark(("components", "cards"))
-    by_kind = Counter()
+    by_kind: Counter[str] = Counter()
     for c in s.cards.values():
         by_kind[c.kind] += c.quantity
     message = f"the card files hold {total} physical cards but the manifest declares {s.cards_total}"

@@ -338,7 +338,7 @@ def parse_kinds(doc: YamlDoc, vocabularies: Mapping[str, frozenset[str]]) -> tup
         if spec is not None:
             kinds[name] = spec
             by_file[fk] = spec
-    for tname, traw in (doc.data.get("types") or {}).items():
+    for tname, _traw in (doc.data.get("types") or {}).items():
         if tname in BASE_TYPES:
             p.fail("K004", f"type name '{tname}' is a built-in field type", ("types", tname), key=True)
     if p.issues:

@@ -157,9 +157,9 @@ def parse_yaml(text: str, file: str) -> YamlDoc:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        at_line, at_col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = (exc.problem or exc.context or "syntax error").strip()
-        raise YamlError(Issue("Y001", f"YAML syntax error: {problem}", file=file, line=line, column=col)) from None
+        raise YamlError(Issue("Y001", f"YAML syntax error: {problem}", file=file, line=at_line, column=at_col)) from None
     except yaml.YAMLError as exc:
         raise YamlError(Issue("Y001", f"YAML error: {exc}", file=file, line=1, column=1)) from None
     finally:

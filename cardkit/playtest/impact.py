@@ -88,7 +88,7 @@ def impact_rows(sweep: Sweep, card_set: Any, cards: list[str], unablatable: list
                 note: str = NOT_SWITCHABLE) -> list[dict[str, Any]]:
     """One row per ablated card and setup, ranked: the cards whose loss costs the most wins first."""
     rows = []
-    for (label, players, agent), p in sweep.paired.items():
+    for (label, _players, _agent), p in sweep.paired.items():
         if label not in cards:
             continue
         rows.append(_row(p, sweep))

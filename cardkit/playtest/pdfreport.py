@@ -95,7 +95,7 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
         verdict = loc.ui("report.verdict." + s["verdict"].replace(" ", "_"))
         values = [str(s["players"]), s["agent"], str(s["games"]), _pct(s["win_rate"], locale),
                   f"{_pct(lo, locale)} - {_pct(hi, locale)}", str(rounds), verdict]
-        for (key, dx), v in zip(cols, values):
+        for (_, dx), v in zip(cols, values):
             p.text(left + dx * MM, y, v, 8)
     never = summary["coverage"]["never_fired"]
     names = []
@@ -157,9 +157,9 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
         p.text(sx + sw * r / longest, sy - 5 * MM, str(r), 7, align="center")
     for k, s in enumerate(setups):
         colour = PALETTE[k % len(PALETTE)]
-        pts = [(sx + sw * (i + 1) / longest, sy + v * sh) for i, v in enumerate(s["survival_by_round"])]
+        curve = [(sx + sw * (i + 1) / longest, sy + v * sh) for i, v in enumerate(s["survival_by_round"])]
         prev = (sx, sy + sh)
-        for pt in pts:
+        for pt in curve:
             p.ops.append(Line(prev[0], prev[1], pt[0], pt[1], colour, 1.1))
             prev = pt
         p.ops.append(Rect(sx + k * 25 * MM, 20 * MM, 3 * MM, 3 * MM, fill=colour))
@@ -198,10 +198,10 @@ def _ladder_page(p: _Page, ladder: list[dict[str, Any]], loc: Localizer, referen
     p.text(left, y, loc.ui("report.ladder.title"), 13, "title")
     y -= 7 * MM
     if reference:  # the set may word the sentence itself (its string reference.sentence), each figure a placeholder
-        values = {k: _pct(v, locale) if 0 < v < 1 else f"{v:g}" for k, v in reference.items()}
-        figures = ", ".join(f"{_label(loc, {k: f'reference.{k}'}, k)} {v}" for k, v in values.items())
+        shown = {k: _pct(v, locale) if 0 < v < 1 else f"{v:g}" for k, v in reference.items()}
+        figures = ", ".join(f"{_label(loc, {k: f'reference.{k}'}, k)} {v}" for k, v in shown.items())
         key = "reference.sentence" if "reference.sentence" in loc.set_ui else "report.ladder.reference"
-        ref = loc.ui(key, figures=figures, **values)
+        ref = loc.ui(key, figures=figures, **shown)
         lines, _ = break_lines(ref, Style(locale, "body"), 8, A4[0] - 2 * left, p.doc.book)
         for line in lines[:3]:
             for piece in line.pieces:

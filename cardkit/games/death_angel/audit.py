@@ -23,7 +23,7 @@ class AuditProblem:
 
 def audit(card_set: CardSet, players: list[int]) -> list[AuditProblem]:
     out: list[AuditProblem] = []
-    rules = card_set.rules
+    rules = getattr(card_set, "rules", None)  # the manifest section of its typed view
     if rules is None:
         return [AuditProblem(None, "A001", card_set.id, "the set has no rules section")]
     tiers = Counter(loc.tier for loc in card_set.of_kind(Location))

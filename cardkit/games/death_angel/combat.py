@@ -271,13 +271,13 @@ def _card_of(st: Board, eff: Effect) -> str:
 
 def _lead_by_example_hook(st: Board, team: Team) -> None:
     """A team marine killed a Genestealer: an unused support-on-kill ability becomes due."""
-    for card, eff, t in _active(st, "support_on_kill", team.id):
+    for card, _eff, _t in _active(st, "support_on_kill", team.id):
         if card not in st.lead_used:
             st.lead_pending.add(card)
 
 
 def _lead_by_example(st: Board, team: Team) -> Flow:
-    for card, eff, t in list(_active(st, "support_on_kill", team.id)):
+    for card, eff, _t in list(_active(st, "support_on_kill", team.id)):
         if card in st.lead_pending and card not in st.lead_used:
             st.lead_pending.discard(card)
             st.lead_used.add(card)

@@ -658,7 +658,7 @@ def h_control_panel(st: Board, eff: Effect, source: str, player: int, **ctx):
 @handler("door")
 def h_door(st: Board, eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
     n = int(eff.get("tokens", 1))
-    for card, e, t in _active(st, "door_bonus_token", team.id if team else None):
+    for card, e, _t in _active(st, "door_bonus_token", team.id if team else None):
         extra = yield from _yes_no(st, player, K.DOOR_BONUS, card=card)
         if extra:
             n += int(e.get("extra_tokens", 1))

@@ -33,7 +33,7 @@ def setup(st: Board) -> Flow:
     # 4. combat teams, chosen in turn
     free = [t.id for t in g.set.teams]
     chosen: list[tuple[str, int]] = []
-    for rnd in range(g.teams_per_player):
+    for _rnd in range(g.teams_per_player):
         for p in range(g.players):
             pick = yield from st.ask(p, K.TEAM, [g.team_options[t] for t in free])
             free.remove(pick.value)

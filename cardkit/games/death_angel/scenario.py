@@ -76,11 +76,11 @@ def _start(spec: dict[str, Any], doc: YamlDoc) -> Any:
             st.dead.append(m)
         st.terrain_reserve = [TerrainCard(t.id, t.colour, t.activatable) for t in sorted(g.terrain.values(), key=lambda t: t.id)]
         for t in s.get("terrain", []):
-            card = next(x for x in st.terrain_reserve if x.card == t["terrain"])
-            st.terrain_reserve.remove(card)
-            card.tokens = t.get("tokens", 0)
-            st.supply -= card.tokens
-            st.rows[t["row"]].spot(t["side"]).terrain.append(card)
+            placed = next(x for x in st.terrain_reserve if x.card == t["terrain"])
+            st.terrain_reserve.remove(placed)
+            placed.tokens = t.get("tokens", 0)
+            st.supply -= placed.tokens
+            st.rows[t["row"]].spot(t["side"]).terrain.append(placed)
         for sw in s.get("swarms", []):
             st.rows[sw["row"]].spot(sw["side"]).swarms.append(Swarm([pool.take(c) for c in sw["cards"]]))
         blips = s.get("blips", {"left": [], "right": []})
@@ -208,9 +208,8 @@ def _compare(st: State, exp: dict[str, Any]) -> list[str]:
     if "supply" in exp:
         check("support supply", exp["supply"], st.supply)
     if "terrain" in exp:
-        got = sorted((t.card, i, s, t.tokens) for i, r in enumerate(st.rows) for s in SIDES for t in r.spot(s).terrain)
-        want = sorted((t["terrain"], t["row"], t["side"], t.get("tokens", 0)) for t in exp["terrain"])
-        check("terrain", want, got)
+        placed = sorted((t.card, i, s, t.tokens) for i, r in enumerate(st.rows) for s in SIDES for t in r.spot(s).terrain)
+        check("terrain", sorted((t["terrain"], t["row"], t["side"], t.get("tokens", 0)) for t in exp["terrain"]), placed)
     if "location" in exp:
         check("location", exp["location"], st.location.id if st.location else None)
     if "location_tokens" in exp:

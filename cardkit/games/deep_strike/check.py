@@ -88,7 +88,7 @@ def _structure(sc: Scenario, glossary: set[str]) -> list[Note]:
 
 
 def _warnings(sc: Scenario, dep: Deployer, radius: float) -> list[Note]:
-    W, I = Severity.WARNING, Severity.INFO
+    WARN, INFO = Severity.WARNING, Severity.INFO
     d = sc.data
     g = dep.geo
     out = []
@@ -98,26 +98,26 @@ def _warnings(sc: Scenario, dep: Deployer, radius: float) -> list[Note]:
         between = g.depth - 2 * depth
         gap = dep.gap
         if gap and gap > between:
-            out.append(Note("D201", W, sc.id,
+            out.append(Note("D201", WARN, sc.id,
                             f'{gap:g}" between enemy units with {depth:g}" deep zones on a {g.depth:g}" table: the zones are only '
                             f'{between:g}" apart, so a unit at the front of one zone denies up to {gap - between:g}" of the other zone\'s depth'))
         band = depth - 2 * radius
         if band < 0:
-            out.append(Note("D202", W, sc.id, f'{2 * radius:g}" footprints do not fit in a {depth:g}" deep zone at all'))
+            out.append(Note("D202", WARN, sc.id, f'{2 * radius:g}" footprints do not fit in a {depth:g}" deep zone at all'))
         elif band < 2 * radius:
-            out.append(Note("D202", W, sc.id,
+            out.append(Note("D202", WARN, sc.id,
                             f'a {depth:g}" deep zone leaves a {max(band, 0):g}" band for the centres of {2 * radius:g}" footprints: '
                             "units stand in a single rank along the edge"))
     if g.centre_exclusion and g.zone_kind == "quarters":
         share = math.pi * g.centre_exclusion ** 2 / 4 / (g.width * g.depth / 4)
         if share > 0.1:
-            out.append(Note("D203", W, sc.id, f'the {g.centre_exclusion:g}" no-deployment circle takes {share:.0%} of each quarter'))
+            out.append(Note("D203", WARN, sc.id, f'the {g.centre_exclusion:g}" no-deployment circle takes {share:.0%} of each quarter'))
     for fp in g.footprints:
         if fp.movement != "impassable":
             continue
         for side, (x0, y0, x1, y1) in g.zones.items():
             if fp.box[0] < x1 and fp.box[2] > x0 and fp.box[1] < y1 and fp.box[3] > y0:
-                out.append(Note("D204", W, sc.id, f"impassable {fp.id} {fp.part} lies inside player {side.upper()}'s deployment zone"))
+                out.append(Note("D204", WARN, sc.id, f"impassable {fp.id} {fp.part} lies inside player {side.upper()}'s deployment zone"))
     reserves = d.get("reserves") or {}
     schedule = reserves.get("schedule") or []
     if schedule:
@@ -126,11 +126,11 @@ def _warnings(sc: Scenario, dep: Deployer, radius: float) -> list[Note]:
             p = 1.0 if step["automatic"] else (7 - step["arrives_on"]) / 6
             left *= (1 - p)
             by_turn.append(f"turn {step['turn']}: {1 - left:.0%}")
-        out.append(Note("D301", I, sc.id, "a reserve unit has arrived by " + ", ".join(by_turn)))
+        out.append(Note("D301", INFO, sc.id, "a reserve unit has arrived by " + ", ".join(by_turn)))
     roll = depl.get("unit_roll")
     if roll:
         p = (7 - roll["deploy_on"]) / 6
-        out.append(Note("D302", I, sc.id, f"each unit starts on the table with probability {p:.0%}; "
+        out.append(Note("D302", INFO, sc.id, f"each unit starts on the table with probability {p:.0%}; "
                                           f"an 8-unit army starts with {8 * p:.1f} units on average"))
     return out
 

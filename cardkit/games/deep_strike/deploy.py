@@ -36,7 +36,7 @@ def default_army(units: int = 8) -> list[ArmyUnit]:
     """A typical force: the slots in a sensible mix, one of the Elites an Infiltrator."""
     mix = ["troops", "troops", "heavy_support", "elites", "hq", "troops", "fast_attack", "heavy_support",
            "elites", "fast_attack", "troops", "troops"]
-    out = []
+    out: list[ArmyUnit] = []
     for i in range(units):
         slot = mix[i % len(mix)]
         out.append(ArmyUnit(f"u{i + 1}", slot, infiltrator=(slot == "elites" and not any(u.infiltrator for u in out))))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from cardkit.errors import CardkitError
+from cardkit.errors import CardkitError, Issue
 from cardkit.games.deep_strike.geometry import table_geometry
 from cardkit.load.schema import load_validated
 from cardkit.load.yamlsafe import YamlDoc
@@ -75,7 +75,9 @@ class ScoreResult:
 def load_state(path: Path, rel: str) -> tuple[YamlDoc, list[Unit]]:
     """Read and validate a state file; every problem is an issue with file and line."""
     doc = load_validated(path, rel, "deepstrike-state.schema.json")
-    units, issues, seen = [], [], {}
+    units: list[Unit] = []
+    issues: list[Issue] = []
+    seen: dict[str, int] = {}
     for i, u in enumerate(doc.data["units"]):
         if u["id"] in seen:
             issues.append(doc.issue("D401", f"duplicate unit id '{u['id']}' (first on line {seen[u['id']]})", ("units", i, "id")))
