@@ -162,9 +162,36 @@ def _face_issues(root: Path, loaded) -> list[Issue]:  # (LoadedSet)
         book = load_faces(root, loaded.set)
     except CardkitError as exc:
         return exc.issues
+    quality = _quality_issues(root, loaded, book)
     if loaded.kinds is None or loaded.kinds.file not in loaded.docs:
-        return []
-    return unshown_issues(loaded.kinds, book, loaded.docs[loaded.kinds.file])
+        return quality
+    return unshown_issues(loaded.kinds, book, loaded.docs[loaded.kinds.file]) + quality
+
+
+def _quality_issues(root: Path, loaded, book) -> list[Issue]:  # (LoadedSet, FaceBook)
+    """Print-quality warnings of the composed faces (Q001-Q003) and fonts that
+    would not embed (Q004), see :mod:`cardkit.layout.quality`."""
+    from cardkit.i18n.localize import Localizer
+    from cardkit.layout.faces import FACE_FILE
+    from cardkit.layout.quality import font_issues, quality_issues
+    from cardkit.load.yamlsafe import read_yaml_file
+    from cardkit.render.images import load_art
+
+    fonts = font_issues()
+    if fonts:
+        return fonts
+    card_set = loaded.set
+    doc = read_yaml_file(root / card_set.directory / FACE_FILE, book.file)
+    art_of = {c.art: c.id for c in card_set.cards.values() if getattr(c, "art", None)}
+
+    def card_issue(card_id: str, code: str, message: str) -> Issue:
+        return loaded.issue(code, message, card_set.cards[card_id].origin, "art")
+
+    args = (card_set, Localizer(root, "en", card_set), book, None, lambda rel: load_art(root / rel, rel))
+    try:
+        return quality_issues(args, book, doc, card_issue, art_of)
+    except CardkitError as exc:
+        return exc.issues
 
 
 SET_HELP = "card set id (default: the project's only set; with several, the first by id)"
