@@ -182,10 +182,17 @@ def _quality_issues(root: Path, loaded, book) -> list[Issue]:  # (LoadedSet, Fac
         return fonts
     card_set = loaded.set
     doc = read_yaml_file(root / card_set.directory / FACE_FILE, book.file)
-    art_of = {c.art: c.id for c in card_set.cards.values() if getattr(c, "art", None)}
+    art_of: dict[str, str] = {}  # art file -> the first card (by id) that names it, and the field
+    fields: dict[str, str] = {}
+    for c in sorted(card_set.cards.values(), key=lambda c: c.id):
+        for name, value in [("art", c.art), *c.fields.items()]:
+            if isinstance(value, str) and value and value not in art_of:
+                art_of[value], fields[c.id + value] = c.id, name
+    art_of = {a: cid for a, cid in art_of.items() if a.lower().endswith((".png", ".jpg", ".jpeg", ".webp"))}
 
     def card_issue(card_id: str, code: str, message: str) -> Issue:
-        return loaded.issue(code, message, card_set.cards[card_id].origin, "art")
+        art = next((a for a, cid in art_of.items() if cid == card_id and a in message), "")
+        return loaded.issue(code, message, card_set.cards[card_id].origin, fields.get(card_id + art, "art"))
 
     args = (card_set, Localizer(root, "en", card_set), book, None, lambda rel: load_art(root / rel, rel))
     try:

@@ -16,7 +16,8 @@ Rules, so a finding is predictable:
 
 * The background of a text run is the last filled shape drawn before it
   (rectangle, circle, polygon, or raster image) that covers the centre of the
-  run's box (advance width x ascent-descent).  On a raster image the image's
+  run's box: its advance width by where glyphs reach (0.75 of the size above
+  the baseline, 0.24 below; the font's ascent would add its line gap).  On a raster image the image's
   mean colour under the box is used (sampled with Pillow); in a rotated group
   an image is skipped.  SVG icons are never a background.
 * A line is a frame line near the cut when both ends of one of its straight
@@ -49,6 +50,7 @@ MIN_PPI = 300.0
 BODY_CONTRAST = 4.5
 LARGE_CONTRAST = 3.0
 LARGE_SIZE = 18.0
+INK_TOP, INK_BOTTOM = 0.75, 0.24  # where glyphs reach, per point of size: ascender height and descender depth
 
 Matrix = tuple[float, float, float, float, float, float]  # a, b, c, d, e, f: x' = a x + c y + e, y' = b x + d y + f
 _IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -209,23 +211,24 @@ class _Finding:
     example: str
 
 
-def _element_paths(book: FaceBook, raw: Mapping[str, Any]) -> dict[int, JsonPath]:
-    """``id(element) -> its path in faces.yaml`` (faces, their extends, groups, nested groups)."""
+def _element_paths(book: FaceBook) -> dict[int, JsonPath]:
+    """``id(element) -> its path in faces.yaml``: a face's own elements (and
+    those it extends, by the face that wrote them), groups, nested groups."""
     out: dict[int, JsonPath] = {}
 
-    def walk(els: list[Any], path: JsonPath) -> None:
-        for i, el in enumerate(els):
-            if isinstance(el, Mapping):
-                out.setdefault(id(el), path + (i,))
-                if isinstance(el.get("elements"), list):
-                    walk(el["elements"], path + (i, "elements"))
+    def place(el: Any, path: JsonPath) -> None:
+        if isinstance(el, Mapping):
+            out.setdefault(id(el), path)
+            for j, sub in enumerate(el.get("elements") if isinstance(el.get("elements"), list) else []):
+                place(sub, path + ("elements", j))
 
-    for name, spec in (raw.get("faces") or {}).items():
-        if isinstance(spec, Mapping) and isinstance(spec.get("elements"), list):
-            walk(spec["elements"], ("faces", name, "elements"))
-    for name, els in (raw.get("groups") or {}).items():
-        if isinstance(els, list):
-            walk(els, ("groups", name))
+    for name, els in book.groups.items():
+        for i, el in enumerate(els):
+            place(el, ("groups", name, i))
+    for name, spec in book.faces.items():
+        origins = spec.get("_origins") or [(name, i) for i in range(len(spec.get("elements", [])))]
+        for el, (owner, i) in zip(spec.get("elements", []), origins):
+            place(el, ("faces", owner, "elements", i))
     return out
 
 
@@ -251,15 +254,24 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
                    art_of: Mapping[str, str]) -> list[Issue]:
     """Q001-Q003 on every face the set prints (see the module doc).
 
-    ``composer_args`` are the :class:`Composer` arguments; ``card_origin(id)``
-    locates a card's ``art`` field and ``art_of`` maps art paths to the card
-    that names them."""
-    comp = _Tracing(*composer_args)
+    ``composer_args`` are the :class:`Composer` arguments (set, localizer,
+    face book, font book, art loader); ``card_origin(id, code, message)``
+    makes an issue at a card's ``art`` field and ``art_of`` maps art paths to
+    the first card that names them."""
+    loaded_art: dict[bytes, str] = {}
+    loader = composer_args[4]
+
+    def art(rel: str) -> Any:
+        a = loader(rel)
+        loaded_art.setdefault(a.png, rel)
+        return a
+
+    comp = _Tracing(*composer_args[:4], art=art)
     try:
         items = comp.items() + comp.extras()
     except CardkitError as exc:
         return exc.issues
-    paths = _element_paths(book, doc.data)
+    paths = _element_paths(book)
     findings: dict[tuple[str, Any], _Finding] = {}
     seen: set[int] = set()
     faces: list[tuple[str, Face]] = []
@@ -289,9 +301,8 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
             op = p.op
             if isinstance(op, Text):
                 chain = fonts.chain(op.locale, op.role)
-                info = fonts.info(chain[0])
                 w = fonts.width(op.text, chain, op.size)
-                asc, desc = info.ascent * op.size, info.descent * op.size
+                asc, desc = INK_TOP * op.size, -INK_BOTTOM * op.size
                 corners = [_apply(p.m, x, y) for x, y in ((op.x, op.y + desc), (op.x + w, op.y + asc),
                                                           (op.x, op.y + asc), (op.x + w, op.y + desc))]
                 xs, ys = [c[0] for c in corners], [c[1] for c in corners]
@@ -326,11 +337,12 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
                 scale = math.hypot(p.m[0], p.m[1])
                 ppi = op.px_w / (dw * scale / 72)
                 if ppi < MIN_PPI - 0.5:
-                    art = next((a for a, card in art_of.items() if card == face.card), None)
-                    note("Q003", p, ppi, f"{op.px_w} x {op.px_h} px printed at {ppi:.0f} ppi"
-                                         + (f" ({art})" if art else ""), key=face.card if art else None)
-                    if art:
-                        findings[("Q003", face.card)].path = ("card", face.card)
+                    art = loaded_art.get(op.png)
+                    owner = art_of.get(art) if art else None
+                    note("Q003", p, ppi, f"{art or 'an image'} ({op.px_w} x {op.px_h} px) printed at {ppi:.0f} ppi",
+                         key=art)
+                    if owner:  # located at the first card that names the file
+                        findings[("Q003", art)].path = ("card", owner)
             stroke = getattr(op, "stroke", None)
             if stroke and not isinstance(op, Text):
                 half = float(getattr(op, "lw", 0.5)) / 2
@@ -350,7 +362,7 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
         if code == "Q002":
             msg = f"{f.detail}: inside the {SAFE_ZONE / MM:g} mm safe zone, a 1-2 mm miscut shows it ({cards})"
         elif code == "Q003":
-            msg = f"raster image {f.detail}, below {MIN_PPI:g} ppi ({cards})"
+            msg = f"raster image {f.detail}, below {MIN_PPI:g} ppi at its printed size ({cards})"
         else:
             msg = f"text contrast {f.detail} ({cards})"
         if f.path[:1] == ("card",):
