@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import math
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from cardkit.errors import CardkitError, Issue, JsonPath, Severity
 from cardkit.layout.compose import Composer, Face
@@ -161,8 +163,7 @@ def _segments(p: _Placed) -> Iterator[tuple[tuple[float, float], tuple[float, fl
     else:
         return
     world = [_apply(m, x, y) for x, y in pts]
-    pairs = list(zip(world, world[1:] + world[:1])) if closed and len(world) > 2 else list(zip(world, world[1:]))
-    yield from pairs
+    yield from itertools.pairwise(world + world[:1] if closed and len(world) > 2 else world)
 
 
 # ------------------------------------------------------------------- images
@@ -191,8 +192,8 @@ def _mean_under(p: _Placed, box: tuple[float, float, float, float]) -> tuple[flo
     x0, y0 = px + p.m[4], py + p.m[5]
     bx, by, bw, bh = box
     sx, sy = im.width / pw, im.height / ph
-    left, right = max(0, int((bx - x0) * sx)), min(im.width, int(math.ceil((bx + bw - x0) * sx)))
-    top, bottom = max(0, int((y0 + ph - by - bh) * sy)), min(im.height, int(math.ceil((y0 + ph - by) * sy)))
+    left, right = max(0, int((bx - x0) * sx)), min(im.width, math.ceil((bx + bw - x0) * sx))
+    top, bottom = max(0, int((y0 + ph - by - bh) * sy)), min(im.height, math.ceil((y0 + ph - by) * sy))
     if right <= left or bottom <= top:
         return None
     from PIL import ImageStat
@@ -219,7 +220,8 @@ def _element_paths(book: FaceBook) -> dict[int, JsonPath]:
     def place(el: Any, path: JsonPath) -> None:
         if isinstance(el, Mapping):
             out.setdefault(id(el), path)
-            for j, sub in enumerate(el.get("elements") if isinstance(el.get("elements"), list) else []):
+            subs = el.get("elements")
+            for j, sub in enumerate(subs if isinstance(subs, list) else []):
                 place(sub, path + ("elements", j))
 
     for name, els in book.groups.items():
@@ -233,20 +235,33 @@ def _element_paths(book: FaceBook) -> dict[int, JsonPath]:
 
 
 def font_issues(book: FontBook | None = None) -> list[Issue]:
-    """Q004: every font a role can draw with must be embeddable by reportlab."""
-    from reportlab.pdfbase.ttfonts import TTFont
+    """Q004: every font a role can draw with can be embedded: reportlab reads it
+    (TrueType outlines) and its OS/2 ``fsType`` allows embedding and subsetting
+    (reportlab subsets every font; it does not refuse a restricted one itself)."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
 
     fb = book or FontBook()
     names = sorted({f for table in ROLE_CHAINS.values() for chain in table.values() for f in chain})
     out = []
     for name in names:
         path = Path(fb.font_dir) / FONT_FILES[name]
+        if not path.is_file():
+            continue  # T001 when it is used
         try:
-            TTFont(f"quality-{name}", str(path))
-        except Exception as exc:  # reportlab raises plain Exceptions (TTFError)
-            if "embedding" in str(exc):
-                out.append(Issue("Q004", f"font {name} ({FONT_FILES[name]}) does not allow embedding: {exc}",
-                                 file=str(path)))
+            ttf = TTFontFile(str(path), validate=0)
+        except Exception as exc:  # noqa: BLE001 - reportlab raises plain Exceptions (TTFError)
+            if any(w in str(exc).lower() for w in ("embedding", "postscript outlines", "subsetting")):
+                out.append(Issue("Q004", f"font {name} ({FONT_FILES[name]}) cannot be embedded: {exc}", file=str(path)))
+            continue  # another problem is T001 when the font is used
+        fs_type = 0
+        if "OS/2" in ttf.table:
+            ttf.seek_table("OS/2", 8)
+            fs_type = ttf.read_ushort()
+        if fs_type == 0x0002 or fs_type & 0x0300:
+            why = "restricted licence" if (fs_type & 0x000F) == 0x0002 else \
+                "bitmap embedding only" if fs_type & 0x0200 else "no subsetting"
+            out.append(Issue("Q004", f"font {name} ({FONT_FILES[name]}) does not allow embedding: its OS/2 fsType is "
+                                     f"0x{fs_type:04x} ({why}); choose another font", file=str(path)))
     return out
 
 
@@ -261,12 +276,12 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
     loaded_art: dict[bytes, str] = {}
     loader = composer_args[4]
 
-    def art(rel: str) -> Any:
+    def remember(rel: str) -> Any:
         a = loader(rel)
         loaded_art.setdefault(a.png, rel)
         return a
 
-    comp = _Tracing(*composer_args[:4], art=art)
+    comp = _Tracing(*composer_args[:4], art=remember)
     try:
         items = comp.items() + comp.extras()
     except CardkitError as exc:
@@ -276,27 +291,30 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
     seen: set[int] = set()
     faces: list[tuple[str, Face]] = []
     for item in items:
-        for which, face in (("front", item.front), ("back", item.back)):
+        for face in (item.front, item.back):
             if face is not None and id(face) not in seen:
                 seen.add(id(face))
                 faces.append((face.template.name, face))
     fonts = comp.book
+
+    def where(p: _Placed, tname: str) -> JsonPath:
+        found = paths.get(id(p.tag)) if p.tag is not None else None
+        return found or ("faces", tname)
+
+    def note(face: Face, tname: str, code: str, p: _Placed, worst: float, detail: str, key: Any = None) -> None:
+        path = where(p, tname)
+        k = (code, key if key is not None else path)
+        f = findings.get(k)
+        if f is None:
+            findings[k] = _Finding(code, path, {face.card}, worst, detail, face.card)
+        else:
+            f.cards.add(face.card)
+            if worst < f.worst:
+                f.worst, f.detail, f.example = worst, detail, face.card
+
     for tname, face in faces:
         W, H = face.template.width, face.template.height
         placed = list(_flatten(face.ops, comp.tags.get(id(face), [])))
-        where = (lambda p: paths.get(id(p.tag)) if p.tag is not None else ("faces", tname))
-
-        def note(code: str, p: _Placed, worst: float, detail: str, key: Any = None) -> None:
-            path = where(p) or ("faces", tname)
-            k = (code, key if key is not None else path)
-            f = findings.get(k)
-            if f is None:
-                findings[k] = _Finding(code, path, {face.card}, worst, detail, face.card)
-            else:
-                f.cards.add(face.card)
-                if worst < f.worst:
-                    f.worst, f.detail, f.example = worst, detail, face.card
-
         for idx, p in enumerate(placed):
             op = p.op
             if isinstance(op, Text):
@@ -323,15 +341,15 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
                             break
                         bg, what = _luminance(mean), "#{:02x}{:02x}{:02x} (image)".format(*(round(c) for c in mean[:3]))
                     else:
-                        bg, what = relative_luminance(fill), fill
+                        bg, what = relative_luminance(str(fill)), str(fill)
                     ratio = contrast(fg, bg)
                     if ratio < need:
-                        note("Q001", p, ratio, f"{op.colour} on {what}: {ratio:.2f}:1, below {need:g}:1 for "
+                        note(face, tname, "Q001", p, ratio, f"{op.colour} on {what}: {ratio:.2f}:1, below {need:g}:1 for "
                                                f"{'bold or large' if large else 'body'} text")
                     break
                 inside = min(box[0], W - box[0] - box[2], box[1], H - box[1] - box[3])
                 if inside < SAFE_ZONE and box[0] + box[2] > 0 and box[0] < W and box[1] + box[3] > 0 and box[1] < H:
-                    note("Q002", p, inside, f"text {inside / MM:.1f} mm from the trim", key=("Q002t", where(p)))
+                    note(face, tname, "Q002", p, inside, f"text {inside / MM:.1f} mm inside the trim", key=("Q002t", where(p, tname)))
             elif isinstance(op, Picture):
                 _, _, dw, _ = _drawn_box(op)
                 scale = math.hypot(p.m[0], p.m[1])
@@ -339,7 +357,7 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
                 if ppi < MIN_PPI - 0.5:
                     art = loaded_art.get(op.png)
                     owner = art_of.get(art) if art else None
-                    note("Q003", p, ppi, f"{art or 'an image'} ({op.px_w} x {op.px_h} px) printed at {ppi:.0f} ppi",
+                    note(face, tname, "Q003", p, ppi, f"{art or 'an image'} ({op.px_w} x {op.px_h} px) printed at {ppi:.0f} ppi",
                          key=art)
                     if owner:  # located at the first card that names the file
                         findings[("Q003", art)].path = ("card", owner)
@@ -350,7 +368,7 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
                     for d1, d2 in ((x1, x2), (W - x1, W - x2), (y1, y2), (H - y1, H - y2)):
                         near = max(d1, d2) - half
                         if near < SAFE_ZONE and max(d1, d2) + half > 0:
-                            note("Q002", p, near, f"a line {near / MM:.1f} mm from the trim", key=("Q002l", where(p)))
+                            note(face, tname, "Q002", p, near, f"a frame line {near / MM:.1f} mm inside the trim", key=("Q002l", where(p, tname)))
                             break
                     else:
                         continue
@@ -360,7 +378,7 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
         n = len(f.cards)
         cards = f"{n} card{'s' if n != 1 else ''}, e.g. '{f.example}'" if n > 1 else f"'{f.example}'"
         if code == "Q002":
-            msg = f"{f.detail}: inside the {SAFE_ZONE / MM:g} mm safe zone, a 1-2 mm miscut shows it ({cards})"
+            msg = f"{f.detail}, within the {SAFE_ZONE / MM:g} mm safe zone: a 1-2 mm miscut or duplex shift shows it ({cards})"
         elif code == "Q003":
             msg = f"raster image {f.detail}, below {MIN_PPI:g} ppi at its printed size ({cards})"
         else:
