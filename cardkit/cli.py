@@ -181,7 +181,7 @@ def _quality_issues(root: Path, loaded, book) -> list[Issue]:  # (LoadedSet, Fac
     if fonts:
         return fonts
     card_set = loaded.set
-    doc = read_yaml_file(root / card_set.directory / FACE_FILE, book.file)
+    doc = book.doc or read_yaml_file(root / card_set.directory / FACE_FILE, book.file)
     art_of: dict[str, str] = {}  # art file -> the first card (by id) that names it, and the field
     fields: dict[str, str] = {}
     for c in sorted(card_set.cards.values(), key=lambda c: c.id):

@@ -34,6 +34,7 @@ import functools
 import io
 import itertools
 import math
+import struct
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -235,34 +236,49 @@ def _element_paths(book: FaceBook) -> dict[int, JsonPath]:
 
 
 def font_issues(book: FontBook | None = None) -> list[Issue]:
-    """Q004: every font a role can draw with can be embedded: reportlab reads it
-    (TrueType outlines) and its OS/2 ``fsType`` allows embedding and subsetting
-    (reportlab subsets every font; it does not refuse a restricted one itself)."""
-    from reportlab.pdfbase.ttfonts import TTFontFile
-
+    """Q004: every font a role can draw with can be embedded: TrueType outlines
+    (reportlab embeds no CFF/PostScript ones) and an OS/2 ``fsType`` that allows
+    embedding and subsetting (reportlab subsets every font and does not refuse a
+    restricted one itself).  Read from the table directory, once per file version."""
     fb = book or FontBook()
     names = sorted({f for table in ROLE_CHAINS.values() for chain in table.values() for f in chain})
     out = []
     for name in names:
         path = Path(fb.font_dir) / FONT_FILES[name]
-        if not path.is_file():
-            continue  # T001 when it is used
         try:
-            ttf = TTFontFile(str(path), validate=0)
-        except Exception as exc:  # noqa: BLE001 - reportlab raises plain Exceptions (TTFError)
-            if any(w in str(exc).lower() for w in ("embedding", "postscript outlines", "subsetting")):
-                out.append(Issue("Q004", f"font {name} ({FONT_FILES[name]}) cannot be embedded: {exc}", file=str(path)))
-            continue  # another problem is T001 when the font is used
-        fs_type = 0
-        if "OS/2" in ttf.table:
-            ttf.seek_table("OS/2", 8)
-            fs_type = ttf.read_ushort()
-        if fs_type == 0x0002 or fs_type & 0x0300:
-            why = "restricted licence" if (fs_type & 0x000F) == 0x0002 else \
-                "bitmap embedding only" if fs_type & 0x0200 else "no subsetting"
-            out.append(Issue("Q004", f"font {name} ({FONT_FILES[name]}) does not allow embedding: its OS/2 fsType is "
-                                     f"0x{fs_type:04x} ({why}); choose another font", file=str(path)))
+            st = path.stat()
+        except OSError:
+            continue  # T001 when it is used
+        problem = _embedding_problem(str(path), st.st_mtime_ns, st.st_size)
+        if problem:
+            out.append(Issue("Q004", f"font {name} ({FONT_FILES[name]}) cannot be embedded: {problem}; choose another font",
+                             file=str(path)))
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _embedding_problem(path: str, mtime: int, size: int) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(12)
+            if head[:4] == b"OTTO":
+                return "it has PostScript (CFF) outlines, which reportlab does not embed"
+            if len(head) < 12 or head[:4] not in (b"\x00\x01\x00\x00", b"true"):
+                return None  # not a TrueType file: T001 when it is read
+            (tables,) = struct.unpack(">H", head[4:6])
+            directory = fh.read(16 * min(tables, 512))
+            for i in range(len(directory) // 16):
+                tag, _, offset, length = struct.unpack(">4sIII", directory[16 * i:16 * i + 16])
+                if tag == b"OS/2" and length >= 10:
+                    fh.seek(offset + 8)
+                    (fs_type,) = struct.unpack(">H", fh.read(2))
+                    if fs_type == 0x0002 or fs_type & 0x0300:
+                        why = "restricted licence" if (fs_type & 0x000F) == 0x0002 else \
+                            "bitmap embedding only" if fs_type & 0x0200 else "no subsetting"
+                        return f"its OS/2 fsType is 0x{fs_type:04x} ({why}), it does not allow embedding"
+    except (OSError, struct.error):
+        return None  # unreadable: T001 when it is read
+    return None
 
 
 def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc, card_origin: Any,

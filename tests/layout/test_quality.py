@@ -59,4 +59,4 @@ def test_a_font_that_forbids_embedding_is_an_error(project: Path, tmp_path: Path
     lines = [ln for ln in result.err.splitlines() if "[Q004]" in ln]
     assert len(lines) == 2, result.err  # reported once per set, for the one font
     assert all(ln.startswith(f"{fonts / 'noto' / 'NotoSans-Bold.ttf'}: error[Q004]: font NotoSans-Bold ") for ln in lines)
-    assert "does not allow embedding: its OS/2 fsType is 0x0002 (restricted licence)" in lines[0]
+    assert "cannot be embedded: its OS/2 fsType is 0x0002 (restricted licence), it does not allow embedding" in lines[0]
