@@ -128,7 +128,9 @@ def validate(root: RootOpt = Path("."),
     for loaded in project.sets.values():
         if loaded.set is not None:
             issues.extend(catalog_entry_issues(root, loaded.set.id, loaded.set.strings, locales))
-            issues.extend(_face_issues(root, loaded))
+            prefix = loaded.set.directory + "/"
+            set_errors = any(i.severity is Severity.ERROR and i.file.startswith(prefix) for i in issues)
+            issues.extend(_face_issues(root, loaded, quality=not set_errors))
     if keeps_ui_catalogs(root):  # else cardkit's shipped ui catalogs serve
         issues.extend(catalog_entry_issues(root, UI_DOMAIN, ui_strings(), locales))
     errors = [i for i in issues if i.severity is Severity.ERROR]
@@ -148,10 +150,12 @@ def validate(root: RootOpt = Path("."),
         raise typer.Exit(1)
 
 
-def _face_issues(root: Path, loaded) -> list[Issue]:  # (LoadedSet)
+def _face_issues(root: Path, loaded, quality: bool = True) -> list[Issue]:  # (LoadedSet)
     """Every problem of the set's ``faces.yaml``, when it has one and its cards
     are clean (a face is checked against the fields its kinds' cards have);
-    then a warning per declared field no face shows (M006)."""
+    then a warning per declared field no face shows (M006), and, when
+    ``quality`` (validate: the set has no error so far), the print-quality
+    checks of the composed faces."""
     from cardkit.layout.faces import FACE_FILE, load_faces
 
     from cardkit.layout.shown import unshown_issues
@@ -162,10 +166,10 @@ def _face_issues(root: Path, loaded) -> list[Issue]:  # (LoadedSet)
         book = load_faces(root, loaded.set)
     except CardkitError as exc:
         return exc.issues
-    quality = _quality_issues(root, loaded, book)
+    found = _quality_issues(root, loaded, book) if quality else []
     if loaded.kinds is None or loaded.kinds.file not in loaded.docs:
-        return quality
-    return unshown_issues(loaded.kinds, book, loaded.docs[loaded.kinds.file]) + quality
+        return found
+    return unshown_issues(loaded.kinds, book, loaded.docs[loaded.kinds.file]) + found
 
 
 def _quality_issues(root: Path, loaded, book) -> list[Issue]:  # (LoadedSet, FaceBook)

@@ -34,6 +34,7 @@ import functools
 import io
 import itertools
 import math
+import re
 import struct
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -55,6 +56,7 @@ LARGE_CONTRAST = 3.0
 LARGE_SIZE = 18.0
 INK_TOP, INK_BOTTOM = 0.75, 0.24  # where glyphs reach, per point of size: ascender height and descender depth
 
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
 Matrix = tuple[float, float, float, float, float, float]  # a, b, c, d, e, f: x' = a x + c y + e, y' = b x + d y + f
 _IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
@@ -302,6 +304,8 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
         items = comp.items() + comp.extras()
     except CardkitError as exc:
         return exc.issues
+    except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError):
+        return []  # data the composer cannot draw: `cardkit build` reports it; validate stays a check
     paths = _element_paths(book)
     findings: dict[tuple[str, Any], _Finding] = {}
     seen: set[int] = set()
@@ -342,10 +346,11 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
                 xs, ys = [c[0] for c in corners], [c[1] for c in corners]
                 box = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
                 cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
-                fg = relative_luminance(op.colour)
+                # (a colour from card data that is no #rrggbb is the build's to report)
+                fg = relative_luminance(op.colour) if _HEX.fullmatch(op.colour) else None
                 large = "Bold" in chain[0] or op.size >= LARGE_SIZE
                 need = LARGE_CONTRAST if large else BODY_CONTRAST
-                for q in reversed(placed[:idx]):
+                for q in reversed(placed[:idx]) if fg is not None else ():
                     fill = getattr(q.op, "fill", None)
                     if not isinstance(q.op, Picture) and fill is None:
                         continue
@@ -356,9 +361,11 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
                         if mean is None:
                             break
                         bg, what = _luminance(mean), "#{:02x}{:02x}{:02x} (image)".format(*(round(c) for c in mean[:3]))
-                    else:
+                    elif _HEX.fullmatch(str(fill)):
                         bg, what = relative_luminance(str(fill)), str(fill)
-                    ratio = contrast(fg, bg)
+                    else:
+                        break
+                    ratio = contrast(fg or 0.0, bg)
                     if ratio < need:
                         note(face, tname, "Q001", p, ratio, f"{op.colour} on {what}: {ratio:.2f}:1, below {need:g}:1 for "
                                                f"{'bold or large' if large else 'body'} text")
