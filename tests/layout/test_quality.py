@@ -60,3 +60,31 @@ def test_a_font_that_forbids_embedding_is_an_error(project: Path, tmp_path: Path
     assert len(lines) == 2, result.err  # reported once per set, for the one font
     assert all(ln.startswith(f"{fonts / 'noto' / 'NotoSans-Bold.ttf'}: error[Q004]: font NotoSans-Bold ") for ln in lines)
     assert "cannot be embedded: its OS/2 fsType is 0x0002 (restricted licence), it does not allow embedding" in lines[0]
+
+
+@pytest.mark.parametrize("shade, warned", [((236, 232, 220), True), ((20, 24, 40), False)])
+def test_contrast_on_a_raster_image_samples_the_image(project: Path, cli, shade: tuple[int, int, int], warned: bool):
+    """White text over artwork: measured against the image's mean colour under the text."""
+    from PIL import Image
+
+    d = project / "cards" / "death-angel"
+    Image.new("RGB", (900, 850), shade).save(d / "scipio.png")
+    marines = d / "marines.yaml"
+    marines.write_text(marines.read_text(encoding="utf-8") + "    art: scipio.png\n", encoding="utf-8")
+    faces = d / "faces.yaml"
+    image = "      - {type: image, if: art, field: art, box: [8mm, 27mm, W - 16mm, 44mm], fit: contain}\n"
+    caption = "      - {type: text, if: art, name: caption, style: label, box: [10mm, 50mm, 40mm, 6mm], value: Caption, colour: white}\n"
+    text = faces.read_text(encoding="utf-8")
+    assert image in text
+    faces.write_text(text.replace(image, image + caption), encoding="utf-8")
+    line = text[:text.index(image)].count("\n") + 2  # the caption's line
+    result = cli("validate", "--root", str(project))
+    assert result.code == 0, result.err
+    q001 = [ln for ln in result.err.splitlines() if "[Q001]" in ln]
+    if warned:  # (the image's mean colour, shown rounded; the ratio of white on it, about 1.22:1)
+        assert len(q001) == 1 and q001[0].startswith(f"cards/death-angel/faces.yaml:{line}:9: warning[Q001]: text "
+                                                     "contrast #ffffff on #ece8dc (image): 1.2"), result.err
+        ratio = contrast(relative_luminance("#ffffff"), relative_luminance("#{:02x}{:02x}{:02x}".format(*shade)))
+        assert q001[0].endswith(f" {ratio:.2f}:1, below 3:1 for bold or large text ('brother_scipio')"), q001
+    else:
+        assert q001 == [], result.err
