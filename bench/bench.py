@@ -3,8 +3,10 @@
     python bench/bench.py [--repeat N]
 
 Measures (median of N runs, in-process, warm font caches after the first run):
-validating both sets, the full translation check (fit included), and the PDF
-build of every set x locale in cards per second.  Each row gives the median
+validating both sets (loading and checks; then the face file checks and the
+print-quality checks, which compose every face), the full translation check
+(fit included), and the PDF build of every set x locale in cards per second
+(``--validate-only`` skips the last two).  Each row gives the median
 wall time and the median CPU time of the process (``time.process_time``): on a
 machine shared with other work the CPU time is the steadier figure.
 """
@@ -46,11 +48,23 @@ def seconds(t: float) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--validate-only", action="store_true", help="only the validate rows")
     args = ap.parse_args()
     rows = []
     t, c, project = timed(lambda: load_project(ROOT), args.repeat)
     cards = sum(ls.set.physical_count() for ls in project.sets.values())
     rows.append(("validate both sets (schema + checks)", seconds(t), seconds(c), f"{cards} cards"))
+    from cardkit.cli import _face_issues
+
+    def faces_and_quality() -> int:
+        return sum(len(_face_issues(ROOT, ls)) for ls in project.sets.values())
+
+    t2, c2, found = timed(faces_and_quality, args.repeat)
+    rows.append(("validate: face files + print quality", seconds(t2), seconds(c2), f"{found} findings"))
+    rows.append(("validate in all", seconds(t + t2), seconds(c + c2), ""))
+    if args.validate_only:
+        _table(rows)
+        return
     t, c, report = timed(lambda: check_translations(ROOT, project, ["fi", "ko"]), max(1, args.repeat // 2))
     rows.append(("l10n check fi+ko, fit included", seconds(t), seconds(c), f"{len(report.fit)} strings laid out"))
     out = Path(tempfile.mkdtemp())
@@ -65,6 +79,10 @@ def main() -> None:
     t, c, n = timed(build_all, max(1, args.repeat // 2))
     rows.append(("PDF build, all sets x en/fi/ko", seconds(t), seconds(c),
                  f"{n / t:.0f} cards/s ({n / c:.0f} per CPU second; {n} cards)"))
+    _table(rows)
+
+
+def _table(rows: list[tuple[str, str, str, str]]) -> None:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     w = max(len(r[0]) for r in rows)
     print(f"{'benchmark':<{w}}  {'median':>9}  {'CPU':>9}  detail")

@@ -23,8 +23,11 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 ART = Path(__file__).resolve().parent.parent / "examples" / "tidelights" / "cards" / "tidelights" / "art"
-SIZE = (480, 330)  # the 54 x 37 mm box of the faces at about 225 dpi
+# 300 ppi and more in the faces' boxes, which crop the picture to fill them (fit: cover):
+# the keepers' 54 x 37 mm at 316 ppi, the ships' 54 x 38.5 mm at 305 ppi (validate's Q003)
+SIZE = (672, 462)
 SS = 4  # supersampling factor
+PX = SS * SIZE[0] / 480  # one pixel of the first, 480-pixel drawing: strokes and waves keep their proportions
 
 Colour = tuple[int, int, int]
 
@@ -61,17 +64,17 @@ def _sea(d: ImageDraw.ImageDraw, w: int, h: int, horizon: float, deep: Colour, c
     d.rectangle([0, y0, w, h], fill=deep)
     for row in range(7):  # rows of wave crests, wider and lower towards the viewer
         y = y0 + int((h - y0) * (0.12 + row * 0.14))
-        amp = 6 * SS * (1 + row * 0.4)
-        period = 90 * SS * (1 + row * 0.25)
-        pts = [(x, y + amp * math.sin(2 * math.pi * (x / period + row * 0.37))) for x in range(0, w + 8 * SS, 8 * SS)]
-        d.line(pts, fill=_mix(deep, crest, 0.35 + row * 0.06), width=int(2 * SS * (1 + row * 0.3)))
+        amp = 6 * PX * (1 + row * 0.4)
+        period = 90 * PX * (1 + row * 0.25)
+        pts = [(x, y + amp * math.sin(2 * math.pi * (x / period + row * 0.37))) for x in range(0, w + round(8 * PX), round(8 * PX))]
+        d.line(pts, fill=_mix(deep, crest, 0.35 + row * 0.06), width=int(2 * PX * (1 + row * 0.3)))
 
 
 def _stars(d: ImageDraw.ImageDraw, w: int, h: int, colour: Colour) -> None:
     for k in range(28):  # a fixed scatter (golden-angle steps), not random
         x = (k * 0.618034 % 1.0) * w
         y = ((k * 0.381966 + k * k * 0.013) % 1.0) * h * 0.42
-        r = SS * (1.2 + (k % 3) * 0.6)
+        r = PX * (1.2 + (k % 3) * 0.6)
         d.ellipse([x - r, y - r, x + r, y + r], fill=colour)
 
 
@@ -110,7 +113,7 @@ def keeper(station: str) -> Image.Image:
     d.ellipse([cx - w * 0.085, cy - h * 0.14, cx + w * 0.085, cy + h * 0.14], fill=skin)
     d.ellipse([cx - w * 0.04, cy - h * 0.02, cx - w * 0.02, cy + h * 0.01], fill=dark)
     d.ellipse([cx + w * 0.02, cy - h * 0.02, cx + w * 0.04, cy + h * 0.01], fill=dark)
-    d.arc([cx - w * 0.035, cy + h * 0.02, cx + w * 0.035, cy + h * 0.08], 20, 160, fill=dark, width=2 * SS)
+    d.arc([cx - w * 0.035, cy + h * 0.02, cx + w * 0.035, cy + h * 0.08], 20, 160, fill=dark, width=round(2 * PX))
     if hat == "cap":
         d.chord([cx - w * 0.095, cy - h * 0.2, cx + w * 0.095, cy - h * 0.0], 180, 360, fill=dark)
         d.rectangle([cx - w * 0.11, cy - h * 0.11, cx + w * 0.13, cy - h * 0.08], fill=dark)
@@ -128,8 +131,8 @@ def keeper(station: str) -> Image.Image:
     for k in range(6, 0, -1):
         r = w * 0.02 * k
         d.ellipse([lx - r, ly - r, lx + r, ly + r], fill=_mix(coat, (255, 217, 90), 0.12 * (7 - k)))
-    d.rectangle([lx - w * 0.025, ly - h * 0.06, lx + w * 0.025, ly + h * 0.05], fill=(255, 226, 130), outline=dark, width=2 * SS)
-    d.line([(lx, ly - h * 0.06), (lx, ly - h * 0.1)], fill=dark, width=2 * SS)
+    d.rectangle([lx - w * 0.025, ly - h * 0.06, lx + w * 0.025, ly + h * 0.05], fill=(255, 226, 130), outline=dark, width=round(2 * PX))
+    d.line([(lx, ly - h * 0.06), (lx, ly - h * 0.1)], fill=dark, width=round(2 * PX))
     return img.resize(SIZE, Image.LANCZOS)
 
 
@@ -143,12 +146,12 @@ def ship(rig: str) -> Image.Image:
     x0, x1, yw = (w - length) / 2, (w + length) / 2, h * 0.74
     d.polygon([(x0 - w * 0.04, yw - h * 0.12), (x1 + w * 0.06, yw - h * 0.14), (x1 - w * 0.03, yw + h * 0.03),
                (x0 + w * 0.03, yw + h * 0.03)], fill=hull)
-    d.line([(x0 - w * 0.03, yw - h * 0.08), (x1 + w * 0.04, yw - h * 0.1)], fill=(220, 200, 150), width=2 * SS)
+    d.line([(x0 - w * 0.03, yw - h * 0.08), (x1 + w * 0.04, yw - h * 0.1)], fill=(220, 200, 150), width=round(2 * PX))
     step = length / (masts + 1)
     for m in range(masts):
         mx = x0 + step * (m + 1)
         top = h * (0.1 + 0.05 * (m % 2))
-        d.rectangle([mx - SS * 1.5, top, mx + SS * 1.5, yw - h * 0.12], fill=(60, 44, 36))
+        d.rectangle([mx - PX * 1.5, top, mx + PX * 1.5, yw - h * 0.12], fill=(60, 44, 36))
         sail_h = (yw - h * 0.16) - top
         for k in range(2 if masts > 1 else 1):  # square sails on brigs and ketches, one big sail on a skiff
             sy0 = top + h * 0.02 + k * sail_h * 0.5

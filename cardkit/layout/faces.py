@@ -47,6 +47,7 @@ class FaceBook:
     groups: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     svg_icons: dict[str, SvgIcon] = field(default_factory=dict)
     id_marks: dict[str, tuple[int, int]] = field(default_factory=dict)  # face name -> where its `id` is (P006)
+    doc: YamlDoc | None = None  # the file as read, to locate later findings (print quality)
 
 
 def _resolve(table: Mapping[str, Any], name: str, doc: YamlDoc, section: str, issues: list[Issue],
@@ -116,7 +117,7 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
         raise CardkitError(problems)
     issues: list[Issue] = []
     data = doc.data
-    book = FaceBook(rel, dict(data.get("palette", {})), {k: dict(v) for k, v in data.get("maps", {}).items()})
+    book = FaceBook(rel, dict(data.get("palette", {})), {k: dict(v) for k, v in data.get("maps", {}).items()}, doc=doc)
     raw_styles = data.get("styles", {})
     book.styles = {n: _resolve(raw_styles, n, doc, "styles", issues) for n in raw_styles}
     raw_faces = data["faces"]
