@@ -11,6 +11,7 @@ reported at once, located ``path:line:col``.  The format is documented in
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -19,7 +20,15 @@ from cardkit.errors import CardkitError, Issue, JsonPath
 from cardkit.layout.binding import RESERVED, kind_field_names, template_paths
 from cardkit.layout.icons import ICONS
 from cardkit.layout.svgicons import SvgIcon, read_svg
-from cardkit.layout.units import names_in
+from cardkit.layout.units import compile_length, length, names_in
+from cardkit.load.bounds import (
+    MAX_DEPTH,
+    MAX_ELEMENTS,
+    MAX_FONT_PT,
+    MAX_LENGTH_PT,
+    MAX_REPEAT,
+    with_finite,
+)
 from cardkit.load.schema import validate_doc
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
 from cardkit.model import CardSet
@@ -28,6 +37,10 @@ FACE_FILE = "faces.yaml"
 SCHEMA = "face.schema.json"
 LENGTH_NAMES = frozenset({"W", "H", "i", "n"})
 _LENGTH_KEYS = ("box", "at", "centre", "points", "r", "radius", "inset", "size", "min", "w", "h", "step", "baseline", "ratio")
+_TEXT_TYPES = frozenset({"text", "column", "value", "badge"})  # their `size`/`min`/`sizes` are font sizes
+_POSITIVE = {"badge": ("radius", "w", "h"), "icon": ("size",), "icons": ("size",)}  # sizes that must be above 0
+_NESTED = ("elements", "blocks", "join")  # keys under which elements hold elements
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 @dataclass
@@ -43,6 +56,13 @@ class FaceBook:
     extras: list[dict[str, Any]] = field(default_factory=list)
     groups: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     svg_icons: dict[str, SvgIcon] = field(default_factory=dict)
+    doc: YamlDoc | None = None  # the file, so that drawing can locate a problem that depends on card data
+    where: dict[int, JsonPath] = field(default_factory=dict)  # id() of each element mapping -> its path in the file
+
+    def issue(self, code: str, message: str, el: Mapping[str, Any] | None = None, path: JsonPath = ()) -> Issue:
+        """A problem found while drawing, located at element ``el`` of the file (or at ``path``)."""
+        path = self.where.get(id(el), path) if el is not None else path
+        return self.doc.issue(code, message, path) if self.doc is not None else Issue(code, message, file=self.file)
 
 
 def _resolve(table: Mapping[str, Any], name: str, doc: YamlDoc, section: str, issues: list[Issue],
@@ -58,6 +78,10 @@ def _resolve(table: Mapping[str, Any], name: str, doc: YamlDoc, section: str, is
         return spec
     if base_name not in table:
         issues.append(doc.issue("M002", f"{section[:-1]} '{name}' extends unknown '{base_name}'", (section, name, "extends")))
+        return spec
+    if len(seen) >= MAX_DEPTH:
+        issues.append(doc.issue("M013", f"{section[:-1]} '{name}' extends a chain of more than {MAX_DEPTH} {section}",
+                                (section, name, "extends")))
         return spec
     base = _resolve(table, base_name, doc, section, issues, seen + (name,))
     merged = {**base, **spec}
@@ -107,12 +131,12 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
         raise CardkitError(exc.issue) from None
     except FileNotFoundError:
         raise CardkitError(Issue("F001", f"the set has no face file {FACE_FILE}", file=rel)) from None
-    problems = validate_doc(doc, SCHEMA)
+    problems = with_finite(validate_doc(doc, SCHEMA), doc)
     if problems:
         raise CardkitError(problems)
     issues: list[Issue] = []
     data = doc.data
-    book = FaceBook(rel, dict(data.get("palette", {})), {k: dict(v) for k, v in data.get("maps", {}).items()})
+    book = FaceBook(rel, dict(data.get("palette", {})), {k: dict(v) for k, v in data.get("maps", {}).items()}, doc=doc)
     raw_styles = data.get("styles", {})
     book.styles = {n: _resolve(raw_styles, n, doc, "styles", issues) for n in raw_styles}
     raw_faces = data["faces"]
@@ -135,13 +159,213 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
             book.svg_icons[name] = read_svg(target, f"{card_set.directory}/{path}", name)
         except CardkitError as exc:
             issues.extend(doc.issue(i.code, i.message, ("icons", name)) for i in exc.issues)
-    issues.extend(dict.fromkeys(check_faces(book, doc, card_set)))
+    structure = structure_issues(book, doc)
+    if structure:  # (the checks below walk every `use`: not through a cycle or a fan-out)
+        raise CardkitError(list(dict.fromkeys(issues + structure)))
+    book.where = element_paths(data)
+    issues.extend(dict.fromkeys(check_faces(book, doc, card_set) + colour_map_issues(book, doc)
+                                + extras_issues(book, doc, card_set)))
     if issues:
         raise CardkitError(issues)
     return book
 
 
+# ----------------------------------------------------------------- structure
+def _children(el: Mapping[str, Any]) -> Iterator[tuple[str, list[Any]]]:
+    for key in _NESTED:
+        if isinstance(el.get(key), list):
+            yield key, el[key]
+
+
+def element_paths(data: Mapping[str, Any]) -> dict[int, JsonPath]:
+    """Where each element mapping of a schema-valid face file is (by ``id``)."""
+    out: dict[int, JsonPath] = {}
+
+    def walk(elements: list[Any], path: JsonPath) -> None:
+        for i, el in enumerate(elements):
+            if isinstance(el, dict):
+                out[id(el)] = path + (i,)
+                for key, sub in _children(el):
+                    walk(sub, path + (i, key))
+
+    for name, spec in (data.get("faces") or {}).items():
+        walk(spec.get("elements") or [], ("faces", name, "elements"))
+    for name, elements in (data.get("groups") or {}).items():
+        walk(elements, ("groups", name))
+    return out
+
+
+def _uses(elements: list[Any], path: JsonPath) -> Iterator[tuple[str, JsonPath]]:
+    """``(group, path of the use)`` for every ``use`` in ``elements``, nested ones included."""
+    for i, el in enumerate(elements):
+        if el.get("type") == "use":
+            yield el["group"], path + (i, "group")
+        for key, sub in _children(el):
+            yield from _uses(sub, path + (i, key))
+
+
+def _repeat_factor(el: Mapping[str, Any], face_vars: Mapping[str, Any]) -> int:
+    """How many times a repeat over a face variable draws (1 when it depends on card data)."""
+    value = face_vars.get(el["repeat"]) if isinstance(el.get("repeat"), str) else None
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= MAX_REPEAT else 1
+
+
+def structure_issues(book: FaceBook, doc: YamlDoc) -> list[Issue]:
+    """Groups that use themselves (M012), elements nested deeper than
+    :data:`MAX_DEPTH` (M013), faces that would draw more than
+    :data:`MAX_ELEMENTS` elements once every ``use`` is expanded (M014), and
+    repeats over a face variable above :data:`MAX_REPEAT` (M017).  Found
+    without drawing: each group is measured once."""
+    issues: list[Issue] = []
+    graph = {g: list(_uses(els, ("groups", g))) for g, els in book.groups.items()}
+    # cycles: depth-first, colouring groups; a use of a group on the current path closes a cycle
+    state: dict[str, int] = {}  # 1 on the path, 2 done
+    order: list[str] = []  # groups after every group they use (post-order)
+    for start, first in graph.items():
+        if state.get(start):
+            continue
+        stack: list[tuple[str, Iterator[tuple[str, JsonPath]]]] = [(start, iter(first))]
+        state[start] = 1
+        while stack:
+            g, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[g] = 2
+                order.append(g)
+                stack.pop()
+                continue
+            target, where = nxt
+            if target not in graph:
+                continue  # (M002, reported by the element checks)
+            if state.get(target) == 1:
+                names = [n for n, _ in stack]
+                loop = names[names.index(target):] + [target]
+                issues.append(doc.issue("M012", f"element group '{g}' uses '{target}', which uses it again "
+                                        f"({' -> '.join(loop[:6])}{' ...' if len(loop) > 6 else ''})", where))
+            elif not state.get(target):
+                state[target] = 1
+                stack.append((target, iter(graph[target])))
+    if issues:
+        return issues
+    # depth and size of each group, measured once, after the groups it uses
+    memo: dict[str, tuple[int, int]] = {}
+    cap = MAX_ELEMENTS + 1
+
+    def measure(elements: list[Any], face_vars: Mapping[str, Any]) -> tuple[int, int]:
+        depth, count = 0, 0
+        for el in elements:
+            d, c = 1, 1
+            for _, sub in _children(el):
+                sd, sc = measure(sub, face_vars)
+                d, c = max(d, sd + 1), c + sc
+            if el.get("type") == "use" and el["group"] in memo:
+                gd, gc = memo[el["group"]]
+                d, c = max(d, gd + 1), c + gc
+            depth, count = max(depth, d), min(cap, count + c * _repeat_factor(el, face_vars))
+        return depth, count
+
+    for g in order:
+        memo[g] = measure(book.groups[g], {})
+    for fname, spec in book.faces.items():
+        face_vars = spec.get("vars") or {}
+        for el, path in _with_paths(spec, fname):
+            value = face_vars.get(el["repeat"]) if isinstance(el.get("repeat"), str) else None
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value > MAX_REPEAT:
+                issues.append(doc.issue("M017", f"face '{fname}' repeats an element {short_number(value)} times "
+                                        f"(`{el['repeat']}`); at most {MAX_REPEAT}", path + ("repeat",)))
+        depth, count = measure(spec.get("elements") or [], face_vars)
+        if depth > MAX_DEPTH:
+            issues.append(doc.issue("M013", f"face '{fname}' nests groups, `use`, blocks or join parts {short_number(depth)} "
+                                    f"levels deep; at most {MAX_DEPTH}", ("faces", fname)))
+        elif count > MAX_ELEMENTS:
+            issues.append(doc.issue("M014", f"face '{fname}' draws more than {MAX_ELEMENTS:,} elements once every `use` "
+                                    f"is expanded", ("faces", fname)))
+    return issues
+
+
+def _with_paths(spec: Mapping[str, Any], fname: str) -> Iterator[tuple[dict[str, Any], JsonPath]]:
+    """A face's own elements (nested ones included) with their paths in the file."""
+    origins = spec.get("_origins", [(fname, i) for i in range(len(spec.get("elements", [])))])
+
+    def walk(el: dict[str, Any], path: JsonPath) -> Iterator[tuple[dict[str, Any], JsonPath]]:
+        yield el, path
+        for key, sub in _children(el):
+            for i, s in enumerate(sub):
+                yield from walk(s, path + (key, i))
+
+    for (owner, idx), top in zip(origins, spec.get("elements", [])):
+        yield from walk(top, ("faces", owner, "elements", idx))
+
+
+def short_number(value: float) -> str:
+    return f"{value:,.0f}" if abs(value) < 1e15 else f"{value:.3g}"
+
+
 # ------------------------------------------------------------------ checking
+_COLOUR_KEYS = ("fill", "stroke", "colour", "backdrop", "background")
+
+
+def _colour_maps(spec: Any) -> Iterator[str]:
+    """The colour maps a colour spec reads (through ``colour`` and ``default`` too)."""
+    if isinstance(spec, Mapping):
+        if isinstance(spec.get("map"), str):
+            yield spec["map"]
+        for k in ("colour", "default"):
+            yield from _colour_maps(spec.get(k))
+
+
+def colour_map_issues(book: FaceBook, doc: YamlDoc) -> list[Issue]:
+    """A map used for colours whose value is neither ``#rrggbb`` nor a palette or face colour (M015)."""
+    used: set[str] = set()
+
+    def walk(node: Any, key: str | int | None) -> None:
+        if key in _COLOUR_KEYS:
+            used.update(_colour_maps(node))
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "colours" and isinstance(v, dict):
+                    for c in v.values():
+                        used.update(_colour_maps(c))
+                walk(v, k)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, None)
+
+    walk(doc.data, None)
+    names = set(book.palette) | {c for spec in book.faces.values() for c in (spec.get("colours") or {})}
+    out = []
+    for m in sorted(used & set(book.maps)):
+        for key, value in book.maps[m].items():
+            if not _HEX.match(value) and value not in names:
+                out.append(doc.issue("M015", f"colour map '{m}' maps '{key}' to {value[:40]!r}, which is not a colour "
+                                     "(#rrggbb, or a palette or face colour name)", ("maps", m, key)))
+    return out
+
+
+def extras_issues(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
+    """An extra card whose face reads a card string (``field: x``, or ``string: x``
+    with no placeholders) that the set does not have (M016)."""
+    have = {s.msgctxt for s in card_set.strings}
+    out: list[Issue] = []
+    for entry in book.extras:
+        for side in ("front", "back"):
+            fname = entry.get(side)
+            if fname not in book.faces:
+                continue
+            spec = book.faces[fname]
+            origins = spec.get("_origins", [(fname, i) for i in range(len(spec.get("elements", [])))])
+            for (owner, idx), top in zip(origins, spec.get("elements", [])):
+                base: JsonPath = ("faces", owner, "elements")
+                for el, path, _ in _walk_elements([top], base, book.groups):
+                    if path[0] == "faces":
+                        path = base + (idx,) + path[len(base) + 1:]
+                    for key, ctx in (("field", f"{entry['id']}.{el.get('field')}"), ("string", el.get("string"))):
+                        if isinstance(el.get(key), str) and "{" not in el[key] and ctx not in have:
+                            out.append(doc.issue("M016", f"face '{fname}' of extra card '{entry['id']}' reads string "
+                                                 f"'{str(ctx)[:60]}', which the set does not have", path + (key,)))
+    return out
+
+
 def _faces_for_kinds(book: FaceBook) -> dict[str, set[str]]:
     """Which card kinds each face is drawn for (deck backs and extras: none)."""
     out: dict[str, set[str]] = {}
@@ -236,6 +460,7 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
             issues.append(doc.issue("M002", f"face '{fname}' has no size (set `size` in the face or at the top of the file)",
                                     ("faces", fname)))
         origins = spec.get("_origins", [(fname, i) for i in range(len(spec.get("elements", [])))])
+        names = _face_names(spec, fname, doc, issues)
         kinds = kinds_of.get(fname)
         # `art` is the optional artwork every card may carry (Card.art)
         known = (kind_field_names(cards, kinds) if kinds else set()) | RESERVED | set(spec.get("vars") or {}) | {"copy_id", "art"}
@@ -245,7 +470,7 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
             for el, path, guarded in _walk_elements([top], base_path, book.groups):
                 if path[0] == "faces":
                     path = base_path + (idx,) + path[len(base_path) + 1:]
-                issues.extend(_check_element(el, path, doc, book, face_colours, plugins))
+                issues.extend(_check_element(el, path, doc, book, face_colours, plugins, names))
                 if not kinds:
                     continue
                 for key, p in _reads(el):
@@ -256,31 +481,85 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
     for name in raw.get("styles", {}):
         for key in ("size", "min"):
             if key in book.styles[name]:
-                issues.extend(_check_length(book.styles[name][key], ("styles", name, key), doc))
+                issues.extend(_check_length(book.styles[name][key], ("styles", name, key), doc, {}, "font"))
     return issues
 
 
-def _check_length(value: Any, path: JsonPath, doc: YamlDoc) -> list[Issue]:
+def _face_names(spec: Mapping[str, Any], fname: str, doc: YamlDoc, issues: list[Issue]) -> dict[str, float] | None:
+    """W and H of a face (its size checked: constant lengths above 0), for checking the lengths that use them."""
+    size = spec.get("size")
+    if not isinstance(size, list):
+        return None
+    where: JsonPath = ("faces", fname, "size") if "size" in doc.data["faces"][fname] else ("size",)
+    found = []
+    for i, v in enumerate(size):
+        problems = _check_length(v, where + (i,), doc, {}, "positive")
+        issues.extend(problems)
+        c = None if problems else compile_length(v).const
+        if c is None:
+            if not problems:
+                issues.append(doc.issue("M004", f"a face's size cannot use names ({str(v)[:40]!r})", where + (i,)))
+            return None
+        found.append(c)
+    bleed = spec.get("bleed")
+    if bleed is not None:
+        issues.extend(_check_length(bleed, ("faces", fname, "bleed") if "bleed" in doc.data["faces"][fname] else ("bleed",),
+                                    doc, {}, "length"))
+    return {"W": found[0], "H": found[1]}
+
+
+def _check_length(value: Any, path: JsonPath, doc: YamlDoc, names: Mapping[str, float] | None = None,
+                  kind: str = "length") -> list[Issue]:
+    """A length's names (M004), form (U001), and, when it depends only on the
+    face's W and H (``names``), its value: a finite number (M009) within
+    :data:`MAX_LENGTH_PT` (M011); a font size (``kind="font"``) above 0 and at
+    most :data:`MAX_FONT_PT` (M010); a ``kind="positive"`` size above 0 (M011)."""
     if isinstance(value, list):
-        return [i for n, v in enumerate(value) for i in _check_length(v, path + (n,), doc)]
+        return [i for n, v in enumerate(value) for i in _check_length(v, path + (n,), doc, names, kind)]
     try:
         unknown = names_in(value) - LENGTH_NAMES
     except CardkitError as exc:
-        return [doc.issue("U001", exc.issues[0].message, path)]
+        return [doc.issue(exc.issues[0].code, exc.issues[0].message, path)]
     if unknown:
         return [doc.issue("M004", f"unknown name(s) {', '.join(sorted(unknown))} in length {value!r} "
                                   f"(use W, H, i, n and lengths such as 4mm)", path)]
+    if names is None or not names_in(value) <= set(names):
+        return []  # (depends on the repeat: checked as it is drawn)
+    try:
+        v = length(value, dict(names)) if compile_length(value).const is None else compile_length(value).const
+    except CardkitError as exc:
+        return [doc.issue(exc.issues[0].code, f"{exc.issues[0].message} ({str(value)[:40]!r})", path)]
+    assert v is not None
+    return [doc.issue(code, message, path) for code, message in size_problems(v, str(value), kind)]
+
+
+def size_problems(v: float, source: str, kind: str = "length") -> list[tuple[str, str]]:
+    """``(code, message)`` when a length's value is out of its bounds (see :func:`_check_length`)."""
+    src = repr(source[:40])
+    if kind == "font" and not 0 < v <= MAX_FONT_PT:
+        return [("M010", f"font size {src} is {v:.4g}pt; a size must be above 0 and at most {MAX_FONT_PT:.0f}pt")]
+    if kind == "positive" and v <= 0:
+        return [("M011", f"size {src} is {v:.4g}pt; it must be above 0")]
+    if abs(v) > MAX_LENGTH_PT:
+        return [("M011", f"length {src} is {v:.4g}pt; at most {MAX_LENGTH_PT:.0f}pt (200in) either way")]
     return []
 
 
+def _length_kind(el: Mapping[str, Any], key: str) -> str:
+    typ = el.get("type")
+    if key in ("size", "min", "sizes") and typ in _TEXT_TYPES:
+        return "font"
+    return "positive" if key in _POSITIVE.get(str(typ), ()) else "length"
+
+
 def _check_element(el: Mapping[str, Any], path: JsonPath, doc: YamlDoc, book: FaceBook, face_colours: set[str],
-                   plugins: Mapping[str, Any]) -> list[Issue]:
+                   plugins: Mapping[str, Any], names: Mapping[str, float] | None = None) -> list[Issue]:
     out: list[Issue] = []
     for key in _LENGTH_KEYS:
         if key in el and not (key == "size" and el.get("type") in (None,)):
-            out.extend(_check_length(el[key], path + (key,), doc))
+            out.extend(_check_length(el[key], path + (key,), doc, names, _length_kind(el, key)))
     if "sizes" in el:
-        out.extend(_check_length(el["sizes"], path + ("sizes",), doc))
+        out.extend(_check_length(el["sizes"], path + ("sizes",), doc, names, "font"))
     for key in ("fill", "stroke", "colour", "backdrop"):
         spec = el.get(key)
         for name in _colour_names(spec):
