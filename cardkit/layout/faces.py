@@ -65,6 +65,39 @@ class FaceBook:
         return self.doc.issue(code, message, path) if self.doc is not None else Issue(code, message, file=self.file)
 
 
+def _hops(table: Mapping[str, Any]) -> dict[str, int]:
+    """How many ``extends`` lead from each entry to one that extends nothing
+    (0 for a cycle's members: T003 reports those), found without recursion."""
+    hops: dict[str, int] = {}
+    for start in table:
+        path: list[str] = []
+        n: Any = start
+        while isinstance(n, str) and n in table and n not in hops and n not in path:
+            path.append(n)
+            n = table[n].get("extends")
+        if isinstance(n, str) and n in path:  # a cycle: its members count 0, those leading into it 1, 2, ...
+            idx = path.index(n)
+            hops.update(dict.fromkeys(path[idx:], 0))
+            path, nxt = path[:idx], 1
+        elif isinstance(n, str) and n in hops:
+            nxt = hops[n] + 1
+        else:  # the last one extends nothing (or an unknown name: M002)
+            hops[path[-1]] = 0
+            path, nxt = path[:-1], 1
+        for m in reversed(path):
+            hops[m] = nxt
+            nxt += 1
+    return hops
+
+
+def _chain_issues(table: Mapping[str, Any], doc: YamlDoc, section: str) -> list[Issue]:
+    """An ``extends`` chain longer than :data:`MAX_DEPTH` (M013), reported once,
+    where it first goes too far."""
+    hops = _hops(table)
+    return [doc.issue("M013", f"{section[:-1]} '{n}' starts a chain of {MAX_DEPTH + 1} `extends`; at most {MAX_DEPTH}",
+                      (section, n, "extends")) for n in table if hops.get(n) == MAX_DEPTH + 1]
+
+
 def _resolve(table: Mapping[str, Any], name: str, doc: YamlDoc, section: str, issues: list[Issue],
              seen: tuple[str, ...] = ()) -> dict[str, Any]:
     """``extends`` merged: keys override; a face's ``elements`` and ``vars``/``colours`` add to its base's."""
@@ -78,10 +111,6 @@ def _resolve(table: Mapping[str, Any], name: str, doc: YamlDoc, section: str, is
         return spec
     if base_name not in table:
         issues.append(doc.issue("M002", f"{section[:-1]} '{name}' extends unknown '{base_name}'", (section, name, "extends")))
-        return spec
-    if len(seen) >= MAX_DEPTH:
-        issues.append(doc.issue("M013", f"{section[:-1]} '{name}' extends a chain of more than {MAX_DEPTH} {section}",
-                                (section, name, "extends")))
         return spec
     base = _resolve(table, base_name, doc, section, issues, seen + (name,))
     merged = {**base, **spec}
@@ -138,6 +167,9 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
     data = doc.data
     book = FaceBook(rel, dict(data.get("palette", {})), {k: dict(v) for k, v in data.get("maps", {}).items()}, doc=doc)
     raw_styles = data.get("styles", {})
+    chains = _chain_issues(raw_styles, doc, "styles") + _chain_issues(data["faces"], doc, "faces")
+    if chains:  # (resolving follows each chain)
+        raise CardkitError(chains)
     book.styles = {n: _resolve(raw_styles, n, doc, "styles", issues) for n in raw_styles}
     raw_faces = data["faces"]
     for n in raw_faces:
@@ -266,6 +298,17 @@ def structure_issues(book: FaceBook, doc: YamlDoc) -> list[Issue]:
 
     for g in order:
         memo[g] = measure(book.groups[g], {})
+    # a group too deep or too large is reported once, where it starts to be (not at every group or face using it)
+    too_deep = {g for g, (d, _) in memo.items() if d > MAX_DEPTH}
+    too_big = {g for g, (_, c) in memo.items() if c > MAX_ELEMENTS}
+    for g in order:
+        used = {target for target, _ in graph[g]}
+        if g in too_deep and not used & too_deep:
+            issues.append(doc.issue("M013", f"element group '{g}' nests groups, `use`, blocks or join parts "
+                                    f"{short_number(memo[g][0])} levels deep; at most {MAX_DEPTH}", ("groups", g)))
+        elif g in too_big and not used & too_big and g not in too_deep:
+            issues.append(doc.issue("M014", f"element group '{g}' draws more than {MAX_ELEMENTS:,} elements once every "
+                                    "`use` is expanded", ("groups", g)))
     for fname, spec in book.faces.items():
         face_vars = spec.get("vars") or {}
         for el, path in _with_paths(spec, fname):
@@ -273,6 +316,8 @@ def structure_issues(book: FaceBook, doc: YamlDoc) -> list[Issue]:
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value > MAX_REPEAT:
                 issues.append(doc.issue("M017", f"face '{fname}' repeats an element {short_number(value)} times "
                                         f"(`{el['repeat']}`); at most {MAX_REPEAT}", path + ("repeat",)))
+        if {g for _, g in _face_uses(spec)} & (too_deep | too_big):
+            continue  # (reported at the group)
         depth, count = measure(spec.get("elements") or [], face_vars)
         if depth > MAX_DEPTH:
             issues.append(doc.issue("M013", f"face '{fname}' nests groups, `use`, blocks or join parts {short_number(depth)} "
@@ -295,6 +340,11 @@ def _with_paths(spec: Mapping[str, Any], fname: str) -> Iterator[tuple[dict[str,
 
     for (owner, idx), top in zip(origins, spec.get("elements", [])):
         yield from walk(top, ("faces", owner, "elements", idx))
+
+
+def _face_uses(spec: Mapping[str, Any]) -> Iterator[tuple[JsonPath, str]]:
+    for group, path in _uses(spec.get("elements") or [], ()):
+        yield path, group
 
 
 def short_number(value: float) -> str:
@@ -505,13 +555,13 @@ def _face_names(spec: Mapping[str, Any], fname: str, doc: YamlDoc, issues: list[
     if bleed is not None:
         issues.extend(_check_length(bleed, ("faces", fname, "bleed") if "bleed" in doc.data["faces"][fname] else ("bleed",),
                                     doc, {}, "length"))
-    return {"W": found[0], "H": found[1]}
+    return {"W": found[0], "H": found[1], "i": 0.0, "n": 1.0}  # (i and n as outside a repeat, or at its one item)
 
 
 def _check_length(value: Any, path: JsonPath, doc: YamlDoc, names: Mapping[str, float] | None = None,
                   kind: str = "length") -> list[Issue]:
-    """A length's names (M004), form (U001), and, when it depends only on the
-    face's W and H (``names``), its value: a finite number (M009) within
+    """A length's names (M004), form (U001), and its value with the face's
+    ``names`` (W, H, and i = 0, n = 1 as at a repeat of one item): a finite number (M009) within
     :data:`MAX_LENGTH_PT` (M011); a font size (``kind="font"``) above 0 and at
     most :data:`MAX_FONT_PT` (M010); a ``kind="positive"`` size above 0 (M011)."""
     if isinstance(value, list):
