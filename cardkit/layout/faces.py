@@ -29,7 +29,7 @@ from cardkit.load.bounds import (
     MAX_REPEAT,
     with_finite,
 )
-from cardkit.load.schema import validate_doc
+from cardkit.load.schema import short, validate_doc
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
 from cardkit.model import CardSet
 
@@ -94,7 +94,7 @@ def _chain_issues(table: Mapping[str, Any], doc: YamlDoc, section: str) -> list[
     """An ``extends`` chain longer than :data:`MAX_DEPTH` (M013), reported once,
     where it first goes too far."""
     hops = _hops(table)
-    return [doc.issue("M013", f"{section[:-1]} '{n}' starts a chain of {MAX_DEPTH + 1} `extends`; at most {MAX_DEPTH}",
+    return [doc.issue("M013", f"{section[:-1]} {short(n)} starts a chain of {MAX_DEPTH + 1} `extends`; at most {MAX_DEPTH}",
                       (section, n, "extends")) for n in table if hops.get(n) == MAX_DEPTH + 1]
 
 
@@ -106,11 +106,11 @@ def _resolve(table: Mapping[str, Any], name: str, doc: YamlDoc, section: str, is
     if base_name is None:
         return spec
     if base_name in seen + (name,):
-        issues.append(doc.issue("T003", f"{section[:-1]} '{name}' extends itself (via {' -> '.join(seen + (name, base_name))})",
+        issues.append(doc.issue("T003", f"{section[:-1]} {short(name)} extends itself (via {' -> '.join(seen + (name, base_name))[:60]})",
                                 (section, name, "extends")))
         return spec
     if base_name not in table:
-        issues.append(doc.issue("M002", f"{section[:-1]} '{name}' extends unknown '{base_name}'", (section, name, "extends")))
+        issues.append(doc.issue("M002", f"{section[:-1]} {short(name)} extends unknown {short(base_name)}", (section, name, "extends")))
         return spec
     base = _resolve(table, base_name, doc, section, issues, seen + (name,))
     merged = {**base, **spec}
@@ -185,7 +185,7 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
 
         target = safe_path(set_dir, path)
         if target is None:
-            issues.append(doc.issue("F002", f"icon path '{path}' escapes the set folder", ("icons", name)))
+            issues.append(doc.issue("F002", f"icon path {short(path)} escapes the set folder", ("icons", name)))
             continue
         try:
             book.svg_icons[name] = read_svg(target, f"{card_set.directory}/{path}", name)
@@ -272,7 +272,7 @@ def structure_issues(book: FaceBook, doc: YamlDoc) -> list[Issue]:
             if state.get(target) == 1:
                 names = [n for n, _ in stack]
                 loop = names[names.index(target):] + [target]
-                issues.append(doc.issue("M012", f"element group '{g}' uses '{target}', which uses it again "
+                issues.append(doc.issue("M012", f"element group {short(g)} uses {short(target)}, which uses it again "
                                         f"({' -> '.join(loop[:6])}{' ...' if len(loop) > 6 else ''})", where))
             elif not state.get(target):
                 state[target] = 1
@@ -304,26 +304,26 @@ def structure_issues(book: FaceBook, doc: YamlDoc) -> list[Issue]:
     for g in order:
         used = {target for target, _ in graph[g]}
         if g in too_deep and not used & too_deep:
-            issues.append(doc.issue("M013", f"element group '{g}' nests groups, `use`, blocks or join parts "
+            issues.append(doc.issue("M013", f"element group {short(g)} nests groups, `use`, blocks or join parts "
                                     f"{short_number(memo[g][0])} levels deep; at most {MAX_DEPTH}", ("groups", g)))
         elif g in too_big and not used & too_big and g not in too_deep:
-            issues.append(doc.issue("M014", f"element group '{g}' draws more than {MAX_ELEMENTS:,} elements once every "
+            issues.append(doc.issue("M014", f"element group {short(g)} draws more than {MAX_ELEMENTS:,} elements once every "
                                     "`use` is expanded", ("groups", g)))
     for fname, spec in book.faces.items():
         face_vars = spec.get("vars") or {}
         for el, path in _with_paths(spec, fname):
             value = face_vars.get(el["repeat"]) if isinstance(el.get("repeat"), str) else None
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value > MAX_REPEAT:
-                issues.append(doc.issue("M017", f"face '{fname}' repeats an element {short_number(value)} times "
+                issues.append(doc.issue("M017", f"face {short(fname)} repeats an element {short_number(value)} times "
                                         f"(`{el['repeat']}`); at most {MAX_REPEAT}", path + ("repeat",)))
         if {g for _, g in _face_uses(spec)} & (too_deep | too_big):
             continue  # (reported at the group)
         depth, count = measure(spec.get("elements") or [], face_vars)
         if depth > MAX_DEPTH:
-            issues.append(doc.issue("M013", f"face '{fname}' nests groups, `use`, blocks or join parts {short_number(depth)} "
+            issues.append(doc.issue("M013", f"face {short(fname)} nests groups, `use`, blocks or join parts {short_number(depth)} "
                                     f"levels deep; at most {MAX_DEPTH}", ("faces", fname)))
         elif count > MAX_ELEMENTS:
-            issues.append(doc.issue("M014", f"face '{fname}' draws more than {MAX_ELEMENTS:,} elements once every `use` "
+            issues.append(doc.issue("M014", f"face {short(fname)} draws more than {MAX_ELEMENTS:,} elements once every `use` "
                                     f"is expanded", ("faces", fname)))
     return issues
 
@@ -387,7 +387,7 @@ def colour_map_issues(book: FaceBook, doc: YamlDoc) -> list[Issue]:
     for m in sorted(used & set(book.maps)):
         for key, value in book.maps[m].items():
             if not _HEX.match(value) and value not in names:
-                out.append(doc.issue("M015", f"colour map '{m}' maps '{key}' to {value[:40]!r}, which is not a colour "
+                out.append(doc.issue("M015", f"colour map {short(m)} maps {short(key)} to {value[:40]!r}, which is not a colour "
                                      "(#rrggbb, or a palette or face colour name)", ("maps", m, key)))
     return out
 
@@ -411,8 +411,8 @@ def extras_issues(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue
                         path = base + (idx,) + path[len(base) + 1:]
                     for key, ctx in (("field", f"{entry['id']}.{el.get('field')}"), ("string", el.get("string"))):
                         if isinstance(el.get(key), str) and "{" not in el[key] and ctx not in have:
-                            out.append(doc.issue("M016", f"face '{fname}' of extra card '{entry['id']}' reads string "
-                                                 f"'{str(ctx)[:60]}', which the set does not have", path + (key,)))
+                            out.append(doc.issue("M016", f"face {short(fname)} of extra card {short(entry['id'])} reads string "
+                                                 f"{short(str(ctx)[:60])}, which the set does not have", path + (key,)))
     return out
 
 
@@ -490,16 +490,16 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
     for i, entry in enumerate(book.print):
         for key in ("front", "back"):
             if key in entry and entry[key] not in book.faces:
-                issues.append(doc.issue("M002", f"print entry names unknown face '{entry[key]}'", ("print", i, key)))
+                issues.append(doc.issue("M002", f"print entry names unknown face {short(entry[key])}", ("print", i, key)))
         fields = kind_field_names(card_set.cards.values(), entry["kinds"])
         for key in ("sort", "back_variant"):  # (`copies` may name a list no card uses yet: each card is then its own copy)
             if key in entry and entry[key] not in fields:
-                issues.append(doc.issue("M001", f"print entry's {key} names field '{entry[key]}', which no "
-                                        f"{'/'.join(entry['kinds'])} card has", ("print", i, key)))
+                issues.append(doc.issue("M001", f"print entry's {key} names field {short(entry[key])}, which no "
+                                        f"{'/'.join(entry['kinds'])[:40]} card has", ("print", i, key)))
     for i, entry in enumerate(book.extras):
         for key in ("front", "back"):
             if key in entry and entry[key] not in book.faces:
-                issues.append(doc.issue("M002", f"extra card names unknown face '{entry[key]}'", ("extras", i, key)))
+                issues.append(doc.issue("M002", f"extra card names unknown face {short(entry[key])}", ("extras", i, key)))
     kinds_of = _faces_for_kinds(book)
     cards = list(card_set.cards.values())
     from cardkit.layout.elements import available
@@ -507,7 +507,7 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
     plugins = available()
     for fname, spec in book.faces.items():
         if spec.get("size") is None:
-            issues.append(doc.issue("M002", f"face '{fname}' has no size (set `size` in the face or at the top of the file)",
+            issues.append(doc.issue("M002", f"face {short(fname)} has no size (set `size` in the face or at the top of the file)",
                                     ("faces", fname)))
         origins = spec.get("_origins", [(fname, i) for i in range(len(spec.get("elements", [])))])
         names = _face_names(spec, fname, doc, issues)
@@ -526,8 +526,8 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
                 for key, p in _reads(el):
                     head = _head(p)
                     if head not in known and head not in guarded and key not in ("if", "unless"):
-                        issues.append(doc.issue("M001", f"face '{fname}' reads field '{head}', which no "
-                                                f"{'/'.join(sorted(kinds))} card has", path + (key,)))
+                        issues.append(doc.issue("M001", f"face {short(fname)} reads field {short(head)}, which no "
+                                                f"{'/'.join(sorted(kinds))[:40]} card has", path + (key,)))
     for name in raw.get("styles", {}):
         for key in ("size", "min"):
             if key in book.styles[name]:
@@ -571,7 +571,7 @@ def _check_length(value: Any, path: JsonPath, doc: YamlDoc, names: Mapping[str, 
     except CardkitError as exc:
         return [doc.issue(exc.issues[0].code, exc.issues[0].message, path)]
     if unknown:
-        return [doc.issue("M004", f"unknown name(s) {', '.join(sorted(unknown))} in length {value!r} "
+        return [doc.issue("M004", f"unknown name(s) {', '.join(sorted(unknown))[:40]} in length {short(value)} "
                                   f"(use W, H, i, n and lengths such as 4mm)", path)]
     if names is None or not names_in(value) <= set(names):
         return []  # (depends on the repeat: checked as it is drawn)
@@ -614,16 +614,16 @@ def _check_element(el: Mapping[str, Any], path: JsonPath, doc: YamlDoc, book: Fa
         spec = el.get(key)
         for name in _colour_names(spec):
             if name not in book.palette and name not in face_colours:
-                out.append(doc.issue("M003", f"unknown colour '{name}' (not in the palette nor the face's colours)", path + (key,)))
+                out.append(doc.issue("M003", f"unknown colour {short(name)} (not in the palette nor the face's colours)", path + (key,)))
         if isinstance(spec, Mapping) and "map" in spec and spec["map"] not in book.maps:
-            out.append(doc.issue("M003", f"unknown colour map '{spec['map']}'", path + (key, "map")))
+            out.append(doc.issue("M003", f"unknown colour map {short(spec['map'])}", path + (key, "map")))
     if el.get("type") == "use" and el["group"] not in book.groups:
-        out.append(doc.issue("M002", f"unknown element group '{el['group']}'", path + ("group",)))
+        out.append(doc.issue("M002", f"unknown element group {short(el['group'])}", path + ("group",)))
     if "style" in el and el["style"] not in book.styles:
-        out.append(doc.issue("M002", f"unknown text style '{el['style']}'", path + ("style",)))
+        out.append(doc.issue("M002", f"unknown text style {short(el['style'])}", path + ("style",)))
     if el.get("type") == "icon" and isinstance(el["name"], str) and "{" not in el["name"] and el["name"] not in ICONS and el["name"] not in book.svg_icons:
-        out.append(doc.issue("M005", f"unknown icon '{el['name']}' (built-in: {', '.join(sorted(ICONS))}; or declare an SVG under `icons`)",
+        out.append(doc.issue("M005", f"unknown icon {short(el['name'])} (built-in: {', '.join(sorted(ICONS))}; or declare an SVG under `icons`)",
                              path + ("name",)))
     if el.get("type") == "plugin" and el["name"] not in plugins:
-        out.append(doc.issue("M007", f"no plugin element '{el['name']}' is installed", path + ("name",)))
+        out.append(doc.issue("M007", f"no plugin element {short(el['name'])} is installed", path + ("name",)))
     return out
