@@ -31,7 +31,8 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 from cardkit.errors import CardkitError
 from cardkit.layout import faces as faces_module
@@ -52,12 +53,18 @@ SETS = {"death-angel": REPO / "cards" / "death-angel", "deep-strike": REPO / "ca
 EXTREME = st.sampled_from([0, -1, -9.5, 1e9, 10**9, 10**30, math.nan, math.inf, -math.inf, 1e308, 0.0001,
                            "0pt", "-5mm", "1000000000pt", "W/0", "W/(i - i)", "1mm/(n - 1)", "(((((W)))))*H*H*H*H",
                            "9" * 400 + "pt", "x" * 300, "", "#zzzzzz", "nope", True, None, [], {}, [[[[[["deep"]]]]]]])
+LENGTHS = st.sampled_from([0, -1, 0.0001, 14400, -14400, math.nan, math.inf, "0pt", "-5mm", "0.01pt", "1000000000pt",
+                           "W/0", "W/(i - i)", "1mm/(n - 1)", "W*W*W*W", "9" * 190 + "pt", "499pt", "501pt", "H - 200in"])
 ODD = st.one_of(EXTREME, st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True),
                 st.text(max_size=12), st.lists(st.integers(-3, 3), max_size=5))
 PATTERNS = st.sampled_from(["^(a+)+$", "^(a|aa)+$", "(x+x+)+y", "[", "(?P<x>a)(?P=x)*", "^.*$", "\\", "a{1000000}"])
 RULES = st.sampled_from([{"$ref": "file:///etc/passwd"}, {"$ref": "https://example.com/s.json"}, {"type": 12},
                          {"$ref": "#/$defs/nope"}, {"pattern": "^(a|aa)+$"}, {"patternProperties": {"(a+)+": {}}},
                          {"$id": "https://x/"}, {"if": {"required": ["a"]}, "then": {"required": ["b"]}}, {"minimum": "x"}])
+
+
+_NUMERIC = {"size", "min", "box", "at", "centre", "points", "r", "radius", "inset", "w", "h", "step", "baseline", "ratio",
+            "sizes", "bleed", "lw", "leading", "max_lines", "lighten", "darken", "vars", "quantity", "max", "max_items"}
 
 
 @pytest.fixture(scope="module")
@@ -89,19 +96,24 @@ def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
 
 def _mutate(data: Any, draw: st.DrawFn, kinds: bool) -> Any:
     paths = [p for p in _paths(data) if p]
-    path = draw(st.sampled_from(paths))
+    if not paths:
+        return draw(ODD)
+    numeric = [p for p in paths if any(k in _NUMERIC for k in p[-2:] if isinstance(k, str))]
+    path = draw(st.sampled_from(numeric if numeric and not kinds and draw(st.booleans()) else paths))
     parent = data
     for part in path[:-1]:
         parent = parent[part]
     key = path[-1]
     value = parent[key]
     actions = ["delete", "retype", "extreme", "duplicate", "nest"]
+    if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+        actions += ["length"] * 6  # (numbers and lengths: mostly kept schema-valid, to reach the checks and the drawing)
     if isinstance(value, dict) and "type" in value and not kinds:
-        actions += ["group", "repeat"]
+        actions += ["group", "repeat", "nest"] * 2
     if kinds:
         actions += ["pattern", "rules"]
-    if isinstance(data, dict) and data.get("groups") and not kinds:
-        actions += ["use"]
+    if isinstance(data, dict) and isinstance(data.get("groups"), dict) and data["groups"] and not kinds:
+        actions += ["use"] * 2
     action = draw(st.sampled_from(actions))
     if action == "delete":
         del parent[key]
@@ -109,6 +121,8 @@ def _mutate(data: Any, draw: st.DrawFn, kinds: bool) -> Any:
         parent[key] = draw(ODD)
     elif action == "extreme":
         parent[key] = draw(EXTREME)
+    elif action == "length":
+        parent[key] = draw(LENGTHS)
     elif action == "duplicate":
         if isinstance(parent, list):
             parent.extend([value] * draw(st.integers(1, 50)))
@@ -122,8 +136,7 @@ def _mutate(data: Any, draw: st.DrawFn, kinds: bool) -> Any:
         parent[key] = {"type": "group", "at": [draw(EXTREME), 0], "elements": [value] * draw(st.integers(1, 12))}
     elif action == "repeat":
         value["repeat"] = draw(st.sampled_from(["i", "n", "W", "many", "id", "text", "zzz"]))
-        data.setdefault("faces", {})
-        for spec in data["faces"].values() if isinstance(data["faces"], dict) else ():
+        for spec in data["faces"].values() if isinstance(data, dict) and isinstance(data.get("faces"), dict) else ():
             if isinstance(spec, dict):
                 spec.setdefault("vars", {})["many"] = draw(EXTREME)
                 break
