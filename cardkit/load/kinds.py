@@ -34,6 +34,7 @@ from cardkit.load.yamlsafe import YamlDoc
 
 ID_PATTERN = "^[a-z][a-z0-9_]{0,63}$"
 MAX_CARDS = 500  # card entries in one file unless the kind says otherwise
+MAX_COPIES = 99  # physical copies of one card entry (as kinds.schema.json bounds a fixed quantity)
 BASE_TYPES = ("text", "label", "integer", "boolean", "enum", "icons", "ref", "image", "list", "record",
               "effects", "effect")
 RESERVED = ("id", "kind")  # every card has an id; `kind` names the file's kind
@@ -327,8 +328,9 @@ class _Parser:
             if qfield not in raw["fields"]:
                 self.fail("K005", f"quantity is read from field '{qfield}', which kind '{name}' does not declare", path + ("quantity", "field"))
                 ok = False
-            elif qf is not None and (qf.type != "integer" or (qf.min or 0) < 1):
-                self.fail("K005", f"quantity field '{qfield}' must be an integer field with min 1 or more", path + ("quantity", "field"))
+            elif qf is not None and (qf.type != "integer" or (qf.min or 0) < 1 or qf.max is None or qf.max > MAX_COPIES):
+                self.fail("K005", f"quantity field '{qfield}' must be an integer field with min 1 or more and max at most "
+                          f"{MAX_COPIES}", path + ("quantity", "field"))
                 ok = False
             if copies is not None:
                 cf = fields.get(copies)
