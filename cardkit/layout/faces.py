@@ -621,8 +621,12 @@ def _check_element(el: Mapping[str, Any], path: JsonPath, doc: YamlDoc, book: Fa
         out.append(doc.issue("M002", f"unknown element group {short(el['group'])}", path + ("group",)))
     if "style" in el and el["style"] not in book.styles:
         out.append(doc.issue("M002", f"unknown text style {short(el['style'])}", path + ("style",)))
-    if el.get("type") == "icon" and isinstance(el["name"], str) and "{" not in el["name"] and el["name"] not in ICONS and el["name"] not in book.svg_icons:
-        out.append(doc.issue("M005", f"unknown icon {short(el['name'])} (built-in: {', '.join(sorted(ICONS))}; or declare an SVG under `icons`)",
+    declared = doc.data.get("icons") or {}  # (an SVG icon that could not be read has its own error)
+    if el.get("type") == "icon" and isinstance(el["name"], str) and "{" not in el["name"] and el["name"] not in ICONS and \
+            el["name"] not in book.svg_icons and el["name"] not in declared:
+        builtin = sorted(ICONS)
+        out.append(doc.issue("M005", f"unknown icon {short(el['name'])} (built in: {', '.join(builtin[:6])} and {len(builtin) - 6} "
+                             "more; or declare an SVG under `icons`)",
                              path + ("name",)))
     if el.get("type") == "plugin" and el["name"] not in plugins:
         out.append(doc.issue("M007", f"no plugin element {short(el['name'])} is installed", path + ("name",)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 import logging
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from cardkit.errors import CardkitError, Issue
 
 MAX_SVG_BYTES = 1 << 20
+MAX_SVG_EXTENT = 1e6  # user units of an icon's width and height
 
 
 @dataclass(frozen=True)
@@ -83,4 +85,9 @@ def read_svg(path: Path, rel: str, name: str) -> SvgIcon:
         raise CardkitError(Issue("M008", f"icon '{name}' is not a readable SVG: {exc}", file=rel)) from None
     if drawing is None:
         raise CardkitError(Issue("M008", f"icon '{name}' is not a readable SVG", file=rel))
+    w, h = float(drawing.width), float(drawing.height)
+    if not all(math.isfinite(v) and 0 <= v <= MAX_SVG_EXTENT for v in (w, h)) or max(w, h) <= 0:
+        # (drawn scaled by its larger side: a size of infinity or NaN would divide by zero)
+        raise CardkitError(Issue("M008", f"icon '{name}' has a size of {w:.3g} x {h:.3g}: each side must be a finite number "
+                                 f"from 0 to {MAX_SVG_EXTENT:.0f}, one above 0", file=rel))
     return SvgIcon(name, drawing)
