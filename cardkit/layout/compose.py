@@ -229,6 +229,8 @@ class Composer:
         base: str | None
         if "map" in spec:
             value = lookup(scope, render(spec["by"], scope, self.set.cards), self.set.cards)
+            if spec["map"] not in self.faces.maps:
+                raise CardkitError(f"unknown colour map {spec['map'][:40]!r}", code="M003")
             table = self.faces.maps[spec["map"]]
             found = table.get(str(value)) if value is not MISSING else None
             base = self.colour(found if found is not None else spec.get("default", "#888888"), scope, face_colours)
@@ -477,6 +479,8 @@ class Composer:
         if isinstance(spec, str):
             return render(spec, scope, self.set.cards)
         value = lookup(scope, render(spec["by"], scope, self.set.cards), self.set.cards)
+        if spec["map"] not in self.faces.maps:
+            raise CardkitError(f"unknown map {spec['map'][:40]!r}", code="M003")
         found = self.faces.maps[spec["map"]].get(str(value)) if value is not MISSING else None
         return str(found if found is not None else spec.get("default", ""))
 

@@ -511,6 +511,7 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
                                     ("faces", fname)))
         origins = spec.get("_origins", [(fname, i) for i in range(len(spec.get("elements", [])))])
         names = _face_names(spec, fname, doc, issues)
+        issues.extend(_face_colour_issues(spec, fname, doc, book))
         kinds = kinds_of.get(fname)
         # `art` is the optional artwork every card may carry (Card.art)
         known = (kind_field_names(cards, kinds) if kinds else set()) | RESERVED | set(spec.get("vars") or {}) | {"copy_id", "art"}
@@ -533,6 +534,23 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
             if key in book.styles[name]:
                 issues.extend(_check_length(book.styles[name][key], ("styles", name, key), doc, {}, "font"))
     return issues
+
+
+def _face_colour_issues(spec: Mapping[str, Any], fname: str, doc: YamlDoc, book: FaceBook) -> list[Issue]:
+    """The face's own colours and background: names and maps that exist (M003)."""
+    out: list[Issue] = []
+    own = doc.data["faces"].get(fname) or {}
+    entries = [(("colours", c), s) for c, s in (spec.get("colours") or {}).items()] + \
+        ([(("background",), spec["background"])] if "background" in spec else [])
+    for sub, cspec in entries:
+        where: JsonPath = ("faces", fname) + (sub if (sub[0] in own) else ())
+        for name in _colour_names(cspec):
+            if name not in book.palette and name not in (spec.get("colours") or {}):
+                out.append(doc.issue("M003", f"unknown colour {short(name)} (not in the palette nor the face's colours)", where))
+        for m in _colour_maps(cspec):
+            if m not in book.maps:
+                out.append(doc.issue("M003", f"unknown colour map {short(m)}", where))
+    return out
 
 
 def _face_names(spec: Mapping[str, Any], fname: str, doc: YamlDoc, issues: list[Issue]) -> dict[str, float] | None:
@@ -621,6 +639,9 @@ def _check_element(el: Mapping[str, Any], path: JsonPath, doc: YamlDoc, book: Fa
         out.append(doc.issue("M002", f"unknown element group {short(el['group'])}", path + ("group",)))
     if "style" in el and el["style"] not in book.styles:
         out.append(doc.issue("M002", f"unknown text style {short(el['style'])}", path + ("style",)))
+    if el.get("type") == "icon" and isinstance(el["name"], Mapping) and el["name"].get("map") not in book.maps:
+        out.append(doc.issue("M003", f"unknown map {short(el['name'].get('map'))} (icon names by map are under `maps`)",
+                             path + ("name", "map")))
     declared = doc.data.get("icons") or {}  # (an SVG icon that could not be read has its own error)
     if el.get("type") == "icon" and isinstance(el["name"], str) and "{" not in el["name"] and el["name"] not in ICONS and \
             el["name"] not in book.svg_icons and el["name"] not in declared:
