@@ -306,26 +306,21 @@ class Composer:
         string), ``ui`` (an interface string, with ``args``), ``value`` (data,
         not translated) or ``join`` (several, ``sep`` between); ``format``
         wraps the text (``"<b>{}</b>"``)."""
-        try:
-            return self._string(spec, scope)
-        except KeyError as exc:  # a string the catalogs and the set do not have (an extra card's, a templated key)
-            raise CardkitError(f"reads string {str(exc.args[0])[:60]!r}, which the set does not have", code="M016") from None
-
-    def _string(self, spec: Mapping[str, Any], scope: dict[str, Any]) -> tuple[str, str]:
         cards = self.set.cards
         if "field" in spec:
             key = f"{scope['id']}.{render(spec['field'], scope, cards)}"
-            text = self.loc.card(key)
+            text = _known(self.loc.card, key)
         elif "string" in spec:
             key = render(spec["string"], scope, cards)
-            text = self.loc.card_n(key, _count(render(spec["count"], scope, cards))) if "count" in spec else self.loc.card(key)
+            text = _known(self.loc.card_n, key, _count(render(spec["count"], scope, cards))) if "count" in spec \
+                else _known(self.loc.card, key)
         elif "ui" in spec:
             k = render(spec["ui"], scope, cards)
             args = {a: render(v, scope, cards) for a, v in (spec.get("args") or {}).items()}
             if "count" in spec:  # a plural message: the form the number takes
-                text = self.loc.ui_n(k, _count(render(spec["count"], scope, cards)), **args)
+                text = _known(self.loc.ui_n, k, _count(render(spec["count"], scope, cards)), **args)
             else:
-                text = self.loc.ui(k, **args)
+                text = _known(self.loc.ui, k, **args)
             key = f"ui:{k}"
         elif "value" in spec:
             text, key = render(spec["value"], scope, cards), ""
@@ -720,6 +715,15 @@ def bad_fits(faces: list[Face]) -> list[FieldFit]:
                 seen.add(k)
                 out.append(f)
     return out
+
+
+def _known(lookup_string: Callable[..., str], key: str, *args: Any, **values: Any) -> str:
+    """A catalog or interface string by key; one the set and cardkit do not have is M016
+    (a templated key, an extra card's field), located by the caller at the element."""
+    try:
+        return lookup_string(key, *args, **values)
+    except KeyError:
+        raise CardkitError(f"reads string {key[:60]!r}, which the set does not have", code="M016") from None
 
 
 def _is_hex(colour: str) -> bool:
