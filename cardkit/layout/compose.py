@@ -607,7 +607,10 @@ class Composer:
                             collect(self.faces.faces[other].get("elements", []))
             for sname in self.faces.styles:
                 if sname not in fields:
-                    fields[sname] = self._field({"style": sname}, scope, (0.0, 0.0))
+                    try:
+                        fields[sname] = self._field({"style": sname}, scope, (0.0, 0.0))
+                    except CardkitError as exc:  # (a style's size over W or H, when the file has no size of its own)
+                        raise self._relocated(exc, Face(name, name, Template(name, W, H, {})), None, ("styles", sname)) from None
             t = self._templates[name] = Template(name, W, H, fields)
         return t
 

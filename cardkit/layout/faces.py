@@ -529,10 +529,16 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
                     if head not in known and head not in guarded and key not in ("if", "unless"):
                         issues.append(doc.issue("M001", f"face {short(fname)} reads field {short(head)}, which no "
                                                 f"{'/'.join(sorted(kinds))[:40]} card has", path + (key,)))
-    for name in raw.get("styles", {}):
+    style_names = {"i": 0.0, "n": 1.0}  # (a style has no face: W and H of the file's size, when it has one)
+    top = raw.get("size")
+    if isinstance(top, list) and all(compile_length(v).const is not None for v in top if not _check_length(v, ("size",), doc)):
+        consts = [compile_length(v).const for v in top]
+        if len(consts) == 2 and all(c is not None and c > 0 for c in consts):
+            style_names.update(W=float(consts[0] or 0), H=float(consts[1] or 0))
+    for name, own in raw.get("styles", {}).items():
         for key in ("size", "min"):
-            if key in book.styles[name]:
-                issues.extend(_check_length(book.styles[name][key], ("styles", name, key), doc, {}, "font"))
+            if key in own:  # (what a style inherits is checked where it is written)
+                issues.extend(_check_length(own[key], ("styles", name, key), doc, style_names, "font"))
     return issues
 
 
