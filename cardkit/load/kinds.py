@@ -185,7 +185,7 @@ class _Parser:
                 return self._check_default(spec, path)
             choices = list(BASE_TYPES) + sorted(self.types)
             close = difflib.get_close_matches(typ, choices, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else f" (types: {', '.join(choices)})"
+            hint = f"; did you mean '{close[0]}'?" if close else f" (types: {_listed(choices)})"
             self.fail("K001", f"unknown field type '{typ}'{hint}", path + ("type",))
             return None
         ok = True
@@ -220,7 +220,7 @@ class _Parser:
                 ok = False
             elif to not in self.kind_names:
                 close = difflib.get_close_matches(to, sorted(self.kind_names), n=1)
-                hint = f"; did you mean '{close[0]}'?" if close else f" (kinds: {', '.join(sorted(self.kind_names))})"
+                hint = f"; did you mean '{close[0]}'?" if close else f" (kinds: {_listed(sorted(self.kind_names))})"
                 self.fail("K002", f"ref to unknown kind '{to}'{hint}", path + ("to",))
                 ok = False
         if typ in ("effects", "effect"):
@@ -358,6 +358,11 @@ class _Parser:
                         copies_field=copies, one_of=tuple(tuple(g) for g in raw.get("one_of", [])),
                         together=tuple(tuple(g) for g in raw.get("together", [])),
                         max_cards=raw.get("max_cards", MAX_CARDS), where=path)
+
+
+def _listed(names: list[str], most: int = 8) -> str:
+    """Names for a message, at most ``most`` of them (an error line stays short)."""
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 _REFUSED_KEYWORDS = frozenset({"$id", "$schema", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary",
