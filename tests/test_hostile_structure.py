@@ -73,7 +73,7 @@ def _check(case: dict, code: int, out: str, err: str, what: str) -> None:
 
 def test_every_failure_class_has_a_case():
     codes = {yaml.safe_load((CASE_DIR / n / "case.yaml").read_text())["expect"]["code"] for n in CASES}
-    assert {"M008", "M009", "M010", "M011", "M012", "M013", "M014", "M015", "M016", "M017", "K011", "K012", "K013", "S008"} <= codes
+    assert {"M008", "M009", "M010", "M011", "M012", "M013", "M014", "M015", "M016", "M017", "M018", "K011", "K012", "K013", "S008"} <= codes
 
 
 @pytest.mark.parametrize("name", CASES)

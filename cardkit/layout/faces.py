@@ -40,6 +40,7 @@ _LENGTH_KEYS = ("box", "at", "centre", "points", "r", "radius", "inset", "size",
 _TEXT_TYPES = frozenset({"text", "column", "value", "badge"})  # their `size`/`min`/`sizes` are font sizes
 _POSITIVE = {"badge": ("radius", "w", "h"), "icon": ("size",), "icons": ("size",)}  # sizes that must be above 0
 _NESTED = ("elements", "blocks", "join")  # keys under which elements hold elements
+_SOURCES = ("field", "string", "ui", "value", "join")  # where a text element, column block or join part takes its text
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
@@ -641,6 +642,9 @@ def _check_element(el: Mapping[str, Any], path: JsonPath, doc: YamlDoc, book: Fa
                 out.append(doc.issue("M003", f"unknown colour {short(name)} (not in the palette nor the face's colours)", path + (key,)))
         if isinstance(spec, Mapping) and "map" in spec and spec["map"] not in book.maps:
             out.append(doc.issue("M003", f"unknown colour map {short(spec['map'])}", path + (key, "map")))
+    if (el.get("type") == "text" or ("type" not in el and "blocks" not in el)) and not any(k in el for k in _SOURCES):
+        out.append(doc.issue("M018", "a text, column block or join part needs a source: one of "
+                             f"{', '.join(_SOURCES)}", path))
     if el.get("type") == "use" and el["group"] not in book.groups:
         out.append(doc.issue("M002", f"unknown element group {short(el['group'])}", path + ("group",)))
     if "style" in el and el["style"] not in book.styles:
