@@ -102,10 +102,17 @@ def short(value: Any) -> str:
     return text if len(text) <= SHORT else f"{_describe(value)} of {len(text)} digits"
 
 
+CHOICES_CHARS = 70  # of a list of allowed values in a message (the line stays under 200 characters)
+
+
 def _choices(values: Any) -> str:
     items = [short(v) if not isinstance(v, str) else v for v in values]
-    listed = ", ".join(items[:8])
-    return listed + (f" (and {len(items) - 8} more)" if len(items) > 8 else "")
+    shown: list[str] = []
+    for item in items[:8]:
+        if shown and len(", ".join(shown + [item])) > CHOICES_CHARS:
+            break
+        shown.append(item)
+    return ", ".join(shown) + (f" (and {len(items) - len(shown)} more)" if len(items) > len(shown) else "")
 
 
 def _size_message(error: ValidationError, path: tuple[str | int, ...]) -> str:
