@@ -112,8 +112,9 @@ def _artifacts(root: Path, c: ModuleType) -> list[Path]:
 # what a compiled build needs in its build environment (pip installs these only
 # when CARDKIT_COMPILE=1): mypyc comes with mypy, setuptools drives the C compiler,
 # and the profile-guided build plays training games that load the cards (the loader
-# reads a set's interface strings, checked against cardkit's own through Babel)
-COMPILE_REQUIREMENTS = ["mypy>=1.11", "setuptools>=69", "pyyaml>=6.0", "jsonschema>=4.18", "babel>=2.12"]
+# reads a set's interface strings, checked against cardkit's own through Babel, and
+# validates card files with kinds.yaml's patterns through the bounded regex engine)
+COMPILE_REQUIREMENTS = ["mypy>=1.11", "setuptools>=69", "pyyaml>=6.0", "jsonschema>=4.18", "babel>=2.12", "regex>=2023.1"]
 
 
 def _flag(name: str) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardkit.errors import CardkitError
+from cardkit.errors import CardkitError, Issue
 from cardkit.i18n.localize import Localizer
 from cardkit.layout.binding import (
     MISSING,
@@ -37,6 +37,7 @@ from cardkit.layout.textfit import (
     fit_column,
 )
 from cardkit.layout.units import length
+from cardkit.load.bounds import MAX_ELEMENTS, MAX_LENGTH_PT, MAX_REPEAT
 from cardkit.model import Card, CardSet
 
 PAPER = "#f6f1e4"
@@ -179,6 +180,7 @@ class Composer:
         self.inline_icons = frozenset(getattr(faces, "svg_icons", None) or ())  # the set's SVG icons, inline tokens too
         self._backs: dict[str, Face] = {}
         self._templates: dict[str, Template] = {}
+        self._drawn = 0  # elements drawn on the current face (at most MAX_ELEMENTS)
 
     # ------------------------------------------------------------------ text
     def text(self, face: Face, fieldname: str, text: str, key: str, box: Field | None = None,
@@ -235,7 +237,11 @@ class Composer:
 
     # -------------------------------------------------------------- binding
     def _len(self, value: Any, scope: dict[str, Any]) -> float:
-        return length(value, scope)
+        v = length(value, scope)
+        if abs(v) > MAX_LENGTH_PT:  # (a length over the repeat index or a card number)
+            raise CardkitError(f"length {str(value)[:40]!r} is {v:.4g}pt here; at most {MAX_LENGTH_PT:.0f}pt (200in) either way",
+                               code="M011")
+        return v
 
     def colour(self, spec: Any, scope: dict[str, Any], face_colours: dict[str, str]) -> str | None:
         """A colour: ``#rrggbb``, a palette or face colour name, or a mapping
@@ -247,16 +253,23 @@ class Composer:
                 return spec
             if spec in face_colours:
                 return face_colours[spec]
-            return self.faces.palette[spec]
+            if spec not in self.faces.palette:  # (a name from card data, or a map's value)
+                raise CardkitError(f"{spec[:40]!r} is not a colour (#rrggbb, or a palette or face colour name)", code="M015")
+            return str(self.faces.palette[spec])
         base: str | None
         if "map" in spec:
             value = lookup(scope, render(spec["by"], scope, self.set.cards), self.set.cards)
+            if spec["map"] not in self.faces.maps:
+                raise CardkitError(f"unknown colour map {spec['map'][:40]!r}", code="M003")
             table = self.faces.maps[spec["map"]]
             found = table.get(str(value)) if value is not MISSING else None
             base = self.colour(found if found is not None else spec.get("default", "#888888"), scope, face_colours)
         elif "from" in spec:
             value = lookup(scope, render(spec["from"], scope, self.set.cards), self.set.cards)
             base = str(value) if value is not MISSING and value is not None else self.colour(spec.get("default", "#888888"), scope, face_colours)
+            if base is None or not _is_hex(base):
+                raise CardkitError(f"field {spec['from'][:40]!r} holds {str(base)[:40]!r}, which is not a #rrggbb colour",
+                                   code="M015")
         else:
             base = self.colour(spec["colour"], scope, face_colours)
         assert base is not None
@@ -289,8 +302,23 @@ class Composer:
         if "repeat" not in el:
             return [scope] if self.condition(el, scope) else []
         value = lookup(scope, el["repeat"], self.set.cards)
-        items = [] if value is MISSING or value is None else list(range(value)) if isinstance(value, int) else list(value)
-        out: list[PrintItem] = []
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if value is MISSING or value is None:
+            items: list[Any] = []
+        elif isinstance(value, int):
+            if value > MAX_REPEAT:
+                raise CardkitError(f"`repeat: {el['repeat'][:40]}` is {value:,} here; at most {MAX_REPEAT:,}", code="M017")
+            items = list(range(value))
+        elif isinstance(value, (list, tuple)):
+            if len(value) > MAX_REPEAT:
+                raise CardkitError(f"`repeat: {el['repeat'][:40]}` has {len(value):,} items here; at most {MAX_REPEAT:,}",
+                                   code="M017")
+            items = list(value)
+        else:
+            raise CardkitError(f"`repeat: {el['repeat'][:40]}` needs a list or a whole number, not {type(value).__name__}",
+                               code="M017")
+        out: list[dict[str, Any]] = []
         for item in items:
             sub = dict(scope)
             sub["item"] = item
@@ -311,17 +339,18 @@ class Composer:
         cards = self.set.cards
         if "field" in spec:
             key = f"{scope['id']}.{render(spec['field'], scope, cards)}"
-            text = self.loc.card(key)
+            text = _known(self.loc.card, key)
         elif "string" in spec:
             key = render(spec["string"], scope, cards)
-            text = self.loc.card_n(key, _count(render(spec["count"], scope, cards))) if "count" in spec else self.loc.card(key)
+            text = _known(self.loc.card_n, key, _count(render(spec["count"], scope, cards))) if "count" in spec \
+                else _known(self.loc.card, key)
         elif "ui" in spec:
             k = render(spec["ui"], scope, cards)
             args = {a: render(v, scope, cards) for a, v in (spec.get("args") or {}).items()}
             if "count" in spec:  # a plural message: the form the number takes
-                text = self.loc.ui_n(k, _count(render(spec["count"], scope, cards)), **args)
+                text = _known(self.loc.ui_n, k, _count(render(spec["count"], scope, cards)), **args)
             else:
-                text = self.loc.ui(k, **args)
+                text = _known(self.loc.ui, k, **args)
             key = f"ui:{k}"
         elif "value" in spec:
             text, key = render(spec["value"], scope, cards), ""
@@ -350,11 +379,39 @@ class Composer:
     def draw(self, face: Face, elements: list[Mapping[str, Any]], scope: dict[str, Any], colours: dict[str, str],
              origin: tuple[float, float] = (0.0, 0.0)) -> None:
         for el in elements:
-            for sub in self.repeats(el, scope):
+            try:
+                subs = self.repeats(el, scope)
+            except CardkitError as exc:
+                raise self._relocated(exc, face, el) from None
+            for sub in subs:
                 self.element(face, el, sub, colours, origin)
 
     def element(self, face: Face, el: Mapping[str, Any], s: dict[str, Any], colours: dict[str, str],
                 origin: tuple[float, float]) -> None:
+        self._drawn += 1
+        if self._drawn > MAX_ELEMENTS:
+            raise CardkitError(self._located(f"face '{face.template.name}' of {face.card} draws more than {MAX_ELEMENTS:,} "
+                                             "elements (every `use` and `repeat` counted)", "M014", el))
+        try:
+            self._element(face, el, s, colours, origin)
+        except CardkitError as exc:
+            raise self._relocated(exc, face, el) from None
+
+    def _located(self, message: str, code: str, el: Mapping[str, Any] | None, path: tuple[str | int, ...] = ()) -> Issue:
+        """A problem met while drawing element ``el`` (or the face at ``path``), located in the face file."""
+        locate = getattr(self.faces, "issue", None)
+        return locate(code, message, el, path) if locate is not None else Issue(code, message)
+
+    def _relocated(self, exc: CardkitError, face: Face, el: Mapping[str, Any] | None,
+                   path: tuple[str | int, ...] = ()) -> CardkitError:
+        """``exc`` with each problem that has no place yet put at ``el`` (data-dependent lengths, repeats, colours)."""
+        if all(i.file for i in exc.issues):
+            return exc
+        return CardkitError([i if i.file else self._located(f"face '{face.template.name}' of {face.card}: {i.message}",
+                                                            i.code, el, path) for i in exc.issues])
+
+    def _element(self, face: Face, el: Mapping[str, Any], s: dict[str, Any], colours: dict[str, str],
+                 origin: tuple[float, float]) -> None:
         kind = el["type"]
         L = self._len
         C = self.colour
@@ -447,6 +504,8 @@ class Composer:
         if isinstance(spec, str):
             return render(spec, scope, self.set.cards)
         value = lookup(scope, render(spec["by"], scope, self.set.cards), self.set.cards)
+        if spec["map"] not in self.faces.maps:
+            raise CardkitError(f"unknown map {spec['map'][:40]!r}", code="M003")
         found = self.faces.maps[spec["map"]].get(str(value)) if value is not MISSING else None
         return str(found if found is not None else spec.get("default", ""))
 
@@ -578,7 +637,10 @@ class Composer:
                             collect(self.faces.faces[other].get("elements", []))
             for sname in self.faces.styles:
                 if sname not in fields:
-                    fields[sname] = self._field({"style": sname}, scope, (0.0, 0.0))
+                    try:
+                        fields[sname] = self._field({"style": sname}, scope, (0.0, 0.0))
+                    except CardkitError as exc:  # (a style's size over W or H, when the file has no size of its own)
+                        raise self._relocated(exc, Face(name, name, Template(name, W, H, {})), None, ("styles", sname)) from None
             t = self._templates[name] = Template(name, W, H, fields)
         return t
 
@@ -586,15 +648,19 @@ class Composer:
         """Draw face ``name`` for the card (or deck) whose names are ``scope``."""
         spec = self.faces.faces[name]
         t = self.template(name)
+        self._drawn = 0
         scope = dict(scope)
         scope.update(spec.get("vars") or {})
         scope["W"], scope["H"], scope["set"] = t.width, t.height, self.set_data
         face = Face(face_id, card_id, t)
         colours: dict[str, str] = {}
-        for cname, cspec in (spec.get("colours") or {}).items():
-            colours[cname] = self.colour(cspec, scope, colours) or INK
+        try:
+            for cname, cspec in (spec.get("colours") or {}).items():
+                colours[cname] = self.colour(cspec, scope, colours) or INK
+            bg = self.colour(spec["background"], scope, colours) or PAPER if "background" in spec else PAPER
+        except CardkitError as exc:
+            raise self._relocated(exc, face, None, ("faces", name)) from None
         if "background" in spec:
-            bg = self.colour(spec["background"], scope, colours) or PAPER
             bleed = length(spec.get("bleed", 20), {})
             face.bleed_colour = bg
             face.ops.append(Rect(-bleed, -bleed, t.width + 2 * bleed, t.height + 2 * bleed, fill=bg))
@@ -682,6 +748,19 @@ def bad_fits(faces: list[Face]) -> list[FieldFit]:
                 seen.add(k)
                 out.append(f)
     return out
+
+
+def _known(lookup_string: Callable[..., str], key: str, *args: Any, **values: Any) -> str:
+    """A catalog or interface string by key; one the set and cardkit do not have is M016
+    (a templated key, an extra card's field), located by the caller at the element."""
+    try:
+        return lookup_string(key, *args, **values)
+    except KeyError:
+        raise CardkitError(f"reads string {key[:60]!r}, which the set does not have", code="M016") from None
+
+
+def _is_hex(colour: str) -> bool:
+    return len(colour) == 7 and colour[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in colour[1:])
 
 
 def _count(text: str) -> int:

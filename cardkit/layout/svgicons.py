@@ -12,6 +12,7 @@ import copy
 import functools
 import io
 import logging
+import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 from cardkit.errors import CardkitError, Issue
 
 MAX_SVG_BYTES = 1 << 20
+MAX_SVG_EXTENT = 1e6  # user units of an icon's width and height
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,11 @@ def read_svg(path: Path, rel: str, name: str, root: Path | None = None) -> SvgIc
                                  file=rel, line=svg.sourceline or 1, column=1)) from None
     if drawing is None:
         raise CardkitError(Issue("M008", f"icon '{name}' is not a readable SVG", file=rel))
+    w, h = float(drawing.width), float(drawing.height)
+    if not all(math.isfinite(v) and 0 <= v <= MAX_SVG_EXTENT for v in (w, h)) or max(w, h) <= 0:
+        # (drawn scaled by its larger side: a size of infinity or NaN would divide by zero)
+        raise CardkitError(Issue("M008", f"icon '{name}' has a size of {w:.3g} x {h:.3g}: each side must be a finite number "
+                                 f"from 0 to {MAX_SVG_EXTENT:.0f}, one above 0", file=rel))
     return SvgIcon(name, drawing)
 
 

@@ -21,10 +21,12 @@ are inline boxes one em wide.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
 
+from cardkit.errors import CardkitError
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.hyphen import NOUN_CAPITALS, SOFT_HYPHEN, break_points, seam_points, split_at
 from cardkit.text import parse_runs
@@ -291,6 +293,26 @@ def break_lines(text: str, style: Style, size: float, width: float, book: FontBo
 
 
 EXTENT = 1.2  # ascent plus descent of one line, in ems (what the renderer occupies)
+MAX_SIZE = 500.0  # points (cardkit.load.bounds.MAX_FONT_PT): a fit tries a bounded number of sizes whatever they are
+BELOW_MIN_STEPS = 64  # sizes tried below the minimum: 0.25 pt apart, or wider when the gap is larger than 16 pt
+
+
+def _check_sizes(size: float, min_size: float) -> None:
+    for s in (size, min_size):
+        if not (math.isfinite(s) and 0 < s <= MAX_SIZE):
+            raise CardkitError(f"font size {s:.4g}pt; a size must be above 0 and at most {MAX_SIZE:.0f}pt", code="M010")
+
+
+def _below_min(min_size: float, floor: float) -> list[float]:
+    """The sizes tried below ``min_size`` down to ``floor``: every 0.25 pt, at most
+    :data:`BELOW_MIN_STEPS` of them (evenly spread when the gap is wider)."""
+    out: list[float] = []
+    s = min_size
+    step = max(0.25, (min_size - floor) / BELOW_MIN_STEPS)
+    while s - step >= floor - 1e-9 and len(out) < BELOW_MIN_STEPS:
+        s = round(s - step, 2)
+        out.append(s)
+    return out
 
 
 def block_height(n_lines: int, size: float, leading: float) -> float:
@@ -316,7 +338,9 @@ def fit(text: str, style: Style, width: float, height: float, size: float, min_s
     looks below it (down to ``floor_ratio`` of the nominal size) only to say
     whether it would fit there (``below_min``) or not at all (``overflow``,
     with the line count missing at ``min_size``).  ``icons``: the set's own
-    icon names (see :func:`break_lines`)."""
+    icon names (see :func:`break_lines`).  A size must be above 0 and at most
+    :data:`MAX_SIZE` (else M010): the attempts are bounded whatever the sizes."""
+    _check_sizes(size, min_size)
     lines, wide = break_lines(text, style, size, width, book, icons)
     ok, _ = _fits(lines, wide, size, style, height)
     if ok:
@@ -340,10 +364,7 @@ def fit(text: str, style: Style, width: float, height: float, size: float, min_s
                 hi = mid
         return FitResult("shrunk", best[0], size, best[1])
     min_lines, min_wide, min_over = ls, w, over
-    s = min_size
-    floor = size * floor_ratio
-    while s - 0.25 >= floor - 1e-9:
-        s = round(s - 0.25, 2)
+    for s in _below_min(min_size, size * floor_ratio):
         g, l2, _, _ = attempt(s)
         if g:
             return FitResult("below_min", s, size, l2)
@@ -406,9 +427,7 @@ def fit_column(blocks: list[Block], width: float, height: float, size: float, mi
             else:
                 hi = mid
         return ColumnResult("shrunk", best[0], size, best[1])
-    s = min_size
-    while s - 0.25 >= size * floor_ratio - 1e-9:
-        s = round(s - 0.25, 2)
+    for s in _below_min(min_size, size * floor_ratio):
         u, l2, w2 = attempt(s)
         if u <= height + 1e-6 and not w2:
             return ColumnResult("below_min", s, size, l2)

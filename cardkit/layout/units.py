@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 from cardkit.errors import CardkitError
@@ -21,11 +22,17 @@ _RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)\s*$")
 def to_pt(value: str | float | int) -> float:
     """Convert ``"63mm"``, ``"0.125in"``, ``"9pt"`` or a bare number (points)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+        return _finite(float(value), value)
     m = _RE.match(str(value))
     if not m:
         raise CardkitError(f"bad length {value!r}: use a number with mm, cm, in or pt", code="U001")
-    return float(m.group(1)) * _UNITS[m.group(2)]
+    return _finite(float(m.group(1)) * _UNITS[m.group(2)], value)
+
+
+def _finite(result: float, source: object) -> float:
+    if not math.isfinite(result):
+        raise CardkitError(f"length {str(source)[:40]!r} is not a finite number", code="M009")
+    return result
 
 
 def pt_to_mm(value: float) -> float:
@@ -109,7 +116,7 @@ def _parse(source: str) -> _Expr:
     code = add()
     if i != len(toks):
         raise CardkitError(f"bad length {source!r}: unexpected {toks[i][1]!r}", code="U001")
-    const = None if any(t[0] == "name" for t in toks) else _eval(code, {})
+    const = None if any(t[0] == "name" for t in toks) else _finite(_eval(code, {}), source)
     return _Expr(source, const, code)
 
 
@@ -119,13 +126,23 @@ def _eval(code: object, names: dict[str, float]) -> float:
         return code[1]  # type: ignore[index,return-value]
     if tag == "name":
         try:
-            return float(names[code[1]])  # type: ignore[index]
+            value = float(names[code[1]])  # type: ignore[index]
         except KeyError:
             raise CardkitError(f"unknown name {code[1]!r} in a length", code="U001") from None  # type: ignore[index]
+        except (TypeError, ValueError):  # a name bound to a string or a list (a var, a card field)
+            raise CardkitError(f"name {code[1]!r} in a length is not a number", code="U001") from None  # type: ignore[index]
+        if not math.isfinite(value):
+            raise CardkitError(f"name {code[1]!r} in a length is not a finite number", code="M009")  # type: ignore[index]
+        return value
     if tag == "neg":
         return -_eval(code[1], names)  # type: ignore[index]
     a, b = _eval(code[1], names), _eval(code[2], names)  # type: ignore[index]
-    return a + b if tag == "+" else a - b if tag == "-" else a * b if tag == "*" else a / b
+    if tag == "/" and b == 0:
+        raise CardkitError("a length divides by zero", code="M009")
+    out = a + b if tag == "+" else a - b if tag == "-" else a * b if tag == "*" else a / b
+    if not math.isfinite(out):  # (a name's value may be NaN or huge)
+        raise CardkitError("a length is not a finite number", code="M009")
+    return out
 
 
 _CACHE: dict[str, _Expr] = {}
@@ -134,7 +151,7 @@ _CACHE: dict[str, _Expr] = {}
 def compile_length(value: str | float | int) -> _Expr:
     """Parse a length expression once (raises U001 when malformed)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return _Expr(str(value), float(value), None)
+        return _Expr(str(value), _finite(float(value), value), None)
     key = str(value)
     e = _CACHE.get(key)
     if e is None:

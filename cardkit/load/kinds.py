@@ -25,13 +25,16 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
+import regex  # type: ignore[import-untyped]
 from jsonschema import Draft202012Validator
 
 from cardkit.errors import Issue, JsonPath, Severity
+from cardkit.load.schema import bounded_regex, bounded_validator, resolve, schema_names, short
 from cardkit.load.yamlsafe import YamlDoc
 
 ID_PATTERN = "^[a-z][a-z0-9_]{0,63}$"
 MAX_CARDS = 500  # card entries in one file unless the kind says otherwise
+MAX_COPIES = 99  # physical copies of one card entry (as kinds.schema.json bounds a fixed quantity)
 BASE_TYPES = ("text", "label", "integer", "boolean", "enum", "icons", "ref", "image", "list", "record",
               "effects", "effect")
 RESERVED = ("id", "kind")  # every card has an id; `kind` names the file's kind
@@ -182,7 +185,7 @@ class _Parser:
                 return self._check_default(spec, path)
             choices = list(BASE_TYPES) + sorted(self.types)
             close = difflib.get_close_matches(typ, choices, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else f" (types: {', '.join(choices)})"
+            hint = f"; did you mean '{close[0]}'?" if close else f" (types: {_listed(choices)})"
             self.fail("K001", f"unknown field type '{typ}'{hint}", path + ("type",))
             return None
         ok = True
@@ -217,7 +220,7 @@ class _Parser:
                 ok = False
             elif to not in self.kind_names:
                 close = difflib.get_close_matches(to, sorted(self.kind_names), n=1)
-                hint = f"; did you mean '{close[0]}'?" if close else f" (kinds: {', '.join(sorted(self.kind_names))})"
+                hint = f"; did you mean '{close[0]}'?" if close else f" (kinds: {_listed(sorted(self.kind_names))})"
                 self.fail("K002", f"ref to unknown kind '{to}'{hint}", path + ("to",))
                 ok = False
         if typ in ("effects", "effect"):
@@ -231,12 +234,10 @@ class _Parser:
             if lo in raw and hi in raw and raw[lo] > raw[hi]:
                 self.fail("K008", f"{lo} {raw[lo]} is larger than {hi} {raw[hi]}", path + (lo,))
                 ok = False
-        if "pattern" in raw:
-            try:
-                re.compile(raw["pattern"])
-            except re.error as exc:
-                self.fail("K008", f"pattern is not a valid regular expression: {exc}", path + ("pattern",))
-                ok = False
+        if "pattern" in raw and not self._pattern(raw["pattern"], path + ("pattern",)):
+            ok = False
+        for ri, rule in enumerate(raw.get("rules") or ()):
+            ok = self._rule(rule, path + ("rules", ri)) and ok
         if raw.get("sequence") and not raw.get("unique"):
             self.fail("K008", "`sequence: true` needs `unique: true` (values running 1..N are distinct)", path + ("sequence",))
             ok = False
@@ -253,18 +254,55 @@ class _Parser:
             sequence=bool(raw.get("sequence", False)), shown=bool(raw.get("shown", True)))
         return self._check_default(spec, path)
 
+    def _pattern(self, pattern: str, path: JsonPath) -> bool:
+        """A pattern valid for Python's ``re`` (what editors and jsonschema read)
+        and for the bounded engine cardkit matches it with."""
+        try:
+            re.compile(pattern)
+            bounded_regex(pattern)
+        except (re.error, regex.error) as exc:
+            self.fail("K008", f"pattern is not a valid regular expression: {str(exc)[:80]}", path)
+            return False
+        return True
+
+    def _rule(self, rule: Mapping[str, Any], path: JsonPath) -> bool:
+        """A record's ``rules`` entry: a valid JSON Schema (K012) whose ``$ref``s
+        stay within the kind's definitions and cardkit's own schemas (K013:
+        nothing is read from a file or fetched), its patterns valid (K008)."""
+        meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+        err = next(iter(sorted(meta.iter_errors(rule), key=lambda e: (len(e.absolute_path), e.validator))), None)
+        if err is not None:
+            where = f"`{err.absolute_path[-1]}` holds {short(err.instance)}" if err.absolute_path else "it"
+            self.fail("K012", f"this rule is not a valid JSON Schema: {where} (fails '{err.validator}')",
+                      path + tuple(err.absolute_path))
+            return False
+        ok = True
+        for sub, node in _schema_nodes(rule, path):
+            for key in sorted(set(node) & _REFUSED_KEYWORDS):
+                self.fail("K012", f"`{key}` is not allowed in a rule (a rule is checked as part of the card file's schema)",
+                          sub + (key,), key=True)
+                ok = False
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not _ref_allowed(ref):
+                self.fail("K013", f"$ref {short(ref)} refused: a rule refers only to #/$defs/<name> or cardkit's schemas "
+                          "(never a file or URL)", sub + ("$ref",))
+                ok = False
+            if isinstance(node.get("pattern"), str):
+                ok = self._pattern(node["pattern"], sub + ("pattern",)) and ok
+        return ok
+
     def _check_default(self, spec: FieldSpec, path: JsonPath) -> FieldSpec | None:
         if not spec.has_default:
             return spec
         node = {"$defs": DEFS, **field_schema(spec)}
-        errors = sorted(Draft202012Validator(node).iter_errors(spec.default), key=lambda e: len(e.absolute_path))
+        errors = sorted(bounded_validator(node).iter_errors(spec.default), key=lambda e: len(e.absolute_path))
         if not errors:
             return spec
         err = errors[0]
         if err.validator == "enum":
             why = f"not one of the field's values ({', '.join(map(str, spec.values))})"
         else:
-            why = f"it fails the field's rule '{err.validator}' ({err.message[:120]})"
+            why = f"it fails the field's rule '{err.validator}'"  # (the value is quoted above, 40 characters at most)
         self.fail("K003", f"default {json.dumps(spec.default)[:40]} does not fit this {spec.type} field: {why}", path + ("default",))
         return None
 
@@ -290,8 +328,9 @@ class _Parser:
             if qfield not in raw["fields"]:
                 self.fail("K005", f"quantity is read from field '{qfield}', which kind '{name}' does not declare", path + ("quantity", "field"))
                 ok = False
-            elif qf is not None and (qf.type != "integer" or (qf.min or 0) < 1):
-                self.fail("K005", f"quantity field '{qfield}' must be an integer field with min 1 or more", path + ("quantity", "field"))
+            elif qf is not None and (qf.type != "integer" or (qf.min or 0) < 1 or qf.max is None or qf.max > MAX_COPIES):
+                self.fail("K005", f"quantity field '{qfield}' must be an integer field with min 1 or more and max at most "
+                          f"{MAX_COPIES}", path + ("quantity", "field"))
                 ok = False
             if copies is not None:
                 cf = fields.get(copies)
@@ -319,6 +358,41 @@ class _Parser:
                         copies_field=copies, one_of=tuple(tuple(g) for g in raw.get("one_of", [])),
                         together=tuple(tuple(g) for g in raw.get("together", [])),
                         max_cards=raw.get("max_cards", MAX_CARDS), where=path)
+
+
+def _listed(names: list[str], most: int = 8) -> str:
+    """Names for a message, at most ``most`` of them (an error line stays short)."""
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+_REFUSED_KEYWORDS = frozenset({"$id", "$schema", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary",
+                               "patternProperties"})  # (patternProperties: matched by jsonschema with Python's re)
+
+
+def _schema_nodes(node: Any, path: JsonPath) -> Iterator[tuple[JsonPath, Mapping[str, Any]]]:
+    """Every mapping in a schema (subschemas, and any mapping a keyword holds), with its path."""
+    if isinstance(node, dict):
+        yield path, node
+        for k, v in node.items():
+            if k not in ("enum", "const", "default", "examples"):
+                yield from _schema_nodes(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _schema_nodes(v, path + (i,))
+
+
+def _ref_allowed(ref: str) -> bool:
+    """``#/$defs/<name>`` of the derived schema, or a pointer into one of cardkit's schemas that exists."""
+    if ref.startswith("#"):
+        return ref.startswith("#/$defs/") and ref[len("#/$defs/"):] in DEFS
+    file, _, _ = ref.partition("#")
+    if file not in schema_names():
+        return False
+    try:
+        resolve(ref, file)
+    except (KeyError, TypeError, IndexError):
+        return False
+    return True
 
 
 def parse_kinds(doc: YamlDoc, vocabularies: Mapping[str, frozenset[str]]) -> tuple[Kinds | None, list[Issue]]:

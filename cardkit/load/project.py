@@ -25,6 +25,7 @@ from cardkit.errors import CardkitError, Issue, JsonPath, Severity
 from cardkit.load import kinds as kindsmod
 from cardkit.load.files import check_project_file, guard_for, resolve_reference
 from cardkit.load.kinds import Kinds, KindSpec
+from cardkit.load.bounds import with_finite
 from cardkit.load.schema import short, text_paths, validate_doc, validate_with, validator_for
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
 from cardkit.model import Card, CardSet, Origin, SourceString, Team
@@ -240,7 +241,7 @@ def _load_kinds(root: Path, set_dir: Path, manifest: YamlDoc, vocabularies: Mapp
     doc = _read(root, rel, path, issues)
     if doc is None:
         return None, None
-    problems = validate_doc(doc, "kinds.schema.json")
+    problems = with_finite(validate_doc(doc, "kinds.schema.json"), doc)
     if problems:
         issues.extend(problems)
         return None, doc

@@ -13,11 +13,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
 
-from jsonschema import Draft202012Validator
+import regex  # type: ignore[import-untyped]
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
+from referencing.exceptions import NoSuchResource
 
 from cardkit.errors import Issue
+from cardkit.load.bounds import REGEX_TIMEOUT_S
 from cardkit.load.yamlsafe import YamlDoc
 
 TEXT_REF = "common.schema.json#/$defs/text"
@@ -31,12 +34,17 @@ def schema_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "schemas"
 
 
+def _refuse(uri: str) -> Resource:
+    """A ``$ref`` outside cardkit's own schemas is never fetched, from a file or the network."""
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
+
+
 @functools.lru_cache(maxsize=None)
 def _registry() -> tuple[Registry, dict[str, dict[str, Any]]]:
     docs: dict[str, dict[str, Any]] = {}
     for path in sorted(schema_dir().glob("*.schema.json")):
         docs[path.name] = json.loads(path.read_text(encoding="utf-8"))
-    registry = Registry().with_resources(
+    registry = Registry(retrieve=_refuse).with_resources(  # type: ignore[call-arg]
         (name, Resource.from_contents(doc)) for name, doc in docs.items()
     )
     return registry, docs
@@ -94,10 +102,17 @@ def short(value: Any) -> str:
     return text if len(text) <= SHORT else f"{_describe(value)} of {len(text)} digits"
 
 
+CHOICES_CHARS = 70  # of a list of allowed values in a message (the line stays under 200 characters)
+
+
 def _choices(values: Any) -> str:
     items = [short(v) if not isinstance(v, str) else v for v in values]
-    listed = ", ".join(items[:8])
-    return listed + (f" (and {len(items) - 8} more)" if len(items) > 8 else "")
+    shown: list[str] = []
+    for item in items[:8]:
+        if shown and len(", ".join(shown + [item])) > CHOICES_CHARS:
+            break
+        shown.append(item)
+    return ", ".join(shown) + (f" (and {len(items) - len(shown)} more)" if len(items) > len(shown) else "")
 
 
 def _size_message(error: ValidationError, path: tuple[str | int, ...]) -> str:
@@ -155,6 +170,10 @@ def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
     if kw in ("minItems", "maxItems", "minLength", "maxLength", "uniqueItems"):
         yield doc.issue("S006", _size_message(error, path), path)
         return
+    if kw == "pattern" and isinstance(error.cause, PatternTimeout):
+        yield doc.issue("K011", f"{error.message} on this value (over {REGEX_TIMEOUT_S * 1000:.0f} ms): kinds.yaml's "
+                        "pattern backtracks; simplify it", path)
+        return
     if kw == "pattern":
         yield doc.issue("S007", f"{short(error.instance)} does not match the expected form {error.validator_value}", path)
         return
@@ -170,12 +189,54 @@ def _needed(error: ValidationError) -> list[str]:
     return sorted({k for key, needs in error.validator_value.items() if key in present for k in needs if k not in present})
 
 
+@functools.lru_cache(maxsize=512)
+def bounded_regex(pattern: str) -> Any:
+    """A pattern from a project's data, compiled by the ``regex`` engine, whose
+    matches take a timeout (raises ``regex.error`` when it is not valid)."""
+    return regex.compile(pattern, regex.V0)  # (V0: the syntax of Python's re, which the pattern was checked with)
+
+
+_SLOW: set[str] = set()
+
+
+class PatternTimeout(Exception):
+    """A data pattern that took longer than :data:`REGEX_TIMEOUT_S` on one value."""
+
+
+def _bounded_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """JSON Schema's ``pattern`` keyword through the bounded engine: a match that
+    runs out of time is an error of its own (K011), never a hang."""
+    if not validator.is_type(instance, "string") or pattern in _SLOW:
+        return  # (a pattern that ran out of time once is reported once, and tried no more)
+    try:
+        found = bounded_regex(pattern).search(instance, timeout=REGEX_TIMEOUT_S)
+    except TimeoutError:
+        _SLOW.add(pattern)
+        yield ValidationError(f"pattern {short(pattern)} takes too long", cause=PatternTimeout())
+        return
+    except regex.error:
+        yield ValidationError(f"pattern {short(pattern)} is not a valid regular expression", cause=PatternTimeout())
+        return
+    if found is None:
+        yield ValidationError(f"{short(instance)} does not match {short(pattern)}")
+
+
+# the validator of schemas derived from a project's data: its patterns never backtrack without end
+BoundedValidator = validators.extend(Draft202012Validator, {"pattern": _bounded_pattern})
+
+
+def bounded_validator(schema: dict[str, Any]) -> Any:
+    """A validator for a schema made from a project's data (``kinds.yaml``):
+    patterns bounded in time, ``$ref`` only into cardkit's own schemas."""
+    return BoundedValidator(schema, registry=_registry()[0])
+
+
 @functools.lru_cache(maxsize=256)
-def _validator_from_text(text: str) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(text), registry=_registry()[0])
+def _validator_from_text(text: str) -> Any:
+    return bounded_validator(json.loads(text))
 
 
-def validator_for(name: str, schema: dict[str, Any]) -> Draft202012Validator:
+def validator_for(name: str, schema: dict[str, Any]) -> Any:
     """A validator for a derived schema (``$ref``s to the shared schemas resolve),
     cached by content so an edited declaration never reuses a stale one."""
     del name  # the content is the key
@@ -208,6 +269,7 @@ def validate_with(doc: YamlDoc, check: Draft202012Validator) -> list[Issue]:
 
 
 def _validate(doc: YamlDoc, check: Draft202012Validator) -> list[Issue]:
+    _SLOW.clear()  # a data pattern that runs out of time: reported once per document
     issues: list[Issue] = []
     for error in check.iter_errors(doc.data):
         issues.extend(_issues_for(error, doc))
