@@ -13,7 +13,7 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Iterable, Optional
+from typing import Annotated, Any, Iterable, Optional, Sequence, cast
 
 import typer
 
@@ -733,7 +733,7 @@ def playtest(root: RootOpt = Path("."),
     from cardkit.playtest.agents import agents_for, ceilings
     from cardkit.playtest.ladder import ladder_table, seat_table_text
     from cardkit.playtest.report import compare as compare_runs, table
-    from cardkit.playtest.sweep import Variant, plan, run_sweep, summarize
+    from cardkit.playtest.sweep import Batch, Variant, plan, run_sweep, summarize
     from cardkit.rules.protocol import Audited, Referenced
 
     started = time.perf_counter()
@@ -779,7 +779,8 @@ def playtest(root: RootOpt = Path("."),
 
         ablatable, unablatable = impact_cards(engine, card_set, counts)
         judged = [a for a in agents if a != "random"] or agents  # random play wins too rarely to weigh a card
-        batches = plan_impact(root.resolve(), set_id, counts, judged, games, seed, ablatable, certify_every)
+        batches: Sequence[Batch] = plan_impact(root.resolve(), set_id, counts, judged, games, seed, ablatable,
+                                               certify_every)
         batches = [replace(b, variants=variants + b.variants) if b.count_base else b for b in batches]
         batches += plan(root.resolve(), set_id, counts, [a for a in agents if a not in judged], games, seed,
                         certify_every, variants)
@@ -819,7 +820,7 @@ def playtest(root: RootOpt = Path("."),
         if impact:
             typer.echo(impact_table(summary["impact"]))
             typer.echo(team_table(summary["teams"]))
-        for c in result.get("compare", []):  # type: ignore[union-attr]
+        for c in cast(list[dict[str, Any]], result.get("compare", [])):
             lo_, hi_ = c["difference_ci95"]
             typer.echo(f"compare {c['players']}p {c['agent']}: {c['win_rate_a']:.1%} -> {c['win_rate_b']:.1%} "
                        f"({c['difference']:+.1%}, 95% CI [{lo_:+.1%}, {hi_:+.1%}])")
@@ -955,8 +956,8 @@ def main() -> None:
         if hasattr(exc, "show") and isinstance(getattr(exc, "exit_code", None), int):
             # a usage error of the command-line parser (Typer's own click): bad
             # option value, unknown command, missing argument
-            exc.show()
-            sys.exit(exc.exit_code)
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
         if os.environ.get("CARDKIT_DEBUG", "") not in ("", "0"):
             raise
         if isinstance(exc, OSError):  # the machine refused: a full disk, a folder that cannot be written

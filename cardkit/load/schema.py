@@ -11,7 +11,7 @@ import functools
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping, cast
 
 import regex  # type: ignore[import-untyped]
 from jsonschema import Draft202012Validator, validators
@@ -119,6 +119,7 @@ def _size_message(error: ValidationError, path: tuple[str | int, ...]) -> str:
     """minItems/maxItems/minLength/maxLength/uniqueItems: the count, the limit,
     and what to do; never the value itself."""
     kw, limit, value = error.validator, error.validator_value, error.instance
+    value = cast(Any, value)  # (the stubs type a validator's values as possibly unset)
     if kw == "uniqueItems":
         return f"the {len(value)} items must all be different"
     if kw in ("minLength", "maxLength"):
@@ -143,14 +144,14 @@ def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
             yield from _issues_for(sub, doc)
         return
     if kw == "additionalProperties" and isinstance(error.instance, dict):
-        props = error.schema.get("properties", {})
+        props = cast(Mapping[str, Any], error.schema).get("properties", {})
         allowed = _choices(sorted(props))
         for key in error.instance:
             if key not in props:
                 yield doc.issue("S001", f"unknown key {short(key)} (allowed here: {allowed})", path + (key,), key=True)
         return
     if kw == "required":
-        missing = [k for k in error.validator_value if isinstance(error.instance, dict) and k not in error.instance]
+        missing = [k for k in cast(Any, error.validator_value) if isinstance(error.instance, dict) and k not in error.instance]
         for key in missing:
             yield doc.issue("S002", f"missing required key '{key}'", path)
         return
@@ -186,7 +187,7 @@ def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
 
 def _needed(error: ValidationError) -> list[str]:
     present = error.instance if isinstance(error.instance, dict) else {}
-    return sorted({k for key, needs in error.validator_value.items() if key in present for k in needs if k not in present})
+    return sorted({k for key, needs in cast(Any, error.validator_value).items() if key in present for k in needs if k not in present})
 
 
 @functools.lru_cache(maxsize=512)
