@@ -42,6 +42,12 @@ ALLOWED = (
     ("cardkit/_compiled.py", "deep_strike", '"cardkit.games.'),
     ("cardkit/_compiled.py", "scenario", '"cardkit.games.'),
     ("cardkit/_compiled.py", "location", "spec_from_file_location"),
+    # library APIs the preview and the SVG check call: lxml's parse events, threading's Event,
+    # watchfiles' stop event, the browser's window.location
+    ("cardkit/layout/svgsafe.py", "events", "etree.iterparse("),
+    ("cardkit/preview.py", "event", "stop_event="),
+    ("cardkit/preview.py", "event", "threading.Event"),
+    ("cardkit/preview.py", "location", "location.search"),
 )
 
 # English words that are also kind names of a bundled set, in their generic sense:

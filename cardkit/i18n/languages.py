@@ -250,7 +250,7 @@ def catalog_coverage(root: Path, locale: str, domain: str, strings: tuple[Any, .
     done = 0
     if path.is_file():
         try:
-            cat = read_catalog(path, rel(root, path), locale).catalog
+            cat = read_catalog(path, rel(root, path), locale, root=root).catalog
         except CardkitError:
             cat = None
         n = plural_forms(locale)

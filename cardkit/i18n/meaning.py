@@ -68,11 +68,11 @@ def card_names(entries: Iterable[Entry], g: Glossary) -> list[CardName]:
              and not e.msgctxt.startswith("set.")}
     en_count = Counter(w for e in names.values() for w in set(_words(e.source)))
     tr_count = Counter(w.casefold() for e in names.values() for w in set(_words(e.translation)))
-    proper = {name for name in g.proper_names if len(_words(name)) == 1}  # Lorenzo, not the Marine of Space Marine
+    proper = {name for name in g.proper_names if len(_words(name)) == 1}  # a one-word name, not a word of a longer title
     out = []
     for card, e in sorted(names.items()):
         en = [w for w in _words(e.source) if en_count[w] == 1 and w in proper and len(w) >= 3]
-        # Space Marine names recur across cards ("Brother Leon" on two faces): same English, same name
+        # a name that recurs across cards (the same hero on two faces): same English, same name
         tr = [w for w in _words(e.translation) if tr_count[w.casefold()] == 1 and len(w) >= 2]
         if len(en) == 1 and len(tr) >= 1:
             anchor = en[0] if en[0] in tr else max(tr, key=len)

@@ -8,8 +8,8 @@ usual allowance for a translation from English: Finnish and German run 30-40 %
 longer) and is bracketed, so a string cut short or a string that is not
 translatable at all shows at once.
 
->>> pseudo_text("Kill {n} [skull] <b>Genestealers</b>.")
-'«Ķíłł {n} [skull] <b>Ĝéñéšţéáłéŕš ~~~~~~»</b>.'
+>>> pseudo_text("Kill {n} [skull] <b>Goblins</b>.")
+'«Ķíłł {n} [skull] <b>Ĝóbłíñš ~~~~»</b>.'
 """
 
 from __future__ import annotations

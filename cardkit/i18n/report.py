@@ -160,8 +160,8 @@ def _plural_entries(s: SourceString, m: Any, locale: str, domain: str, file: str
 def word_diff(old: str, new: str) -> str:
     """The change from ``old`` to ``new`` word by word, as ``wdiff`` shows it.
 
-    >>> word_diff("Kill 2 Genestealers in this swarm.", "Kill 3 Genestealers in any swarm.")
-    'Kill [-2-] {+3+} Genestealers in [-this-] {+any+} swarm.'
+    >>> word_diff("Kill 2 goblins in this cave.", "Kill 3 goblins in any cave.")
+    'Kill [-2-] {+3+} goblins in [-this-] {+any+} cave.'
     """
     import difflib
 

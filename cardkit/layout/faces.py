@@ -19,6 +19,7 @@ from typing import Any
 
 from cardkit.errors import CardkitError, Issue, JsonPath
 from cardkit.layout.binding import RESERVED, kind_field_names, template_paths
+from cardkit.layout.colour import parse_cmyk
 from cardkit.layout.icons import ICONS
 from cardkit.layout.sizes import resolve_size, size_problem
 from cardkit.layout.svgicons import SvgIcon, read_svg
@@ -397,9 +398,9 @@ def colour_map_issues(book: FaceBook, doc: YamlDoc) -> list[Issue]:
     out = []
     for m in sorted(used & set(book.maps)):
         for key, value in book.maps[m].items():
-            if not _HEX.match(value) and value not in names:
+            if not _HEX.match(value) and parse_cmyk(value) is None and value not in names:
                 out.append(doc.issue("M015", f"colour map {short(m)} maps {short(key)} to {value[:40]!r}, which is not a colour "
-                                     "(#rrggbb, or a palette or face colour name)", ("maps", m, key)))
+                                     "(#rrggbb, cmyk(c, m, y, k), or a palette or face colour name)", ("maps", m, key)))
     return out
 
 

@@ -101,7 +101,7 @@ def read_svg(path: Path, rel: str, name: str, root: Path | None = None) -> SvgIc
     if not all(math.isfinite(v) and 0 <= v <= MAX_SVG_EXTENT for v in (w, h)) or max(w, h) <= 0:
         # (drawn scaled by its larger side: a size of infinity or NaN would divide by zero)
         raise CardkitError(Issue("M008", f"icon '{name}' has a size of {w:.3g} x {h:.3g}: each side must be a finite number "
-                                 f"from 0 to {MAX_SVG_EXTENT:.0f}, one above 0", file=rel))
+                                 f"from 0 to {MAX_SVG_EXTENT:.0f}, one above 0", file=rel, line=svg.sourceline or 1, column=1))
     return SvgIcon(name, drawing)
 
 

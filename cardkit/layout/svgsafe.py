@@ -150,10 +150,10 @@ def _count_elements(raw: bytes, rel: str) -> None:
     :func:`_parse`, which says why."""
     from lxml import etree
 
-    events = etree.iterparse(io.BytesIO(raw), events=("start",), resolve_entities=False, no_network=True,
+    stream = etree.iterparse(io.BytesIO(raw), events=("start",), resolve_entities=False, no_network=True,
                              load_dtd=False, dtd_validation=False, huge_tree=False, remove_comments=True)
     try:
-        for n, (_, node) in enumerate(events, 1):
+        for n, (_, node) in enumerate(stream, 1):
             if n > MAX_ELEMENTS:
                 raise CardkitError(Issue("M052", f"more than {MAX_ELEMENTS:,} elements; an icon is drawn small, simplify it",
                                          file=rel, line=max(node.sourceline or 1, 1), column=1))
