@@ -21,6 +21,7 @@ from tests.print.threesizes import three_size_project
 
 SIZES = {"tarot": (70.0, 120.0), "mini landscape": (63.0, 41.0), "mini": (41.0, 63.0)}
 FRONT_INSET, BACK_INSET = 3.0, 4.0  # mm: the frames the test faces draw
+STARTER_INSET = 3.2  # mm: the border of the `cardkit init` starter's faces (clear of the 3 mm safe zone)
 MARGIN = 4 * MM
 
 
@@ -194,11 +195,11 @@ def poker_game(tmp_path_factory) -> Path:
 
 
 def _poker_frames(page: pdfium.PdfPage) -> list[tuple[float, float]]:
-    """Centres of the starter faces' border (2.2 mm inside the trim, 0.8 pt wide) on a poker card."""
+    """Centres of the starter faces' border (STARTER_INSET inside the trim, 0.8 pt wide) on a poker card."""
     out = []
     for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=8):
         left, bottom, right, top = obj.get_bounds()
-        if 0 <= (right - left) / MM - (63.5 - 4.4) < 0.7 and 0 <= (top - bottom) / MM - (88.9 - 4.4) < 0.7:
+        if 0 <= (right - left) / MM - (63.5 - 2 * STARTER_INSET) < 0.7 and 0 <= (top - bottom) / MM - (88.9 - 2 * STARTER_INSET) < 0.7:
             out.append(((left + right) / 2, (bottom + top) / 2))
     return out
 
