@@ -93,8 +93,8 @@ def _make(case: dict, case_dir: Path, bases: dict[str, Path], tmp: Path) -> tupl
     _outside(outside, canary)
     for target, source in (case.get("replace") or {}).items():
         text = (case_dir / source).read_text(encoding="utf-8").replace("@OUTSIDE@", str(outside))
-        if "repeat" in case:
-            r = case["repeat"]
+        repeats = case.get("repeat") or []
+        for r in repeats if isinstance(repeats, list) else [repeats]:
             text = text.replace(r["marker"], r["text"] * r["times"])
         (root / target).write_text(text, encoding="utf-8")
     for e in case.get("edit") or []:

@@ -11,7 +11,8 @@ each (the SVG file, the line of the element):
   anything but a fragment, ``@import``, an ``xml-stylesheet`` instruction;
 * a document type with an internal subset or a system id, or an entity
   reference (M051): the ways XML names other files;
-* more than :data:`MAX_ELEMENTS` elements (M052) or more than
+* more than :data:`MAX_ELEMENTS` elements or elements nested more than
+  :data:`MAX_DEPTH` deep (M052), or more than
   :data:`MAX_PATH_DATA` characters of path and point data (M053): the budgets
   that keep a 1 MiB file from taking minutes and hundreds of megabytes;
 * a number that is not finite, larger than :data:`MAX_NUMBER` in magnitude, or a
@@ -45,6 +46,7 @@ from typing import Any
 
 from cardkit.errors import CardkitError, Issue
 
+MAX_DEPTH = 64  # elements inside elements: svglib and reportlab recurse once a level (the bundled icons nest 3 deep)
 MAX_ELEMENTS = 2_000  # the bundled icons have under 20; a 1 MiB file can hold 100,000 (svglib: about 0.4 ms each)
 MAX_PATH_DATA = 200_000  # characters of `d` and `points` in one file
 MAX_NUMBER = 1e6  # user units; icons are drawn in a few hundred
@@ -146,17 +148,27 @@ def _parse(raw: bytes, rel: str) -> Any:
 def _count_elements(raw: bytes, rel: str) -> None:
     """M052 before the whole tree is built: a streaming pass that stops at the
     first element over :data:`MAX_ELEMENTS` (100,000 elements in 800 KB took
-    over 300 MB as a tree).  A file the stream cannot read is left to
+    over 300 MB as a tree) or deeper than :data:`MAX_DEPTH` (a thousand nested
+    groups exhaust svglib's recursion).  A file the stream cannot read is left to
     :func:`_parse`, which says why."""
     from lxml import etree
 
-    stream = etree.iterparse(io.BytesIO(raw), events=("start",), resolve_entities=False, no_network=True,
+    stream = etree.iterparse(io.BytesIO(raw), events=("start", "end"), resolve_entities=False, no_network=True,
                              load_dtd=False, dtd_validation=False, huge_tree=False, remove_comments=True)
+    n = depth = 0
     try:
-        for n, (_, node) in enumerate(stream, 1):
+        for event, node in stream:
+            if event == "end":
+                depth -= 1
+                continue
+            n += 1
+            depth += 1
             if n > MAX_ELEMENTS:
                 raise CardkitError(Issue("M052", f"more than {MAX_ELEMENTS:,} elements; an icon is drawn small, simplify it",
                                          file=rel, line=max(node.sourceline or 1, 1), column=1))
+            if depth > MAX_DEPTH:
+                raise CardkitError(Issue("M052", f"elements nested more than {MAX_DEPTH} deep; an icon is drawn small, "
+                                                 "flatten its groups", file=rel, line=max(node.sourceline or 1, 1), column=1))
     except (etree.Error, ValueError):
         return
 

@@ -22,7 +22,7 @@ import re
 import time
 from pathlib import Path
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
@@ -35,7 +35,9 @@ SEEDS = sorted((REPO / "examples" / "tidelights").rglob("*.svg")) + sorted((FIXT
 LOCATED = re.compile(r"^\S[^:]*:\d+:\d+: error\[[A-Z]\d{3}\]: .+$")
 CANARY = "canary_7d1f0c2e9b"
 OLD = 946_684_800
-BUDGET_S = 10.0  # CPU seconds per example (the machine may be shared: wall time says little)
+BUDGET_S = 10.0  # CPU seconds of this thread per example (the machine may be shared: wall time says little)
+FILE_LEVEL = {"M008", "F004", "F005"}  # about the file as a whole: read_svg leaves them unlocated, its caller
+# (cardkit/layout/faces.py) points them at the face file's `icons` entry
 
 EXTREME = st.sampled_from(["0", "-0", "1e308", "-1e308", "1e999", "nan", "inf", "-inf", "1e-320", "123456789012345678901234567890",
                            "0 0 0 0", "-5", "", "abc", "%", "1e6", "999999", "1,2,3", "NaN NaN", "0.0000001"])
@@ -132,7 +134,9 @@ def _draw(icon) -> None:  # (SvgIcon)
         c.save()
 
 
+# (no explain phase: it traces every line of a failing example, which makes the time budget fail too)
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+          phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
 @given(mutated_svg())
 def test_a_mutated_icon_draws_or_gets_located_errors(tmp_path: Path, change: tuple[str, bytes]):
@@ -142,19 +146,19 @@ def test_a_mutated_icon_draws_or_gets_located_errors(tmp_path: Path, change: tup
     outside = _outside(tmp_path / "outside")
     path = root / "icons" / "icon.svg"
     path.write_bytes(data)
-    start = time.process_time()
+    start = time.thread_time()
     try:
         icon = read_svg(path, "icons/icon.svg", "icon", root)
         _draw(icon)
         event("drawn")
     except CardkitError as exc:
-        lines = [i.format() for i in exc.issues]
+        lines = [i.format() for i in exc.issues if i.line or i.code not in FILE_LEVEL]
         event("refused: " + " ".join(sorted({i.code for i in exc.issues})))
-        assert lines, seed
+        assert exc.issues, seed
         bad = [ln for ln in lines if not LOCATED.match(ln) or len(ln) >= 200]
         assert not bad, f"{seed}: unlocated or long error lines: {bad[:3]}"
-        assert all(CANARY not in ln for ln in lines)
-    took = time.process_time() - start
+        assert all(CANARY not in i.format() for i in exc.issues)
+    took = time.thread_time() - start
     assert took < BUDGET_S, f"{seed}: {took:.1f} s of CPU for {len(data)} bytes"
     assert [f.stat().st_atime for f in outside] == [OLD, OLD] or not _atime_works(tmp_path), "read a file outside"
 
