@@ -161,11 +161,28 @@ def mutation(draw: st.DrawFn) -> tuple[str, str, str]:
     data = yaml.safe_load(text)
     for _ in range(draw(st.integers(1, 3))):
         data = _mutate(data, draw, name == "kinds.yaml")
-    try:
-        out = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
-    except (yaml.YAMLError, RecursionError):
+    out = _dump(data)
+    if out is None:
         out = text[: draw(st.integers(0, len(text)))]
     return sid, name, out
+
+
+def _dump(data: Any) -> str | None:
+    """The mutated data as YAML, or None when it cannot be written.  The
+    recursion limit is raised for the dump, so whether a deeply nested value
+    dumps does not depend on how deep the stack happens to be (hypothesis calls
+    the strategy from different depths when it generates and when it replays:
+    a RecursionError on one of them only made its draws differ)."""
+    import sys
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        return yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    except (yaml.YAMLError, RecursionError):
+        return None
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 _STARTER: dict[str, str] = {}
