@@ -882,7 +882,7 @@ def import_cmd(file: Annotated[Path, typer.Argument(help="a .xlsx, .ods or .csv 
     done, warnings = import_sheet(root, loaded, file)
     _echo_issues(warnings)
     for item in done:
-        typer.echo(f"wrote {item.path} ({item.cards} {item.kind} card entries)")
+        typer.echo(f"wrote {item.path} ({item.what})")
 
 
 @app.command("preview")

@@ -340,6 +340,63 @@ class Imported:
     path: Path
     kind: str
     cards: int
+    note: str = ""  # for a file that is not a card file (set.yaml): what changed in it
+
+    @property
+    def what(self) -> str:
+        return self.note or f"{self.cards} {self.kind} card entries"
+
+
+_ITEM = re.compile(r"^(?P<indent>\s+)-\s+(?P<q>['\"]?)(?P<name>[^'\"#]+?)(?P=q)\s*(?P<comment>#.*)?$")
+
+
+def relist_files(text: str, sheet: str | None, names: Sequence[str]) -> str | None:
+    """``set.yaml``'s text with ``files:`` listing ``names`` (the YAML files
+    import wrote) where it listed the spreadsheet ``sheet``, and the others of
+    ``names`` it did not list added at the end of the list; every other line
+    (comments, order, quoting) as it was.  None when the list is not a block
+    of plain ``- name`` lines: then the user edits it (W012 says what)."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, ln in enumerate(lines) if re.match(r"^files:\s*(#.*)?$", ln)), None)
+    if start is None:
+        return None
+    items: list[int] = []
+    end = start + 1
+    while end < len(lines):
+        ln = lines[end]
+        if not ln.strip() or ln.lstrip().startswith("#"):
+            end += 1
+            continue
+        if not _ITEM.match(ln.rstrip("\n")):
+            break
+        items.append(end)
+        end += 1
+    if not items:
+        return None
+    listed = [_ITEM.match(lines[i].rstrip("\n"))["name"] for i in items]  # type: ignore[index]
+    missing = [n for n in names if n not in listed]
+    indent = _ITEM.match(lines[items[0]].rstrip("\n"))["indent"]  # type: ignore[index]
+    out = list(lines)
+    if sheet in listed:
+        at = items[listed.index(sheet)]
+        out[at:at + 1] = [f"{indent}- {n}\n" for n in missing]
+        after = [n if n != sheet else None for n in listed]
+        expected = [x for n in after for x in ([n] if n is not None else missing)]
+    else:
+        last = items[-1]
+        if not out[last].endswith("\n"):
+            out[last] += "\n"
+        out[last + 1:last + 1] = [f"{indent}- {n}\n" for n in missing]
+        expected = listed + missing
+    new = "".join(out)
+    try:
+        import yaml
+
+        if (yaml.safe_load(new) or {}).get("files") != expected:
+            return None
+    except yaml.YAMLError:
+        return None
+    return new
 
 
 def _card_docs(loaded: Any) -> Iterator[tuple[str, Any]]:
@@ -390,15 +447,23 @@ def import_sheet(root: Path, loaded: Any, sheet: Path) -> tuple[list[Imported], 
         text = card_yaml(fk, doc.data["cards"], rel)
         if parse_yaml(text, "import").data != doc.data:  # the writer's promise, checked
             raise CardkitError(Issue("W011", f"the cards of kind '{fk}' cannot be written as YAML that reads back the same", file=rel))
-        name = target.relative_to(set_dir).as_posix()
-        if name not in listed:
-            warnings.append(Issue("W012", f"{name} is not listed in files: add it so the set loads its cards",
-                                  file=manifest_rel, severity=Severity.WARNING))
         plans.append((target, text.encode("utf-8"), Imported(target, fk, len(doc.data["cards"]))))
     sheet_name = sheet.resolve().relative_to(set_dir.resolve()).as_posix() if sheet.resolve().is_relative_to(set_dir.resolve()) else None
-    if sheet_name in listed:
-        warnings.append(Issue("W012", f"files still lists {sheet_name}: its cards are now in YAML too; remove it from the list",
-                              file=manifest_rel, severity=Severity.WARNING))
+    names = [target.relative_to(set_dir).as_posix() for target, _, _ in plans]
+    manifest = set_dir / "set.yaml"
+    if sheet_name in listed or any(n not in listed for n in names):
+        before = manifest.read_text(encoding="utf-8")
+        after = relist_files(before, sheet_name, names)
+        if after is None:  # not a plain block list: say what to change
+            warnings.extend(Issue("W012", f"{n} is not listed in files: add it so the set loads its cards",
+                                  file=manifest_rel, severity=Severity.WARNING) for n in names if n not in listed)
+            if sheet_name in listed:
+                warnings.append(Issue("W012", f"files still lists {sheet_name}: its cards are now in YAML too; remove it "
+                                              "from the list", file=manifest_rel, severity=Severity.WARNING))
+        else:
+            change = (f"files: lists {', '.join(n for n in names if n not in listed)}"
+                      + (f" instead of {sheet_name}" if sheet_name in listed else ""))
+            plans.append((manifest, after.encode("utf-8"), Imported(manifest, "set", 0, note=change)))
     for path, data, _ in plans:
         atomic_write_bytes(path, data)
     return [p[2] for p in plans], warnings

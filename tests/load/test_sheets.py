@@ -232,6 +232,44 @@ def test_a_set_whose_ships_live_in_an_xlsx_validates_and_builds(tmp_path: Path, 
     assert len(PdfReader(tmp_path / "x.pdf").pages) > 0
 
 
+def test_import_of_the_listed_sheet_relists_set_yaml_and_the_set_loads_from_yaml(tmp_path: Path, cli):
+    """The set's ships live in ships.xlsx, listed in set.yaml; after import the
+    cards are in ships.yaml and files: lists it in the sheet's place (every other
+    line of set.yaml as it was), so validate reads the YAML and the same cards."""
+    root, book, wb, _ = _ships_project(tmp_path)
+    wb.save(book)
+    want = _cards(load_project(root), "tidelights")
+    manifest = root / "cards" / "tidelights" / "set.yaml"
+    before = manifest.read_text(encoding="utf-8")
+    result = cli("import", str(book), "--root", str(root), "--set", "tidelights")
+    assert result.code == 0, result.err
+    assert "W012" not in result.err
+    after = manifest.read_text(encoding="utf-8")
+    assert after == before.replace("  - ships.xlsx\n", "  - ships.yaml\n") and after != before
+    assert "files: lists ships.yaml instead of ships.xlsx" in result.out
+    book.unlink()  # the cards now load from the YAML alone
+    assert _validate_lines(cli, root) == (0, [])
+    assert _cards(load_project(root), "tidelights") == want
+
+
+def test_import_says_what_to_change_when_files_is_not_a_block_list(tmp_path: Path, cli):
+    root, book, wb, _ = _ships_project(tmp_path)
+    wb.save(book)
+    manifest = root / "cards" / "tidelights" / "set.yaml"
+    data = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+    text = manifest.read_text(encoding="utf-8")
+    block = "files:\n" + "".join(f"  - {f}\n" for f in data["files"])
+    assert block in text
+    flow = text.replace(block, "files: [" + ", ".join(data["files"]) + "]\n")
+    manifest.write_text(flow, encoding="utf-8")
+    result = cli("import", str(book), "--root", str(root), "--set", "tidelights")
+    assert result.code == 0, result.err
+    assert manifest.read_text(encoding="utf-8") == flow  # left to the user, who is told what to change
+    warned = [ln for ln in result.err.splitlines() if "W012" in ln]
+    assert len(warned) == 2, result.err
+    assert any("ships.yaml is not listed" in w for w in warned) and any("still lists ships.xlsx" in w for w in warned), warned
+
+
 @pytest.mark.parametrize("break_it,want", [
     (lambda ws: ws.__setitem__("D3", "spice"), ("Ships!D3", "S004", "'spice' is not one of: skiff, ketch, brig")),
     (lambda ws: ws.__setitem__("C5", None), ("Ships!C5", "S002", "missing required key 'registry'")),
@@ -308,13 +346,12 @@ def test_a_1gb_zip_bomb_disguised_as_xlsx_is_refused_at_once(tmp_path: Path, cli
     root, book, _, _ = _ships_project(tmp_path)
     _zip_bomb(book)
     assert book.stat().st_size < 2 << 20
-    t0 = time.perf_counter()
     code, lines = _validate_lines(cli, root)
-    elapsed = time.perf_counter() - t0
     assert code == 1
+    # (the W002 line itself says nothing was inflated: the entry's CRC is wrong, so a reader that
+    # inflated it would fail on that, after a gigabyte; the time is bench/bench_sheets.py's)
     assert lines == [(f"cards/tidelights/ships.xlsx: error[W002]: the workbook unpacks to {1 << 30} bytes; "
                       "the limit is 67108864 (a zip bomb?)")]
-    assert elapsed < 1.0
 
 
 def test_a_zip_whose_header_lies_about_its_size_is_refused(tmp_path: Path):
@@ -339,7 +376,7 @@ def test_a_cell_far_out_is_refused_before_the_sheet_is_built(tmp_path: Path, cli
     wb.save(book)
     t0 = time.perf_counter()
     code, lines = _validate_lines(cli, root)
-    assert time.perf_counter() - t0 < 5
+    assert time.perf_counter() - t0 < 10  # (a hang guard: read densely it would not end)
     assert code == 1 and len(lines) == 1 and "error[W002]" in lines[0], lines
 
 
