@@ -115,6 +115,22 @@ def _choices(values: Any) -> str:
     return ", ".join(shown) + (f" (and {len(items) - len(shown)} more)" if len(items) > len(shown) else "")
 
 
+def _form(error: Any) -> str:
+    """What a pattern asks for, in words where the schema has them (its own
+    ``description`` or that of the ``oneOf`` it is a branch of); else the
+    pattern itself, cut to keep the line short."""
+    for node in (error, getattr(error, "parent", None)):
+        schema = getattr(node, "schema", None)
+        text = schema.get("description") if isinstance(schema, dict) else None
+        if isinstance(text, str) and text:
+            return f"({_cut(text, 90)})"
+    return _cut(str(error.validator_value), 60)
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
 def _size_message(error: ValidationError, path: tuple[str | int, ...]) -> str:
     """minItems/maxItems/minLength/maxLength/uniqueItems: the count, the limit,
     and what to do; never the value itself."""
@@ -176,7 +192,7 @@ def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
                         "pattern backtracks; simplify it", path)
         return
     if kw == "pattern":
-        yield doc.issue("S007", f"{short(error.instance)} does not match the expected form {error.validator_value}", path)
+        yield doc.issue("S007", f"{short(error.instance)} does not match the expected form {_form(error)}", path)
         return
     if kw in ("minProperties", "maxProperties"):
         n = len(error.instance) if isinstance(error.instance, dict) else 0

@@ -67,6 +67,21 @@ def test_schema_errors_in_a_face_file_are_located(project: Path, cli):
     assert "error[S004]" in result.err and "Traceback" not in result.err
 
 
+def test_a_colour_of_the_wrong_form_is_said_in_words(project: Path, cli):
+    """A colour pattern is long (hex or cmyk(), or a name): the S007 line says
+    what the schema asks for in words, not the regular expression."""
+    l_palette = _edit(project, 'gold: "#c9a227"', 'gold: "-5mm"')
+    l_fill = _edit(project, "fill: gold, r: 1.2mm", "fill: 'Gold!', r: 1.2mm")
+    result = cli("build", "pdf", "--root", str(project))
+    assert result.code == 1
+    lines = [ln for ln in result.err.splitlines() if "error[S007]" in ln]
+    assert [int(ln.split(":")[1]) for ln in lines] == [l_palette, l_fill], result.err
+    assert lines[0].endswith("'-5mm' does not match the expected form (#rrggbb, or cmyk(c, m, y, k) in per cent)")
+    assert lines[1].endswith("'Gold!' does not match the expected form (#rrggbb, cmyk(c, m, y, k) in per cent, "
+                             "or a palette or face colour name)")
+    assert all(len(ln) < 200 and "[0-9" not in ln for ln in lines)
+
+
 def test_a_field_tested_by_if_may_be_missing_from_every_card(project: Path):
     _edit(project, "{type: use, group: blips}", "{type: value, if: bonus, text: \"{bonus}\", at: [1mm, 1mm]}\n      - {type: use, group: blips}")
     card_set = load_project(project).card_set("death-angel")
