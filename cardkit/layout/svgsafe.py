@@ -157,8 +157,8 @@ def _count_elements(raw: bytes, rel: str) -> None:
                              load_dtd=False, dtd_validation=False, huge_tree=False, remove_comments=True)
     n = depth = 0
     try:
-        for event, node in stream:
-            if event == "end":
+        for what, node in stream:
+            if what == "end":
                 depth -= 1
                 continue
             n += 1
