@@ -39,6 +39,12 @@ def _effect_schema() -> str:
     return effect_schema_text()
 
 
+def _manifest_schema() -> Mapping[str, object]:
+    from cardkit.games.death_angel.manifest import RULES_SCHEMA
+
+    return RULES_SCHEMA
+
+
 def _engine() -> Engine:
     from cardkit.games.death_angel.rules_engine import ENGINE
 
@@ -66,4 +72,4 @@ def _playability(root: Path, card_set: CardSet) -> PlayabilityFact:
 
 
 PLUGIN = GamePlugin(name="death-angel", views=_views, checks=_checks, effect_vocabularies=_vocabularies,
-                    effect_schema=_effect_schema, playability=_playability, engine=_engine)
+                    effect_schema=_effect_schema, manifest_schema=_manifest_schema, playability=_playability, engine=_engine)
