@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from cardkit.effects import EFFECTS, WIN_KINDS
+from cardkit.games.death_angel.vocabulary import EFFECTS, WIN_KINDS
 from cardkit.errors import Issue
 from cardkit.games.death_angel.cards import (Action, DeathAngelSet, Event, Genestealer, Location, Marine, SetupCard,
                                              Terrain)

@@ -28,13 +28,13 @@ def _checks() -> Sequence[Callable[..., list[Issue]]]:
 
 
 def _vocabularies() -> Mapping[str, frozenset[str]]:
-    from cardkit.effects import EFFECTS, WIN_KINDS
+    from cardkit.games.death_angel.vocabulary import EFFECTS, WIN_KINDS
 
     return {"effect": frozenset(EFFECTS), "win": frozenset(WIN_KINDS)}
 
 
 def _effect_schema() -> str:
-    from cardkit.effects import effect_schema_text
+    from cardkit.games.death_angel.vocabulary import effect_schema_text
 
     return effect_schema_text()
 
