@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from cardkit.errors import Issue
-from cardkit.games import GamePlugin, PlayabilityFact
+from cardkit.games import GamePlugin, PlayabilityFact, Token, Ui
 from cardkit.model import CardSet
 from cardkit.rules.protocol import Engine
 
@@ -45,6 +45,12 @@ def _manifest_schema() -> Mapping[str, object]:
     return RULES_SCHEMA
 
 
+def _tokens(card_set: CardSet, ui: Ui) -> Sequence[Token]:
+    """The support tokens the manifest counts (``components.support_tokens``), each with the support icon."""
+    count = int(card_set.components.get("support_tokens", 0))
+    return [Token(count, ui("tokens.support"), fill="#e9e2cf", icon="support", icon_colour="#7a1e16")]
+
+
 def _engine() -> Engine:
     from cardkit.games.death_angel.rules_engine import ENGINE
 
@@ -72,4 +78,4 @@ def _playability(root: Path, card_set: CardSet) -> PlayabilityFact:
 
 
 PLUGIN = GamePlugin(name="death-angel", views=_views, checks=_checks, effect_vocabularies=_vocabularies,
-                    effect_schema=_effect_schema, manifest_schema=_manifest_schema, playability=_playability, engine=_engine)
+                    effect_schema=_effect_schema, manifest_schema=_manifest_schema, tokens=_tokens, playability=_playability, engine=_engine)
