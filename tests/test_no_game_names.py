@@ -206,3 +206,18 @@ def test_a_game_name_in_the_layout_is_found(tmp_path: Path):
         'cardkit/layout/extra.py:5: terrains: ok = "terrains"',
         "cardkit/layout/more.py:1: locations: locations = []  # Babel's word, not allowed here",
     ]
+
+
+def test_cardkit_draws_no_game_s_icons():
+    """The built-in icons and inline tokens are generic signs: an icon a bundled game
+    declares as its own (an SVG file of its set, ``icons:`` in its faces.yaml) is not
+    also drawn by cardkit's code (issue #22 moved Death Angel's there)."""
+    from cardkit.layout.icons import ICONS
+    from cardkit.text import TOKEN_NAMES
+
+    declared: dict[str, set[str]] = {}
+    for faces in sorted((REPO / "cards").glob("*/faces.yaml")) + sorted((REPO / "examples").glob("*/cards/*/faces.yaml")):
+        declared[faces.parent.name] = set((yaml.safe_load(faces.read_text(encoding="utf-8")) or {}).get("icons") or {})
+    assert {"claw", "support", "radar"} <= declared["death-angel"]
+    assert {game: names & (set(ICONS) | TOKEN_NAMES) for game, names in declared.items()
+            if names & (set(ICONS) | TOKEN_NAMES)} == {}
