@@ -27,7 +27,7 @@ class Origin:
 
 @dataclass(frozen=True)
 class Effect:
-    """One ability step: a kind from :mod:`cardkit.effects` and its parameters."""
+    """One ability step: a kind of the game's effect vocabulary (:mod:`cardkit.effects`) and its parameters."""
 
     kind: str
     params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False, compare=True)

@@ -6,15 +6,18 @@ only PDF-drawing module (:mod:`cardkit.render.pdf`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import atomic_write_bytes, face_file_stem, output_path
+from cardkit.games import Token
 from cardkit.i18n.localize import Localizer
-from cardkit.layout.compose import INK, Composer, Face, FieldFit, PrintItem, bad_fits
+from cardkit.layout.compose import INK, Composer, Face, FieldFit, PrintItem, bad_fits, icon_op
 from cardkit.layout.faces import load_faces
-from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Rect, Text
+from cardkit.layout.ops import Circle, Group, Line, Op, Rect, Text
+from cardkit.layout.svgicons import SvgIcon
 from cardkit.layout.sheet import (
     DEFAULT_MARGIN,
     Sheet,
@@ -230,11 +233,25 @@ def _help_box(doc: PdfDocument, sheet: Sheet, loc: Localizer, headings: list[str
     doc.draw(ops)
 
 
-def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer, duplex: str, title: str) -> None:
-    """Support tokens and combat team markers as circles to cut out."""
-    n_support = int(card_set.components.get("support_tokens", 0))
+def game_tokens(card_set: CardSet, loc: Localizer) -> list[Token]:
+    """The tokens the set's game plugin prints (its ``tokens`` hook), none without one."""
+    from cardkit.games import plugin_for
+
+    plugin = plugin_for(card_set.game)
+    if plugin is None or plugin.tokens is None:
+        return []
+    return [t for t in plugin.tokens(card_set, loc.ui) if t.count > 0]
+
+
+def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer, duplex: str, title: str,
+               icons: Mapping[str, SvgIcon] | None = None) -> None:
+    """The game's tokens (its plugin's ``tokens`` hook) and a marker per team of the
+    manifest, as circles to cut out; a token's icon is one of the set's ``icons``
+    (its face file's SVG icons) or cardkit's own."""
+    icons = icons or {}
+    tokens = game_tokens(card_set, loc)
     teams = card_set.teams
-    if not n_support and not teams:
+    if not tokens and not teams:
         return
     ops: list[Op] = []
     r = 11 * MM
@@ -244,16 +261,17 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
     ops.append(Text(margin, sheet.page_h - 15 * MM, heading, loc.locale, "title", 12, INK))
     ops.append(Text(margin, sheet.page_h - 20 * MM, loc.ui("tokens.cut"), loc.locale, "body", 8, INK))
     book = doc.book
-    label = loc.ui("tokens.support")
-    for _i in range(n_support):
-        cx, cy = x + r, y - r
-        ops.append(Circle(cx, cy, r, fill="#e9e2cf", stroke=INK, lw=0.6))
-        ops.append(Icon("support", cx - 7 * MM, cy - 5 * MM, 14 * MM, "#7a1e16"))
-        w = book.width(label, book.chain(loc.locale, "bold"), 6)
-        ops.append(Text(cx - w / 2, cy - 8.5 * MM, label, loc.locale, "bold", 6, INK))
-        x += 2 * r + 5 * MM
-        if x + 2 * r > sheet.page_w - margin:
-            x, y = margin, y - 2 * r - 5 * MM
+    for token in tokens:
+        for _i in range(token.count):
+            cx, cy = x + r, y - r
+            ops.append(Circle(cx, cy, r, fill=token.fill, stroke=INK, lw=0.6))
+            if token.icon:
+                ops.append(icon_op(icons, token.icon, cx - 7 * MM, cy - 5 * MM, 14 * MM, token.icon_colour))
+            w = book.width(token.label, book.chain(loc.locale, "bold"), 6)
+            ops.append(Text(cx - w / 2, cy - 8.5 * MM, token.label, loc.locale, "bold", 6, INK))
+            x += 2 * r + 5 * MM
+            if x + 2 * r > sheet.page_w - margin:
+                x, y = margin, y - 2 * r - 5 * MM
     x, y = margin, y - 2 * r - 12 * MM
     for team in teams:
         cx, cy = x + r, y - r
@@ -397,7 +415,7 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
                 _back_page(doc, sheet, chunk, duplex)
                 doc.end_page()
     if mode == "cards":
-        token_page(doc, sheets[0], card_set, loc, duplex, title)
+        token_page(doc, sheets[0], card_set, loc, duplex, title, load_faces(root, card_set).svg_icons)
     data = doc.finish()
     suffix = ("" if mode == "cards" else "-inserts") + ("" if layout == "grid" else f"-{layout}") + \
         ("" if colours.space == "rgb" else f"-{colours.space}")

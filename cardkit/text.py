@@ -3,7 +3,7 @@
 A card string is plain text with three kinds of markup:
 
 * icon tokens in square brackets, drawn as vector icons scaled with the text:
-  cardkit's built-in ``[skull]``, ``[claw]``, ``[spawn-major]`` ...
+  cardkit's few built-in signs ``[skull]``, ``[arrow-up]`` ...
   (:data:`TOKEN_NAMES`) and, in a set's own strings, the set's SVG icons
   (the names under ``icons:`` in its ``faces.yaml``), passed as ``icons``;
 * emphasis tags ``<b>...</b>`` and ``<i>...</i>``;
@@ -25,11 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-TOKEN_NAMES = frozenset({
-    "skull", "claw", "tongue", "tail", "head",
-    "spawn-major", "spawn-minor", "move-adjacent", "move-flank",
-    "support", "arrow-up", "arrow-down", "arrow-left", "arrow-right",
-})
+TOKEN_NAMES = frozenset({"skull", "arrow-up", "arrow-down", "arrow-left", "arrow-right"})
 TAGS = ("b", "i")
 
 TOKEN_RE = re.compile(r"\[([a-z][a-z0-9-]*)\]")

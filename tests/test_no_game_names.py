@@ -26,8 +26,8 @@ def generic_places(root: Path) -> tuple[str, ...]:
 
 GENERIC = generic_places(REPO)
 
-# Still to move into Death Angel's plugin (issue #22, listed in its note): the effect vocabulary.
-PENDING = ("cardkit/effects.py",)
+# Modules still to move into a game plugin (none since issue #22 moved the effect vocabulary).
+PENDING: tuple[str, ...] = ()
 
 # Generic uses of a word that is also a kind name and cannot be avoided:
 # (file, exact word, a fragment of the line it is allowed on, or "" for any line).
@@ -45,6 +45,8 @@ ALLOWED = (
     # library APIs the preview and the SVG check call: lxml's parse events, threading's Event,
     # watchfiles' stop event, the browser's window.location
     ("cardkit/layout/svgsafe.py", "events", "etree.iterparse("),
+    ("cardkit/layout/svgsafe.py", "event", "for event, node in stream"),
+    ("cardkit/layout/svgsafe.py", "event", 'if event == "end"'),
     ("cardkit/preview.py", "event", "stop_event="),
     ("cardkit/preview.py", "event", "threading.Event"),
     ("cardkit/preview.py", "location", "location.search"),
@@ -204,3 +206,18 @@ def test_a_game_name_in_the_layout_is_found(tmp_path: Path):
         'cardkit/layout/extra.py:5: terrains: ok = "terrains"',
         "cardkit/layout/more.py:1: locations: locations = []  # Babel's word, not allowed here",
     ]
+
+
+def test_cardkit_draws_no_game_s_icons():
+    """The built-in icons and inline tokens are generic signs: an icon a bundled game
+    declares as its own (an SVG file of its set, ``icons:`` in its faces.yaml) is not
+    also drawn by cardkit's code (issue #22 moved Death Angel's there)."""
+    from cardkit.layout.icons import ICONS
+    from cardkit.text import TOKEN_NAMES
+
+    declared: dict[str, set[str]] = {}
+    for faces in sorted((REPO / "cards").glob("*/faces.yaml")) + sorted((REPO / "examples").glob("*/cards/*/faces.yaml")):
+        declared[faces.parent.name] = set((yaml.safe_load(faces.read_text(encoding="utf-8")) or {}).get("icons") or {})
+    assert {"claw", "support", "radar"} <= declared["death-angel"]
+    assert {game: names & (set(ICONS) | TOKEN_NAMES) for game, names in declared.items()
+            if names & (set(ICONS) | TOKEN_NAMES)} == {}

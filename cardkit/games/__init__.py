@@ -52,6 +52,19 @@ class PlayabilityFact(Protocol):
 
 
 @dataclass(frozen=True)
+class Token:
+    """One cardboard token of a game, drawn on the print-and-play token page as a
+    disc to cut out: ``count`` discs of ``fill`` with ``icon`` (a built-in or set
+    icon) in ``icon_colour`` above ``label`` (worded in the reader's language)."""
+
+    count: int
+    label: str
+    fill: str
+    icon: str | None = None
+    icon_colour: str = "#1d1b18"
+
+
+@dataclass(frozen=True)
 class GamePlugin:
     """The Python side of one game.
 
@@ -61,6 +74,15 @@ class GamePlugin:
     cannot be stated in ``kinds.yaml``; they run on a schema-clean set.
     ``effect_vocabularies() -> {name: kinds}`` and ``effect_schema() -> str``:
     the effect vocabulary that ``effects``/``effect`` fields use.
+    ``manifest_schema() -> schema``: the JSON Schema (a mapping) of the game's own
+    section of ``set.yaml`` (its ``rules`` mapping); the loader validates the
+    section with it, every problem located like any schema error (a schema that
+    is not valid JSON Schema: G040).  The player range is not part of it: every
+    game states it in the generic ``players: {min, max}`` field
+    (:func:`declared_players`).
+    ``tokens(card_set, ui) -> tokens``: the game's own tokens (:class:`Token`, labels
+    worded through ``ui(id)``), printed on the token page before the markers of the
+    manifest's ``teams``.
     ``playability(root, card_set) -> fact``: what ``cardkit build``'s summary
     says of the set's playability (a :class:`PlayabilityFact`, worded through the
     set's interface strings in the reader's language).  ``engine() -> Engine``: the
@@ -74,6 +96,8 @@ class GamePlugin:
     checks: Callable[[], Sequence[Callable[..., list[Issue]]]] | None = None  # (LoadedSet) -> issues
     effect_vocabularies: Callable[[], Mapping[str, frozenset[str]]] | None = None
     effect_schema: Callable[[], str] | None = None
+    manifest_schema: Callable[[], Mapping[str, object]] | None = None
+    tokens: Callable[[CardSet, Ui], Sequence[Token]] | None = None
     playability: Callable[[Path, CardSet], PlayabilityFact] | None = None
     engine: Callable[[], Engine] | None = None
     commands: Callable[[], tuple[str, object]] | None = None  # (name, typer.Typer)

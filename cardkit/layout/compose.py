@@ -27,6 +27,7 @@ from cardkit.layout.binding import (
 from cardkit.layout.colour import parse_cmyk
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rect, Text
+from cardkit.layout.svgicons import SvgIcon
 from cardkit.layout.textfit import (
     Block,
     ColumnResult,
@@ -162,6 +163,17 @@ class ElementContext:
         """The localized string of this card at ``path`` (msgctxt ``<card id>.<path>``)."""
         key = f"{self.face.card}.{path}"
         return self.composer.loc.card(key), key
+
+
+def icon_op(svg_icons: Mapping[str, SvgIcon], name: str, x: float, y: float, size: float, colour: str) -> Op:
+    """The icon ``name`` at (x, y): the set's SVG icon of that name (drawn as shapes
+    when it is a shape SVG, else through svglib), else cardkit's own icon."""
+    svg = svg_icons.get(name)
+    if svg is not None and svg.shapes:
+        return Icon(name, x, y, size, colour, shapes=svg.shapes)
+    if svg is not None:
+        return Group((svg.op(size, colour),), dx=x, dy=y)
+    return Icon(name, x, y, size, colour)
 
 
 class Composer:
@@ -526,10 +538,7 @@ class Composer:
     def _icon_op(self, name: str, x: float, y: float, size: float, colour: str) -> Op:
         """The set's SVG icon of that name (a set's own icon wins over a built-in
         one), else the built-in icon; in an element and inline in text alike."""
-        svg = self.faces.svg_icons.get(name)
-        if svg is not None:
-            return Group((svg.op(size, colour),), dx=x, dy=y)
-        return Icon(name, x, y, size, colour)
+        return icon_op(self.faces.svg_icons, name, x, y, size, colour)
 
     def _image(self, face: Face, el: Mapping[str, Any], s: dict[str, Any], origin: tuple[float, float],
                colours: dict[str, str]) -> None:

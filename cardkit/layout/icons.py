@@ -1,10 +1,13 @@
-"""Icons drawn once as vector shapes in a unit em box (0..1, y up).
+"""Icons drawn as vector shapes in a unit em box (0..1, y up).
 
-Each icon is a tuple of shapes; a shape is a polygon or a circle filled with
-``ink`` (the text colour) or ``paper`` (white, for eyes and cut-outs).  The
-renderers scale them with the surrounding text.
+Each icon is a tuple of shapes; a shape is a polygon, a circle or a stroked
+line, painted ``ink`` (the text colour) or ``paper`` (white, for eyes and
+cut-outs).  The renderers scale them with the surrounding text.  cardkit's own
+icons (:data:`ICONS`, the tokens of :data:`cardkit.text.TOKEN_NAMES`) are a few
+generic signs; a game's icons are SVG files of its set, and an SVG made only of
+such shapes (:func:`shapes_from_svg`) is drawn through this same path.
 
->>> sorted(ICONS) == sorted(__import__("cardkit.text", fromlist=["x"]).TOKEN_NAMES | {"door-token", "radar"})
+>>> sorted(ICONS) == sorted(__import__("cardkit.text", fromlist=["x"]).TOKEN_NAMES)
 True
 """
 
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -59,52 +63,70 @@ ICONS: dict[str, tuple[Shape, ...]] = {
         _poly((0.40, 0.14), (0.43, 0.14), (0.43, 0.23), (0.40, 0.23), paint="paper"),
         _poly((0.57, 0.14), (0.60, 0.14), (0.60, 0.23), (0.57, 0.23), paint="paper"),
     ),
-    "claw": tuple(
-        _poly((0.18 + dx, 0.12), (0.32 + dx, 0.12), (0.40 + dx, 0.55), (0.30 + dx, 0.92), (0.27 + dx, 0.58))
-        for dx in (0.0, 0.22, 0.44)
-    ),
-    "tongue": (
-        _stroke((0.12, 0.30), (0.30, 0.50), (0.46, 0.38), (0.62, 0.58), (0.74, 0.66), width=0.1),
-        _poly((0.70, 0.62), (0.94, 0.86), (0.80, 0.66), (0.96, 0.60), (0.78, 0.70)),
-    ),
-    "tail": (
-        _stroke(*[(0.5 + 0.34 * (1 - i / 24) * math.cos(i * 0.42), 0.5 + 0.34 * (1 - i / 24) * math.sin(i * 0.42)) for i in range(19)], width=0.09),
-        _poly((0.84, 0.5), (0.98, 0.74), (0.70, 0.62)),
-    ),
-    "head": (
-        _poly((0.12, 0.30), (0.30, 0.70), (0.56, 0.90), (0.92, 0.94), (0.80, 0.70), (0.66, 0.44), (0.54, 0.18), (0.36, 0.10)),
-        _circle(0.40, 0.36, 0.07, paint="paper"),
-        _stroke((0.58, 0.86), (0.62, 0.62), width=0.05),
-        _stroke((0.72, 0.88), (0.70, 0.66), width=0.05),
-    ),
-    "spawn-major": (
-        _poly(*[(0.5 + (0.46 if i % 2 == 0 else 0.2) * math.cos(math.radians(90 + i * 30)),
-                 0.5 + (0.46 if i % 2 == 0 else 0.2) * math.sin(math.radians(90 + i * 30))) for i in range(12)]),
-    ),
-    "spawn-minor": (
-        _poly(*[(0.5 + (0.3 if i % 2 == 0 else 0.14) * math.cos(math.radians(90 + i * 45)),
-                 0.5 + (0.3 if i % 2 == 0 else 0.14) * math.sin(math.radians(90 + i * 45))) for i in range(8)]),
-    ),
-    "move-adjacent": tuple(_arrow(0.5, 0.5, 0.5, 0.96) + _arrow(0.5, 0.5, 0.5, 0.04)),
-    "move-flank": (
-        _stroke(*_arc(0.5, 0.46, 0.32, 200, -20, 14), width=0.1),
-        _poly((0.60, 0.30), (0.98, 0.28), (0.84, 0.62)),
-    ),
-    "support": (
-        _poly((0.5, 0.96), (0.90, 0.80), (0.86, 0.40), (0.5, 0.04), (0.14, 0.40), (0.10, 0.80)),
-        _poly((0.44, 0.24), (0.56, 0.24), (0.56, 0.46), (0.74, 0.46), (0.74, 0.58), (0.56, 0.58), (0.56, 0.80),
-              (0.44, 0.80), (0.44, 0.58), (0.26, 0.58), (0.26, 0.46), (0.44, 0.46), paint="paper"),
-    ),
-    "door-token": (_circle(0.5, 0.5, 0.45),),
-    "radar": (
-        _circle(0.5, 0.5, 0.44),
-        _circle(0.5, 0.5, 0.34, paint="paper"),
-        _circle(0.5, 0.5, 0.22),
-        _circle(0.5, 0.5, 0.12, paint="paper"),
-        _poly((0.5, 0.5), (0.96, 0.62), (0.94, 0.74)),
-    ),
     "arrow-up": tuple(_arrow(0.5, 0.06, 0.5, 0.94)),
     "arrow-down": tuple(_arrow(0.5, 0.94, 0.5, 0.06)),
     "arrow-left": tuple(_arrow(0.94, 0.5, 0.06, 0.5)),
     "arrow-right": tuple(_arrow(0.06, 0.5, 0.94, 0.5)),
 }
+
+
+#: the only transform a shape SVG carries: its y axis flipped into the unit box
+FLIP = "matrix(1 0 0 -1 0 1)"
+
+
+def shapes_from_svg(root: Any) -> tuple[Shape, ...] | None:
+    """The shapes of an SVG icon (a checked lxml root) that is made of nothing
+    but them, else ``None`` (the icon is then drawn through svglib): view box
+    ``0 0 1 1``, one ``<g transform="matrix(1 0 0 -1 0 1)">`` (y up, as the
+    shapes are) holding ``polygon`` and ``circle`` elements filled black (ink)
+    or white (paper) and ``polyline`` elements stroked black with round caps.
+
+    >>> from lxml import etree
+    >>> svg = etree.fromstring(b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><g transform="matrix(1 0 0 -1 0 1)">'
+    ...                        b'<circle cx="0.5" cy="0.5" r="0.45" fill="#ffffff"/></g></svg>')
+    >>> shapes_from_svg(svg)
+    (Shape(kind='circle', points=(), cx=0.5, cy=0.5, r=0.45, paint='paper', width=0.0),)
+    """
+    if _local(root) != "svg" or (root.get("viewBox") or "").split() != ["0", "0", "1", "1"]:
+        return None
+    groups = [c for c in root if isinstance(c.tag, str) and _local(c) not in ("title", "desc")]
+    if len(groups) != 1 or _local(groups[0]) != "g" or groups[0].get("transform") != FLIP:
+        return None
+    out: list[Shape] = []
+    try:
+        for el in groups[0]:
+            if not isinstance(el.tag, str):
+                continue  # a comment
+            kind, fill = _local(el), el.get("fill")
+            if kind == "polygon" and fill in _PAINT:
+                out.append(_poly(*_points(el.get("points", "")), paint=_PAINT[fill]))
+            elif kind == "circle" and fill in _PAINT:
+                out.append(_circle(float(el.get("cx")), float(el.get("cy")), float(el.get("r")), paint=_PAINT[fill]))
+            elif kind == "polyline" and fill == "none" and el.get("stroke") == "#000000" \
+                    and el.get("stroke-linecap") == "round" and el.get("stroke-linejoin") == "round":
+                out.append(_stroke(*_points(el.get("points", "")), width=float(el.get("stroke-width"))))
+            else:
+                return None
+    except (TypeError, ValueError):
+        return None
+    if not out or not all(math.isfinite(v) for sh in out for v in (sh.cx, sh.cy, sh.r, sh.width, *sum(sh.points, ()))):
+        return None
+    return tuple(out)
+
+
+_PAINT = {"#000000": "ink", "#ffffff": "paper"}
+
+
+def _local(el: Any) -> str:
+    tag = el.tag
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _points(text: str) -> list[tuple[float, float]]:
+    pts = []
+    for pair in text.split():
+        x, y = pair.split(",")
+        pts.append((float(x), float(y)))
+    if len(pts) < 2:
+        raise ValueError("a shape needs two points")
+    return pts

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+from cardkit.layout.icons import Shape
 from cardkit.layout.svgicons import SvgOp
 
 
@@ -70,11 +71,14 @@ class Text:
 
 @dataclass(frozen=True)
 class Icon:
+    """An icon drawn as vector shapes: ``shapes`` (a set's shape SVG), else cardkit's own icon ``name``."""
+
     name: str
     x: float  # bottom-left of the icon's em box
     y: float
     size: float
     colour: str = "#000000"
+    shapes: tuple[Shape, ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True)

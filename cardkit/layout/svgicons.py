@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cardkit.errors import CardkitError, Issue
+from cardkit.layout.icons import Shape, shapes_from_svg
 
 MAX_SVG_BYTES = 1 << 20
 MAX_SVG_EXTENT = 1e6  # user units of an icon's width and height
@@ -36,8 +37,13 @@ class SvgOp:
 
 @dataclass(frozen=True)
 class SvgIcon:
+    """An icon of a set: its svglib drawing, and its shapes when the file is made
+    of nothing but the shapes cardkit draws itself (:func:`cardkit.layout.icons.shapes_from_svg`):
+    then it is drawn through that vector path, like cardkit's own icons."""
+
     name: str
     drawing: Any = field(repr=False, compare=False)
+    shapes: tuple[Shape, ...] = field(default=(), repr=False, compare=False)
 
     def op(self, size: float, colour: str | None) -> SvgOp:
         return _coloured(self, size, colour)
@@ -102,7 +108,7 @@ def read_svg(path: Path, rel: str, name: str, root: Path | None = None) -> SvgIc
         # (drawn scaled by its larger side: a size of infinity or NaN would divide by zero)
         raise CardkitError(Issue("M008", f"icon '{name}' has a size of {w:.3g} x {h:.3g}: each side must be a finite number "
                                  f"from 0 to {MAX_SVG_EXTENT:.0f}, one above 0", file=rel, line=svg.sourceline or 1, column=1))
-    return SvgIcon(name, drawing)
+    return SvgIcon(name, drawing, shapes_from_svg(svg) or ())
 
 
 def _trial(drawing: Any) -> None:

@@ -26,7 +26,7 @@ from cardkit.load import kinds as kindsmod
 from cardkit.load.files import check_project_file, guard_for, resolve_reference
 from cardkit.load.kinds import Kinds, KindSpec
 from cardkit.load.bounds import with_finite
-from cardkit.load.schema import short, text_paths, validate_doc, validate_with, validator_for
+from cardkit.load.schema import GAME_SECTION, short, text_paths, validate_doc, validate_section, validate_with, validator_for
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
 from cardkit.model import Card, CardSet, Origin, SourceString, Team
 
@@ -273,6 +273,12 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
         loaded.schema_clean = False
         return loaded
     plugin = plugin_for(m["game"])
+    if plugin and plugin.manifest_schema and GAME_SECTION in m:
+        problems = validate_section(manifest, m["game"], plugin.manifest_schema())
+        if problems:
+            issues.extend(problems)
+            loaded.schema_clean = False
+            return loaded
     vocabularies = plugin.effect_vocabularies() if plugin and plugin.effect_vocabularies else {}
     kinds, kinds_doc = _load_kinds(root, set_dir, manifest, vocabularies, issues)
     if kinds_doc is not None:

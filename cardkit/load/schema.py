@@ -265,6 +265,29 @@ def validate_doc(doc: YamlDoc, schema_name: str) -> list[Issue]:
     return validate_with(doc, validator(schema_name))
 
 
+#: the key of ``set.yaml`` that holds a game's own manifest section
+GAME_SECTION = "rules"
+
+
+def validate_section(doc: YamlDoc, owner: str, schema: Mapping[str, Any]) -> list[Issue]:
+    """Every problem of ``doc``'s game section (:data:`GAME_SECTION`) against the
+    JSON Schema its game's plugin supplies, each located at its YAML node like any
+    schema error (S001-S008); a schema that is no valid JSON Schema is the
+    plugin's fault, one line (G040) at the section."""
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        Draft202012Validator.check_schema(dict(schema))
+        check = validator_for(owner, {"type": "object", "properties": {GAME_SECTION: dict(schema)}})
+    except (SchemaError, TypeError, ValueError) as exc:
+        reason = exc.message if isinstance(exc, SchemaError) else str(exc)
+        reason = " ".join(reason.split())
+        reason = reason if len(reason) <= 120 else reason[:119] + "…"
+        return [doc.issue("G040", f"game '{owner}': its plugin's manifest schema is not a valid JSON Schema "
+                                  f"({reason}); the section is not checked", (GAME_SECTION,), key=True)]
+    return validate_with(doc, check)
+
+
 _CHECKED: dict[tuple[str, bytes, int], tuple[Draft202012Validator, list[Issue]]] = {}
 _CHECKED_MAX = 512
 

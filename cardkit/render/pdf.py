@@ -244,7 +244,7 @@ class PdfDocument:
 
     def _icon(self, op: Icon) -> None:
         c = self.canvas
-        shapes: tuple[Shape, ...] = ICONS[op.name]
+        shapes: tuple[Shape, ...] = op.shapes or ICONS[op.name]
         s = op.size
         for sh in shapes:
             colour = self.colour(op.colour if sh.paint == "ink" else PAPER_WHITE,

@@ -9,7 +9,7 @@ from types import MappingProxyType
 import pytest
 from hypothesis import given, settings, strategies as st_
 
-from cardkit.effects import EFFECTS
+from cardkit.games.death_angel.vocabulary import EFFECTS
 from cardkit.games.death_angel.agents import AGENTS, play
 from cardkit.games.death_angel.effects import HANDLERS, h_spawn_at_marine
 from cardkit.games.death_angel.engine import Game, State

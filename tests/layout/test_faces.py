@@ -107,11 +107,10 @@ def _pixel(image: Image.Image, x_mm: float, y_mm: float, height_mm: float, dpi: 
 
 
 def test_svg_icon_of_the_set_is_read_by_svglib_and_recoloured(project: Path):
-    icons = project / "cards" / "death-angel" / "icons"
-    icons.mkdir()
+    icons = project / "cards" / "death-angel" / "icons"  # (holds the set's own icons already)
     (icons / "star.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10">'
                                     '<rect x="0" y="0" width="10" height="10" fill="#ff0000"/></svg>', encoding="utf-8")
-    _edit(project, "\nstyles:", "\nicons:\n  star: icons/star.svg\n\nstyles:")
+    _edit(project, "\nicons:\n", "\nicons:\n  star: icons/star.svg\n")  # beside the set's own icons
     _edit(project, "      - {type: frame, inset: 8mm,", "      - {type: icon, name: star, at: [10mm, 10mm], size: 10mm, colour: \"#00c000\"}\n"
                    "      - {type: frame, inset: 8mm,")
     comp, _ = _composer(project)
@@ -123,10 +122,9 @@ def test_svg_icon_of_the_set_is_read_by_svglib_and_recoloured(project: Path):
 
 
 def test_unreadable_svg_is_a_located_error(project: Path):
-    icons = project / "cards" / "death-angel" / "icons"
-    icons.mkdir()
+    icons = project / "cards" / "death-angel" / "icons"  # (holds the set's own icons already)
     (icons / "bad.svg").write_text("<svg this is not xml", encoding="utf-8")
-    _edit(project, "\nstyles:", "\nicons:\n  bad: icons/bad.svg\n\nstyles:")
+    _edit(project, "\nicons:\n", "\nicons:\n  bad: icons/bad.svg\n")  # beside the set's own icons
     with pytest.raises(CardkitError) as err:
         load_faces(project, load_project(project).card_set("death-angel"))
     # located in the SVG itself, where the XML breaks

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from cardkit.effects import effect_schema_text
+from cardkit.games.death_angel.vocabulary import effect_schema_text
 from cardkit.load.project import load_project
 from cardkit.load.schema import schema_dir
 from cardkit.games.death_angel.cards import Action, Event, Location, SetupCard
@@ -153,7 +153,7 @@ def test_wheel_carries_the_same_schemas(tmp_path: Path):
 
 
 def test_effects_doc_is_current():
-    from cardkit.effects import effects_markdown
+    from cardkit.games.death_angel.vocabulary import effects_markdown
 
     assert (REPO / "docs" / "effects.md").read_text(encoding="utf-8") == effects_markdown()
 

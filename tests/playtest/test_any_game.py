@@ -133,7 +133,9 @@ class RaceEngine:
 def race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
     project = init_project(tmp_path / GAME, GAME)
     manifest = project.path / "cards" / GAME / "set.yaml"
-    manifest.write_text(manifest.read_text(encoding="utf-8") + "players: {min: 2, max: 3}\n", encoding="utf-8")
+    text = manifest.read_text(encoding="utf-8")
+    assert "\nplayers: {min: 2, max: 2}\n" in text  # the starter states its players in the generic field
+    manifest.write_text(text.replace("\nplayers: {min: 2, max: 2}\n", "\nplayers: {min: 2, max: 3}\n"), encoding="utf-8")
     registry = dict(cardkit.games.plugins())
     registry[GAME] = GamePlugin(name=GAME, engine=RaceEngine)
     monkeypatch.setattr(cardkit.games, "plugins", lambda: registry)

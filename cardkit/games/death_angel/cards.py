@@ -119,7 +119,7 @@ class SetupCard(Card):
 
 @dataclass(frozen=True)
 class Rules:
-    """The ``rules`` section of a Death Angel manifest."""
+    """The ``rules`` section of a Death Angel manifest, with the generic player range."""
 
     min_players: int
     max_players: int
@@ -192,7 +192,10 @@ def views(card_set: CardSet) -> DeathAngelSet:
     rules = None
     if "rules" in m:
         r = m["rules"]
-        rules = Rules(r["players"]["min"], r["players"]["max"], tuple(r["teams_per_player"]),
+        # the generic player range (a set without one plays every count its teams_per_player lists:
+        # check_rules_section reports the missing field)
+        players = m.get("players") or {"min": 1, "max": len(r["teams_per_player"])}
+        rules = Rules(players["min"], players["max"], tuple(r["teams_per_player"]),
                       MappingProxyType(dict(r["adjacent_move"])), tuple(r["location_tiers"]))
     faces = tuple((f["value"], f["skull"]) for f in m.get("combat_die", {}).get("faces", []))
     cards = MappingProxyType({cid: view(c) for cid, c in card_set.cards.items()})

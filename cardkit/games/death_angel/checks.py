@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from cardkit.effects import EFFECTS, WIN_KINDS
+from cardkit.games.death_angel.vocabulary import EFFECTS, WIN_KINDS
 from cardkit.errors import Issue
 from cardkit.games.death_angel.cards import (Action, DeathAngelSet, Event, Genestealer, Location, Marine, SetupCard,
                                              Terrain)
@@ -34,6 +34,10 @@ def check_rules_section(ls: LoadedSet) -> list[Issue]:
     s = ls.set
     if isinstance(s, DeathAngelSet) and s.rules is None:
         return [Issue("C009", "a death-angel set needs a 'rules' section", file=f"{s.directory}/set.yaml", line=1, column=1)]
+    if isinstance(s, DeathAngelSet) and "players" not in s.manifest:
+        doc = ls.docs[f"{s.directory}/set.yaml"]
+        return [doc.issue("C009", "a death-angel set states its player range in set.yaml's generic field "
+                                  "'players: {min, max}'", ("rules",), key=True)]
     return []
 
 

@@ -1,7 +1,7 @@
 """One handler per effect kind.
 
 The card data names an effect ``kind`` with parameters; :data:`HANDLERS` maps
-each kind of :mod:`cardkit.effects` to exactly one function here (a generator
+each kind of :mod:`cardkit.games.death_angel.vocabulary` to exactly one function here (a generator
 when it asks the players something).  A changed number in a card file changes
 the game.  The registry and :func:`~cardkit.games.death_angel.support.run_effect`,
 which runs an effect by its kind, live in ``support`` (below combat and these
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from cardkit.effects import EFFECTS
+from cardkit.games.death_angel.vocabulary import EFFECTS
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board, Flow
 from cardkit.games.death_angel.combat import attack_for_support, in_reach, marine_attack

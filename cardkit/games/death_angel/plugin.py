@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from cardkit.errors import Issue
-from cardkit.games import GamePlugin, PlayabilityFact
+from cardkit.games import GamePlugin, PlayabilityFact, Token, Ui
 from cardkit.model import CardSet
 from cardkit.rules.protocol import Engine
 
@@ -28,15 +28,27 @@ def _checks() -> Sequence[Callable[..., list[Issue]]]:
 
 
 def _vocabularies() -> Mapping[str, frozenset[str]]:
-    from cardkit.effects import EFFECTS, WIN_KINDS
+    from cardkit.games.death_angel.vocabulary import EFFECTS, WIN_KINDS
 
     return {"effect": frozenset(EFFECTS), "win": frozenset(WIN_KINDS)}
 
 
 def _effect_schema() -> str:
-    from cardkit.effects import effect_schema_text
+    from cardkit.games.death_angel.vocabulary import effect_schema_text
 
     return effect_schema_text()
+
+
+def _manifest_schema() -> Mapping[str, object]:
+    from cardkit.games.death_angel.manifest import RULES_SCHEMA
+
+    return RULES_SCHEMA
+
+
+def _tokens(card_set: CardSet, ui: Ui) -> Sequence[Token]:
+    """The support tokens the manifest counts (``components.support_tokens``), each with the support icon."""
+    count = int(card_set.components.get("support_tokens", 0))
+    return [Token(count, ui("tokens.support"), fill="#e9e2cf", icon="support", icon_colour="#7a1e16")]
 
 
 def _engine() -> Engine:
@@ -66,4 +78,4 @@ def _playability(root: Path, card_set: CardSet) -> PlayabilityFact:
 
 
 PLUGIN = GamePlugin(name="death-angel", views=_views, checks=_checks, effect_vocabularies=_vocabularies,
-                    effect_schema=_effect_schema, playability=_playability, engine=_engine)
+                    effect_schema=_effect_schema, manifest_schema=_manifest_schema, tokens=_tokens, playability=_playability, engine=_engine)

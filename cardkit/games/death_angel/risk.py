@@ -144,7 +144,7 @@ class Risk:
     def _kill_table(self, faces: tuple[tuple[int, bool], ...]) -> tuple[tuple[float, ...], ...]:
         """kill_chance by [2 * block + second_wind][swarm size minus its defence modifier, capped
         at 6] (lowering the roll by 1, as a Brood Lord does, is the same as raising the size; the
-        modifier is never positive, ``cardkit/effects.py``)."""
+        modifier is never positive, ``vocabulary.py``)."""
         memo = self
         if faces is memo.faces:  # the same game asks again: skip hashing the faces
             return memo.table
