@@ -93,7 +93,8 @@ def short(value: Any) -> str:
     ("'gun_jam'", '3', 'a list of 2 items', 'a string of 500 characters')
     """
     if isinstance(value, str):
-        return repr(value) if len(value) <= SHORT and "\n" not in value else f"a string of {len(value)} characters"
+        quoted = repr(value)  # (escapes count: 40 characters of \U0010ffff would quote as 400)
+        return quoted if len(quoted) <= SHORT + 12 and "\n" not in value else f"a string of {len(value)} characters"
     if isinstance(value, (list, tuple)):
         return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
     if isinstance(value, dict):
@@ -123,7 +124,7 @@ def _form(error: Any) -> str:
         schema = getattr(node, "schema", None)
         text = schema.get("description") if isinstance(schema, dict) else None
         if isinstance(text, str) and text:
-            return f"({_cut(text, 90)})"
+            return f"({_cut(text, 70)})"
     return _cut(str(error.validator_value), 60)
 
 
@@ -192,7 +193,7 @@ def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
                         "pattern backtracks; simplify it", path)
         return
     if kw == "pattern":
-        yield doc.issue("S007", f"{short(error.instance)} does not match the expected form {_form(error)}", path)
+        yield doc.issue("S007", f"{short(error.instance)} does not match the form {_form(error)}", path)
         return
     if kw in ("minProperties", "maxProperties"):
         n = len(error.instance) if isinstance(error.instance, dict) else 0

@@ -76,9 +76,9 @@ def test_a_colour_of_the_wrong_form_is_said_in_words(project: Path, cli):
     assert result.code == 1
     lines = [ln for ln in result.err.splitlines() if "error[S007]" in ln]
     assert [int(ln.split(":")[1]) for ln in lines] == [l_palette, l_fill], result.err
-    assert lines[0].endswith("'-5mm' does not match the expected form (#rrggbb, or cmyk(c, m, y, k) in per cent)")
-    assert lines[1].endswith("'Gold!' does not match the expected form (#rrggbb, cmyk(c, m, y, k) in per cent, "
-                             "or a palette or face colour name)")
+    assert lines[0].endswith("'-5mm' does not match the form (#rrggbb, or cmyk(c, m, y, k) in per cent)")
+    assert lines[1].endswith("'Gold!' does not match the form (#rrggbb, cmyk(c, m, y, k) in per cent, "
+                             "or a colour name)")
     assert all(len(ln) < 200 and "[0-9" not in ln for ln in lines)
 
 
