@@ -1,0 +1,79 @@
+"""The Typer application and its command groups, the game plugins' command groups
+mounted through the registry, and :func:`main`, the single exception boundary."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+from cardkit.errors import CardkitError
+from cardkit.cli.common import _echo_issues
+
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Card data, localization and print-and-play toolkit.")
+
+
+l10n_app = typer.Typer(no_args_is_help=True, help="Extract, update and check translation catalogs.")
+
+
+app.add_typer(l10n_app, name="l10n")
+
+
+build_app = typer.Typer(help="Build print-and-play output (with no subcommand: every set and locale as A4 PDFs).",
+                        invoke_without_command=True)
+
+
+app.add_typer(build_app, name="build")
+
+
+rules_app = typer.Typer(no_args_is_help=True, help="A game's rules engine: rule scenarios, a narrated game.")
+
+
+app.add_typer(rules_app, name="rules")
+
+
+def _mount_game_commands() -> None:
+    """Each game plugin's own command group (``cardkit deepstrike ...``), through the registry."""
+    from cardkit.games import plugins
+
+    for _, plugin in sorted(plugins().items()):
+        if plugin.commands is not None:
+            name, group = plugin.commands()
+            if isinstance(group, typer.Typer):
+                app.add_typer(group, name=name)
+
+
+def main() -> None:
+    """Console entry point and the single exception boundary: a usage mistake
+    prints the usage message (exit 2), a cardkit error its located lines (exit
+    1), an interrupt exits 130; no traceback unless ``CARDKIT_DEBUG=1``."""
+    try:
+        code = app(standalone_mode=False)  # a command's typer.Exit comes back as its code
+        if code == 130:  # Typer's word for Ctrl-C
+            typer.echo("interrupted", err=True)
+        sys.exit(code if isinstance(code, int) else 0)
+    except CardkitError as exc:
+        _echo_issues(exc.issues)
+        sys.exit(1)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C outside Typer's own handling
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:
+        if hasattr(exc, "show") and isinstance(getattr(exc, "exit_code", None), int):
+            # a usage error of the command-line parser (Typer's own click): bad
+            # option value, unknown command, missing argument
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        if os.environ.get("CARDKIT_DEBUG", "") not in ("", "0"):
+            raise
+        if isinstance(exc, OSError):  # the machine refused: a full disk, a folder that cannot be written
+            where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+            typer.echo(f"cardkit: error[F003]: {where}{exc.strerror or exc}", err=True)
+            sys.exit(1)
+        typer.echo(f"internal error: {type(exc).__name__}: {exc} (set CARDKIT_DEBUG=1 for a traceback)", err=True)
+        sys.exit(70)
