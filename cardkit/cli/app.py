@@ -35,15 +35,21 @@ rules_app = typer.Typer(no_args_is_help=True, help="A game's rules engine: rule 
 app.add_typer(rules_app, name="rules")
 
 
+_MOUNTED: set[str] = set()  # the game plugins whose command groups are on ``app``
+
+
 def _mount_game_commands() -> None:
-    """Each game plugin's own command group (``cardkit deepstrike ...``), through the registry."""
+    """Each game plugin's own command group (``cardkit <name> ...``), through the registry;
+    :func:`main` calls it before every run, so a plugin registered in-process since is
+    mounted too, and a plugin's command module may import :mod:`cardkit.cli.common`."""
     from cardkit.games import plugins
 
-    for _, plugin in sorted(plugins().items()):
-        if plugin.commands is not None:
+    for game, plugin in sorted(plugins().items()):
+        if plugin.commands is not None and game not in _MOUNTED:
             name, group = plugin.commands()
             if isinstance(group, typer.Typer):
                 app.add_typer(group, name=name)
+                _MOUNTED.add(game)
 
 
 def main() -> None:
@@ -51,6 +57,7 @@ def main() -> None:
     prints the usage message (exit 2), a cardkit error its located lines (exit
     1), an interrupt exits 130; no traceback unless ``CARDKIT_DEBUG=1``."""
     try:
+        _mount_game_commands()
         code = app(standalone_mode=False)  # a command's typer.Exit comes back as its code
         if code == 130:  # Typer's word for Ctrl-C
             typer.echo("interrupted", err=True)

@@ -1,0 +1,40 @@
+"""The CLI package (``cardkit/cli/``): game plugins mount their command groups through
+the registry, whenever they are registered, and a plugin's command module can import
+the CLI's shared pieces on its own (issue #22, point 8)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import typer
+
+from cardkit.games import GamePlugin, register, unregister
+
+
+def test_a_plugin_registered_after_the_cli_loaded_mounts_its_group(cli):
+    group = typer.Typer(no_args_is_help=True, help="A toy game's own commands.")
+
+    @group.command("hello")
+    def hello(name: str = "table") -> None:
+        """Greet."""
+        typer.echo(f"hello {name}")
+
+    import cardkit.cli  # noqa: F401  (loaded before the plugin exists)
+
+    register(GamePlugin(name="toy-game-cli", commands=lambda: ("toygame", group)))
+    try:
+        done = cli("toygame", "hello", "--name", "seat 2")
+        assert (done.code, done.out) == (0, "hello seat 2\n")
+        listing = cli("--help")
+        assert "toygame" in listing.out and "A toy game's own commands." in listing.out
+        assert cli("toygame", "nosuch").code == 2  # a usage mistake inside the group, as for any group
+    finally:
+        unregister("toy-game-cli")
+
+
+def test_a_plugin_command_module_imports_before_the_cli():
+    """Deep Strike's command module reads ``cardkit.cli.common`` first: no import cycle."""
+    done = subprocess.run([sys.executable, "-c", "import cardkit.games.deep_strike.commands as m; print(type(m.app).__name__)"],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "Typer\n", "")
