@@ -38,3 +38,18 @@ def test_a_plugin_command_module_imports_before_the_cli():
     done = subprocess.run([sys.executable, "-c", "import cardkit.games.deep_strike.commands as m; print(type(m.app).__name__)"],
                           capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (0, "Typer\n", "")
+
+
+def test_the_command_listing_reads_each_docstring_as_one_paragraph(cli, monkeypatch):
+    """``cardkit --help`` lists each command with its docstring reflowed, not broken
+    where the source line ended (wide enough, each description is one line)."""
+    from cardkit.cli import app
+    from cardkit.cli.app import reflow
+
+    monkeypatch.setenv("COLUMNS", "400")
+    listing = cli("--help").out
+    docs = [reflow(c.callback.__doc__) for c in app.registered_commands if c.callback is not None and c.callback.__doc__]
+    assert len(docs) >= 6
+    for doc in docs:
+        assert "\n" not in doc and doc in listing, doc
+    assert reflow("One\ntwo.\n\n\b\nkept\nas is") == "One two.\n\n\b\nkept\nas is"

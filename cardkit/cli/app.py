@@ -3,6 +3,7 @@ mounted through the registry, and :func:`main`, the single exception boundary.""
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 
@@ -52,12 +53,33 @@ def _mount_game_commands() -> None:
                 _MOUNTED.add(game)
 
 
+def reflow(text: str) -> str:
+    """A docstring as help text: each paragraph on one line (the help wraps it to the
+    terminal), paragraphs kept apart, a paragraph marked ``\\b`` (click's "do not
+    rewrap") kept as written."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split("\n")) for p in paragraphs)
+
+
+def _reflow_help(group: typer.Typer) -> None:
+    """Every command's help in ``group`` and its subgroups, from its docstring, reflowed:
+    Typer's command listing (``cardkit --help``) otherwise keeps a docstring's line breaks
+    and the listing wraps raggedly.  Help given as ``help=`` is taken as written."""
+    for command in group.registered_commands:
+        if command.help is None and command.callback is not None and command.callback.__doc__:
+            command.help = reflow(command.callback.__doc__)
+    for sub in group.registered_groups:
+        if sub.typer_instance is not None:
+            _reflow_help(sub.typer_instance)
+
+
 def main() -> None:
     """Console entry point and the single exception boundary: a usage mistake
     prints the usage message (exit 2), a cardkit error its located lines (exit
     1), an interrupt exits 130; no traceback unless ``CARDKIT_DEBUG=1``."""
     try:
         _mount_game_commands()
+        _reflow_help(app)
         code = app(standalone_mode=False)  # a command's typer.Exit comes back as its code
         if code == 130:  # Typer's word for Ctrl-C
             typer.echo("interrupted", err=True)
