@@ -26,13 +26,18 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Sequence
-from typing import Any, Callable, Iterable, Iterator, overload
+from typing import Any, Callable, Iterable, Iterator, Literal, cast, overload
 
 from cardkit.rules.protocol import (Aggregate, AgentFactory, Cooperation, End, Engine, EngineInfo, Game, GameReport,
                                     GameResult, MetricKind, Result)
 
 BATCH = 250
 MAX_FAILURES = 20  # failed games kept per setup (the ones with the smallest seeds), for their reproduce command
+
+
+#: how one game ended for the playtest: the first seat's :class:`Result` in a complete game,
+#: else the :class:`End` that cut it short (the ``result`` of a failure in the JSON report)
+Finish = Literal["win", "loss", "draw", "abandoned", "error"]
 
 
 @dataclass(frozen=True)
@@ -49,12 +54,12 @@ class Played:
         return r.end is End.COMPLETE and bool(r.seats) and r.seats[0].result is Result.WIN
 
     @property
-    def result(self) -> str:
+    def result(self) -> Finish:
         """``win``/``loss``/``draw`` (the first seat's) for a complete game, else ``abandoned``/``error``."""
         r = self.report.result
         if r.end is End.COMPLETE:
-            return str(r.seats[0].result.value) if r.seats else str(Result.DRAW.value)
-        return str(r.end.value)
+            return (r.seats[0].result if r.seats else Result.DRAW).value
+        return cast(Finish, r.end.value)
 
     def metric(self, name: str, kind: MetricKind) -> int | float:
         """A declared metric's value in this game (0 when the game did not report it); counts and flags are integers."""
@@ -160,7 +165,7 @@ class Tally:
     fired: dict[str, int] = field(default_factory=dict)  # card -> games in which its ability took effect
     teams: dict[str, list[int]] = field(default_factory=dict)  # group in play -> [games, wins]
     pairs: dict[str, list[int]] = field(default_factory=dict)  # "a+b" -> [games, wins]
-    failures: list[tuple[int, str, str, tuple[str, ...]]] = field(default_factory=list)  # by seed
+    failures: list[tuple[int, Finish, str, tuple[str, ...]]] = field(default_factory=list)  # by seed
     sums: dict[str, int | float] = field(default_factory=dict)  # metric -> total over games
     nonzero: dict[str, int] = field(default_factory=dict)  # metric -> games where it is not 0
     hists: dict[str, dict[int, int]] = field(default_factory=dict)  # metric -> value -> games (HISTOGRAM metrics)
