@@ -53,3 +53,22 @@ def test_the_command_listing_reads_each_docstring_as_one_paragraph(cli, monkeypa
     for doc in docs:
         assert "\n" not in doc and doc in listing, doc
     assert reflow("One\ntwo.\n\n\b\nkept\nas is") == "One two.\n\n\b\nkept\nas is"
+
+
+def test_a_game_group_named_like_a_cardkit_command_is_not_mounted(cli):
+    """A plugin cannot replace ``cardkit build``: its group is refused with a warning (P020)
+    and the command stays cardkit's."""
+    group = typer.Typer(help="A hijack.")
+
+    @group.command("pdf")
+    def pdf() -> None:
+        typer.echo("not cardkit's build")
+
+    register(GamePlugin(name="toy-game-clash", commands=lambda: ("build", group)))
+    try:
+        done = cli("build", "pdf", "--help")
+        assert done.code == 0 and "Write one localized print-and-play PDF" in done.out
+        assert ("cardkit: warning[P020]: game plugin 'toy-game-clash' names its command group 'build', which "
+                "`cardkit build` already is: the group is not mounted\n") in done.err
+    finally:
+        unregister("toy-game-clash")

@@ -9,7 +9,7 @@ import sys
 
 import typer
 
-from cardkit.errors import CardkitError
+from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.cli.common import _echo_issues
 
 
@@ -39,18 +39,33 @@ app.add_typer(rules_app, name="rules")
 _MOUNTED: set[str] = set()  # the game plugins whose command groups are on ``app``
 
 
+def _command_names(group: typer.Typer) -> set[str]:
+    """The names ``group`` answers to: its commands' and its subgroups'."""
+    names = {c.name or (c.callback.__name__.lower().replace("_", "-") if c.callback else "")
+             for c in group.registered_commands}
+    return names | {g.name or "" for g in group.registered_groups}
+
+
 def _mount_game_commands() -> None:
     """Each game plugin's own command group (``cardkit <name> ...``), through the registry;
     :func:`main` calls it before every run, so a plugin registered in-process since is
-    mounted too, and a plugin's command module may import :mod:`cardkit.cli.common`."""
+    mounted too, and a plugin's command module may import :mod:`cardkit.cli.common`.
+    A group named like a cardkit command (or an earlier game's group) is not mounted,
+    with a warning (P020): a plugin never replaces a command."""
     from cardkit.games import plugins
 
     for game, plugin in sorted(plugins().items()):
         if plugin.commands is not None and game not in _MOUNTED:
+            _MOUNTED.add(game)
             name, group = plugin.commands()
-            if isinstance(group, typer.Typer):
-                app.add_typer(group, name=name)
-                _MOUNTED.add(game)
+            if not isinstance(group, typer.Typer):
+                continue
+            if name in _command_names(app):
+                typer.echo(Issue("P020", f"game plugin '{game}' names its command group '{name}', which "
+                                         f"`cardkit {name}` already is: the group is not mounted",
+                                 severity=Severity.WARNING).format(), err=True)
+                continue
+            app.add_typer(group, name=name)
 
 
 def reflow(text: str) -> str:
