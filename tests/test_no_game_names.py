@@ -45,6 +45,8 @@ ALLOWED = (
     # library APIs the preview and the SVG check call: lxml's parse events, threading's Event,
     # watchfiles' stop event, the browser's window.location
     ("cardkit/layout/svgsafe.py", "events", "etree.iterparse("),
+    ("cardkit/layout/svgsafe.py", "event", "for event, node in stream:"),
+    ("cardkit/layout/svgsafe.py", "event", 'if event == "end":'),
     ("cardkit/preview.py", "event", "stop_event="),
     ("cardkit/preview.py", "event", "threading.Event"),
     ("cardkit/preview.py", "location", "location.search"),

@@ -12,27 +12,14 @@ import typer
 from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.cli.common import _echo_issues
 
-
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Card data, localization and print-and-play toolkit.")
-
-
 l10n_app = typer.Typer(no_args_is_help=True, help="Extract, update and check translation catalogs.")
-
-
 app.add_typer(l10n_app, name="l10n")
-
-
 build_app = typer.Typer(help="Build print-and-play output (with no subcommand: every set and locale as A4 PDFs).",
                         invoke_without_command=True)
-
-
 app.add_typer(build_app, name="build")
-
-
 rules_app = typer.Typer(no_args_is_help=True, help="A game's rules engine: rule scenarios, a narrated game.")
-
-
 app.add_typer(rules_app, name="rules")
 
 

@@ -13,7 +13,6 @@ import typer
 from cardkit.errors import CardkitError, Issue, sort_issues
 
 
-
 RootOpt = Annotated[Path, typer.Option("--root", help="Project folder holding cards/ and locales/.",
                                        file_okay=False, show_default="current directory")]
 
