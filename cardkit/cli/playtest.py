@@ -55,7 +55,7 @@ def playtest(root: RootOpt = Path("."),
     from cardkit.playtest.agents import agents_for, ceilings
     from cardkit.playtest.ladder import ladder_table, seat_table_text
     from cardkit.playtest.report import compare as compare_runs, table
-    from cardkit.playtest.sweep import Batch, Variant, plan, run_sweep, summarize
+    from cardkit.playtest.sweep import BACKENDS, Batch, Variant, plan, run_sweep, summarize
     from cardkit.rules.protocol import Audited, Referenced
 
     started = time.perf_counter()
@@ -72,7 +72,7 @@ def playtest(root: RootOpt = Path("."),
 
         parse_agents(unknown, engine, card_set)  # raises: G002 an unknown name, G031 a bad budget, a line each
     _player_count(engine, card_set, counts)
-    if backend not in ("local", "dask"):
+    if backend not in BACKENDS:
         raise CardkitError(f"unknown --backend '{backend}' (local or dask)", code="G003")
     try:
         lo, hi = (float(x) for x in band.split(","))

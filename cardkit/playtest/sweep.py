@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Sequence
-from typing import Any, Callable, Iterable, Iterator, Literal, cast, overload
+from typing import Any, Callable, Iterable, Iterator, Literal, cast, get_args, overload
 
 from cardkit.rules.protocol import (Aggregate, AgentFactory, Cooperation, End, Engine, EngineInfo, Game, GameReport,
                                     GameResult, MetricKind, Result)
@@ -38,6 +38,9 @@ MAX_FAILURES = 20  # failed games kept per setup (the ones with the smallest see
 #: how one game ended for the playtest: the first seat's :class:`Result` in a complete game,
 #: else the :class:`End` that cut it short (the ``result`` of a failure in the JSON report)
 Finish = Literal["win", "loss", "draw", "abandoned", "error"]
+#: where the batches run: worker processes on this machine, or a Dask cluster
+Backend = Literal["local", "dask"]
+BACKENDS: tuple[Backend, ...] = get_args(Backend)
 
 
 @dataclass(frozen=True)
@@ -468,7 +471,7 @@ def _pooled(batches: Sequence[Batch], jobs: int) -> Iterator[BatchResult]:
             signal.signal(signal.SIGINT, previous)
 
 
-def _results(batches: Sequence[Batch], jobs: int, backend: str, scheduler: str | None) -> Iterator[BatchResult]:
+def _results(batches: Sequence[Batch], jobs: int, backend: Backend, scheduler: str | None) -> Iterator[BatchResult]:
     if backend == "dask":
         from cardkit.playtest.dask_backend import run_on_dask
 
@@ -485,7 +488,7 @@ def _results(batches: Sequence[Batch], jobs: int, backend: str, scheduler: str |
         yield from _pooled(batches, jobs)
 
 
-def run_sweep(batches: Sequence[Batch], jobs: int = 1, backend: str = "local", scheduler: str | None = None,
+def run_sweep(batches: Sequence[Batch], jobs: int = 1, backend: Backend = "local", scheduler: str | None = None,
               progress: Callable[[int, int], None] | None = None) -> Sweep:
     """Run every batch and merge the results as they arrive; the same :class:`Sweep`
     whatever ``jobs`` (0: one worker per usable core) or backend."""
