@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -35,21 +36,44 @@ def validate(root: RootOpt = Path("."),
             issues.extend(_face_issues(root, loaded, quality=not set_errors))
     if keeps_ui_catalogs(root):  # else cardkit's shipped ui catalogs serve
         issues.extend(catalog_entry_issues(root, UI_DOMAIN, ui_strings(), locales))
-    errors = [i for i in issues if i.severity is Severity.ERROR]
-    sets = {sid: {"cards": ls.set.physical_count()} for sid, ls in sorted(project.sets.items()) if ls.set}
+    report = ValidateReport(tuple(sort_issues(issues)),
+                            tuple((sid, ls.set.physical_count()) for sid, ls in sorted(project.sets.items()) if ls.set),
+                            sum(len(ls.set.strings) for ls in project.sets.values() if ls.set), tuple(locales))
     if format is Format.json:
-        typer.echo(json.dumps({"ok": not errors, "errors": [i.to_json() for i in sort_issues(issues)], "sets": sets},
-                              ensure_ascii=False, indent=2))
+        typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
-        _echo_issues(issues)
-        if not errors:
-            parts = ", ".join(f"{sid} {info['cards']} cards" for sid, info in sets.items())
-            strings = sum(len(ls.set.strings) for ls in project.sets.values() if ls.set)
-            typer.echo(f"ok: {len(sets)} set(s) ({parts}); {strings} strings; catalogs: {', '.join(locales) or 'none'}")
-        else:
-            typer.echo(f"{len(errors)} error(s)", err=True)
-    if errors:
+        _echo_issues(list(report.issues))
+        typer.echo(report.text() if report.ok else f"{report.errors} error(s)", err=not report.ok)
+    if not report.ok:
         raise typer.Exit(1)
+
+
+@dataclass(frozen=True)
+class ValidateReport:
+    """What ``cardkit validate`` found: every issue (sorted), and for a clean project what
+    it holds; JSON (``--format json``) and the text line are made from it at the edge."""
+
+    issues: tuple[Issue, ...]
+    sets: tuple[tuple[str, int], ...]  # (set id, physical cards), by id
+    strings: int  # the sets' translatable strings
+    locales: tuple[str, ...]  # locales with catalogs
+
+    @property
+    def errors(self) -> int:
+        return sum(i.severity is Severity.ERROR for i in self.issues)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def to_json(self) -> dict[str, object]:
+        return {"ok": self.ok, "errors": [i.to_json() for i in self.issues],
+                "sets": {sid: {"cards": cards} for sid, cards in self.sets}}
+
+    def text(self) -> str:
+        parts = ", ".join(f"{sid} {cards} cards" for sid, cards in self.sets)
+        return (f"ok: {len(self.sets)} set(s) ({parts}); {self.strings} strings; "
+                f"catalogs: {', '.join(self.locales) or 'none'}")
 
 
 def _face_issues(root: Path, loaded, quality: bool = True) -> list[Issue]:  # (LoadedSet)
