@@ -51,6 +51,14 @@ class PlayabilityFact(Protocol):
     def line(self, ui: Ui, ui_n: Callable[..., str], num: Callable[[float], str]) -> str: ...
 
 
+class CommandGroup(Protocol):
+    """A game's own group of commands, as the CLI toolkit makes them: a ``typer.Typer``
+    (named structurally here, see the note above); the CLI mounts it as ``cardkit <name>``."""
+
+    @property
+    def registered_commands(self) -> Sequence[object]: ...
+
+
 @dataclass(frozen=True)
 class Token:
     """One cardboard token of a game, drawn on the print-and-play token page as a
@@ -87,8 +95,8 @@ class GamePlugin:
     says of the set's playability (a :class:`PlayabilityFact`, worded through the
     set's interface strings in the reader's language).  ``engine() -> Engine``: the
     rules engine (:mod:`cardkit.rules.protocol`) that ``cardkit playtest`` and
-    ``cardkit rules`` drive.  ``commands() -> (name, typer app)``: the game's own
-    command group, mounted as ``cardkit <name>``.
+    ``cardkit rules`` drive.  ``commands() -> (name, group)``: the game's own
+    command group (a ``typer.Typer``, a :class:`CommandGroup`), mounted as ``cardkit <name>``.
     """
 
     name: str
@@ -100,7 +108,7 @@ class GamePlugin:
     tokens: Callable[[CardSet, Ui], Sequence[Token]] | None = None
     playability: Callable[[Path, CardSet], PlayabilityFact] | None = None
     engine: Callable[[], Engine] | None = None
-    commands: Callable[[], tuple[str, object]] | None = None  # (name, typer.Typer)
+    commands: Callable[[], tuple[str, CommandGroup]] | None = None
     extra: Mapping[str, object] = field(default_factory=dict)
 
 

@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, get_args
 
 from cardkit.playtest.sweep import Sweep, metric_shares, score_figures, wilson
 
 DEFAULT_BAND = (0.03, 0.80)  # justified in docs/playtest.md
+
+#: a player count's verdict (checked in this order; JSON and the text table carry the words,
+#: the PDF report its ``report.verdict.<words_with_underscores>`` interface string)
+Verdict = Literal["incomplete games", "rule violations", "skill untested", "too hard", "too easy",
+                  "skill does not matter", "dead cards", "playable"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 
 
 def is_ceiling(agent: str, ceilings: frozenset[str] = frozenset()) -> bool:
@@ -76,7 +82,7 @@ def ladder(sweep: Sweep, setups: list[dict[str, Any]], band: tuple[float, float]
 
 
 def _verdict(rows: list[dict[str, Any]], strongest: dict[str, Any] | None, random: dict[str, Any] | None,
-             gap: dict[str, Any] | None, band: tuple[float, float], never_fired: list[str]) -> tuple[str, str]:
+             gap: dict[str, Any] | None, band: tuple[float, float], never_fired: list[str]) -> tuple[Verdict, str]:
     if any(r["completed"] < r["games"] for r in rows):
         bad = ", ".join(r["agent"] for r in rows if r["completed"] < r["games"])
         return "incomplete games", f"games that did not end in a win or a loss ({bad})"

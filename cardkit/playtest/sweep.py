@@ -26,13 +26,21 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Sequence
-from typing import Any, Callable, Iterable, Iterator, overload
+from typing import Any, Callable, Iterable, Iterator, Literal, cast, get_args, overload
 
 from cardkit.rules.protocol import (Aggregate, AgentFactory, Cooperation, End, Engine, EngineInfo, Game, GameReport,
                                     GameResult, MetricKind, Result)
 
 BATCH = 250
 MAX_FAILURES = 20  # failed games kept per setup (the ones with the smallest seeds), for their reproduce command
+
+
+#: how one game ended for the playtest: the first seat's :class:`Result` in a complete game,
+#: else the :class:`End` that cut it short (the ``result`` of a failure in the JSON report)
+Finish = Literal["win", "loss", "draw", "abandoned", "error"]
+#: where the batches run: worker processes on this machine, or a Dask cluster
+Backend = Literal["local", "dask"]
+BACKENDS: tuple[Backend, ...] = get_args(Backend)
 
 
 @dataclass(frozen=True)
@@ -49,12 +57,12 @@ class Played:
         return r.end is End.COMPLETE and bool(r.seats) and r.seats[0].result is Result.WIN
 
     @property
-    def result(self) -> str:
+    def result(self) -> Finish:
         """``win``/``loss``/``draw`` (the first seat's) for a complete game, else ``abandoned``/``error``."""
         r = self.report.result
         if r.end is End.COMPLETE:
-            return str(r.seats[0].result.value) if r.seats else str(Result.DRAW.value)
-        return str(r.end.value)
+            return (r.seats[0].result if r.seats else Result.DRAW).value
+        return cast(Finish, r.end.value)
 
     def metric(self, name: str, kind: MetricKind) -> int | float:
         """A declared metric's value in this game (0 when the game did not report it); counts and flags are integers."""
@@ -160,7 +168,7 @@ class Tally:
     fired: dict[str, int] = field(default_factory=dict)  # card -> games in which its ability took effect
     teams: dict[str, list[int]] = field(default_factory=dict)  # group in play -> [games, wins]
     pairs: dict[str, list[int]] = field(default_factory=dict)  # "a+b" -> [games, wins]
-    failures: list[tuple[int, str, str, tuple[str, ...]]] = field(default_factory=list)  # by seed
+    failures: list[tuple[int, Finish, str, tuple[str, ...]]] = field(default_factory=list)  # by seed
     sums: dict[str, int | float] = field(default_factory=dict)  # metric -> total over games
     nonzero: dict[str, int] = field(default_factory=dict)  # metric -> games where it is not 0
     hists: dict[str, dict[int, int]] = field(default_factory=dict)  # metric -> value -> games (HISTOGRAM metrics)
@@ -463,7 +471,7 @@ def _pooled(batches: Sequence[Batch], jobs: int) -> Iterator[BatchResult]:
             signal.signal(signal.SIGINT, previous)
 
 
-def _results(batches: Sequence[Batch], jobs: int, backend: str, scheduler: str | None) -> Iterator[BatchResult]:
+def _results(batches: Sequence[Batch], jobs: int, backend: Backend, scheduler: str | None) -> Iterator[BatchResult]:
     if backend == "dask":
         from cardkit.playtest.dask_backend import run_on_dask
 
@@ -480,7 +488,7 @@ def _results(batches: Sequence[Batch], jobs: int, backend: str, scheduler: str |
         yield from _pooled(batches, jobs)
 
 
-def run_sweep(batches: Sequence[Batch], jobs: int = 1, backend: str = "local", scheduler: str | None = None,
+def run_sweep(batches: Sequence[Batch], jobs: int = 1, backend: Backend = "local", scheduler: str | None = None,
               progress: Callable[[int, int], None] | None = None) -> Sweep:
     """Run every batch and merge the results as they arrive; the same :class:`Sweep`
     whatever ``jobs`` (0: one worker per usable core) or backend."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Iterable, Literal, Mapping, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -101,9 +101,13 @@ class Decision:
                 f"context={self.context!r})")
 
 
+#: how a game of the shared core ended: the players won or lost, or a limit cut it short
+Ending = Literal["win", "loss", "abandoned"]
+
+
 @dataclass(frozen=True)
 class Outcome:
-    result: str  # "win" | "loss"
+    result: Ending
     round: int
     reason: str
 

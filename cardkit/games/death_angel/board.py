@@ -21,7 +21,7 @@ from cardkit.games.death_angel.cards import Action, Event, Genestealer, Location
 from cardkit.games.death_angel.cards import DeathAngelSet as CardSet
 from cardkit.games.death_angel.cards import Marine as MarineCard
 from cardkit.model import Effect
-from cardkit.rules.core import Decision, GameOver, Option, Outcome, Rng
+from cardkit.rules.core import Decision, Ending, GameOver, Option, Outcome, Rng
 
 Flow = Generator[Decision, Option, Any]
 Ask = Generator[Decision, Option, Option]  # a question: its answer is the option picked
@@ -332,7 +332,7 @@ class Board:
     def player_of(self, team: str) -> int:
         return self.teams[team].player
 
-    def end(self, result: str, reason: str) -> None:
+    def end(self, result: Ending, reason: str) -> None:
         raise GameOver(Outcome(result, self.round, reason))
 
     def at_final_location(self) -> bool:

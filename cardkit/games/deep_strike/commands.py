@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from cardkit.cli import Format, RootOpt, _clean_project
+from cardkit.cli.common import Format, RootOpt, _clean_project
 from cardkit.errors import CardkitError, Severity
 
 app = typer.Typer(no_args_is_help=True, help="Deep Strike scenarios: deployment feasibility and scoring.")

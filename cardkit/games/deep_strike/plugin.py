@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardkit.errors import Severity
-from cardkit.games import GamePlugin
+from cardkit.games import CommandGroup, GamePlugin
 from cardkit.model import CardSet
 
 
@@ -45,7 +45,7 @@ def _playability(root: Path, card_set: CardSet) -> DeepStrikeFacts:
     return DeepStrikeFacts(card_set.id, ok, len(results), warnings)
 
 
-def _commands() -> tuple[str, object]:
+def _commands() -> tuple[str, CommandGroup]:
     from cardkit.games.deep_strike.commands import app
 
     return "deepstrike", app

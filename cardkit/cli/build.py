@@ -1,0 +1,248 @@
+"""``cardkit build ...``: every set and locale as PDFs with the build summary, and one PDF,
+PNGs, a print shop's files or Tabletop Simulator sheets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cardkit.errors import CardkitError, Issue, Severity
+from cardkit.cli.app import build_app
+from cardkit.cli.common import SET_HELP, RootOpt, _clean_project, _Progress, _set_id
+
+
+# untranslated strings print in English: the build reports them as coverage, not as errors
+UNTRANSLATED = frozenset({"T102", "T150"})
+
+
+def _parse_bleed(bleed: str | None) -> float | None:
+    from cardkit.layout.units import to_pt
+
+    if bleed is None or bleed == "auto":
+        return None
+    return to_pt(bleed)
+
+
+def _parse_margin(margin: str) -> float:
+    """``--margin`` as points (a length such as 4mm)."""
+    from cardkit.layout.units import to_pt
+
+    return to_pt(margin)
+
+
+COLOUR_HELP = "rgb (screen and home printers) or cmyk (a PDF/X-1a file in DeviceCMYK for print shops: docs/print.md)"
+
+
+INK_HELP = "cmyk: the most ink on any spot, in per cent of one ink (100-400)"
+
+
+def _colours(colour: str, ink_limit: float):  # -> ColourOptions
+    """``--colour`` and ``--ink-limit`` checked together: every bad one in one run."""
+    from cardkit.render.cmyk import COLOUR_SPACES, MAX_INK_LIMIT, MIN_INK_LIMIT, ColourOptions
+
+    issues = []
+    space = colour.lower()
+    if space not in COLOUR_SPACES:
+        issues.append(Issue("B050", f"unknown --colour '{colour}' (rgb or cmyk)"))
+    if not MIN_INK_LIMIT <= ink_limit <= MAX_INK_LIMIT:
+        issues.append(Issue("B051", f"--ink-limit {ink_limit:g} is outside {MIN_INK_LIMIT:g}-{MAX_INK_LIMIT:g} "
+                                    "(per cent of total ink; print services ask for 240-300)"))
+    if issues:
+        raise CardkitError(issues)
+    return ColourOptions(space, ink_limit)  # type: ignore[arg-type]
+
+
+LAYOUT_HELP = "grid (each card with its own bleed), shared-edge (cards share cut lines) or gutterfold (fronts and backs on one side, folded)"
+
+
+MARGIN_HELP = "the printer's unprintable margin: nothing is drawn within it"
+
+
+MinCoverageOpt = Annotated[float | None, typer.Option(
+    "--min-coverage", min=0.0, max=1.0,
+    help="fail (L009, nothing written) when a set's catalog has less than this share translated, e.g. 0.9")]
+
+
+def _coverage_lines(root: Path, project, set_ids: list[str], locales: list[str],  # (Project)
+                    minimum: float | None) -> list[str]:
+    """Per set and locale with strings left in English, how much is translated
+    and that the rest prints in English; with ``minimum``, one L009 line per set catalog below it (raised,
+    before anything is written)."""
+    from cardkit.i18n import localize as lz
+    from cardkit.i18n.languages import catalog_coverage, coverage_issue, coverage_line
+
+    lines: list[str] = []
+    problems: list[Issue] = []
+    for loc in locales:
+        if loc == lz.SOURCE_LOCALE:
+            continue
+        for sid in set_ids:
+            lz.require_locale(root, loc, sid)
+            c = catalog_coverage(root, loc, sid, project.card_set(sid).strings)
+            if c.english:
+                lines.append(coverage_line(c))
+            problem = coverage_issue(c, minimum) if minimum is not None else None
+            if problem is not None:
+                problems.append(problem)
+        if lz.keeps_ui_catalogs(root):
+            c = catalog_coverage(root, loc, lz.UI_DOMAIN, lz.ui_strings())
+            if c.english:
+                lines.append(coverage_line(c))
+        elif lz.ui_catalog(root, loc) is None:
+            lines.append(f"{loc}: ui: cardkit ships no {loc} catalog for its own interface strings (sheet notes, "
+                         "build summary): they print in English")
+    if problems:
+        raise CardkitError(problems)
+    return lines
+
+
+@build_app.callback()
+def build_all(ctx: typer.Context, root: RootOpt = Path("."),
+              locale: Annotated[str, typer.Option("--locale", help="language of the build summary")] = "en",
+              layout: Annotated[str, typer.Option("--layout", help=LAYOUT_HELP)] = "grid",
+              margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm",
+              colour: Annotated[str, typer.Option("--colour", help=COLOUR_HELP)] = "rgb",
+              ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0,
+              min_coverage: MinCoverageOpt = None) -> None:
+    """The main job: validate, check the translations, and write
+    output/<set>-<locale>-a4.pdf for every set in English and every locale with
+    catalogs, with a summary in output/build-summary.txt (in the --locale
+    language).  Untranslated strings print in English: the build says how many
+    per set (--min-coverage makes too few an error); any other translation
+    error stops it."""
+    if ctx.invoked_subcommand is not None:
+        return
+    import time
+
+    from cardkit import buildsummary as bs
+    from cardkit.fsutil import atomic_write_bytes
+    from cardkit.i18n.catalogs import project_locales
+    from cardkit.i18n.localize import Localizer
+    from cardkit.i18n.report import check_translations
+    from cardkit.printing import build_pdf
+
+    started = time.perf_counter()
+    margin_pt = _parse_margin(margin)
+    colours = _colours(colour, ink_limit)
+    project = _clean_project(root)
+    summary_loc = Localizer(root, locale)  # an unknown locale fails here, before anything is written
+    sets = tuple((sid, ls.set.physical_count()) for sid, ls in sorted(project.sets.items()) if ls.set)
+    locales = project_locales(root)
+    coverage = _coverage_lines(root, project, [sid for sid, _ in sets], locales, min_coverage)
+    report = check_translations(root, project, locales)
+    blocking = [f.issue() for f in report.findings if f.severity is Severity.ERROR and f.check not in UNTRANSLATED]
+    if blocking:
+        raise CardkitError(blocking)
+    translations = []
+    for loc, fs in sorted(report.fit_summary().items()):
+        cov = report.coverage.get(loc, {})
+        translations.append(bs.TranslationFacts(loc, sum(c["translated"] for c in cov.values()),
+                                                sum(c["total"] for c in cov.values()), fs["strings"],
+                                                fs["full_size"], fs["shrunk"]))
+    cards = 0
+    pdfs = []
+    pdf_locales = list(dict.fromkeys(["en", *locales]))  # English and every locale with catalogs
+    jobs = [(set_id, pdf_locale) for set_id in sorted(project.sets) for pdf_locale in pdf_locales]
+    with _Progress("PDFs", len(jobs), "PDFs", enabled=True) as bar:
+        for n, (set_id, pdf_locale) in enumerate(jobs):
+            bar.update(n, f"PDF {set_id} {pdf_locale}")
+            result = build_pdf(root, project.card_set(set_id), pdf_locale, layout=layout, margin=margin_pt,
+                               colours=colours)
+            cards += result.cards
+            rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
+            pdfs.append(bs.PdfFacts(str(rel_path), result.cards, result.pages))
+    from cardkit.games import plugin_for
+
+    playability: list[bs.Playability] = []
+    for set_id, loaded in sorted(project.sets.items()):
+        assert loaded.set is not None
+        plugin = plugin_for(loaded.set.game)
+        if plugin is not None and plugin.playability is not None:
+            playability.append(plugin.playability(root, loaded.set))
+        else:
+            playability.append(bs.NoEngine(set_id))
+    facts = bs.BuildFacts(sets, tuple(translations), tuple(pdfs), tuple(playability), cards,
+                          time.perf_counter() - started)
+    set_locs = {sid: Localizer(root, locale, ls.set, strict=False) for sid, ls in project.sets.items() if ls.set}
+    text = bs.render_summary(facts, summary_loc, set_locs)
+    atomic_write_bytes(root / "output" / "build-summary.txt", text.encode("utf-8"))
+    typer.echo(text, nl=False)
+    for line in coverage:
+        typer.echo(line)
+
+
+@build_app.command("pdf")
+def build_pdf_cmd(root: RootOpt = Path("."),
+                  set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+                  locale: Annotated[str, typer.Option("--locale", help="en, fi or ko (any locale with catalogs)")] = "en",
+                  paper: Annotated[str, typer.Option("--paper", help="a4 or letter")] = "a4",
+                  duplex: Annotated[str, typer.Option("--duplex", help="long-edge, short-edge or none (fronts only)")] = "long-edge",
+                  bleed: Annotated[Optional[str], typer.Option("--bleed", help="e.g. 3mm; default: the largest up to 3 mm that leaves room for crop marks")] = None,
+                  mode: Annotated[str, typer.Option("--mode", help="cards, or inserts (text overlays)")] = "cards",
+                  units: Annotated[str, typer.Option("--units", help="inch or cm: distances on table maps")] = "inch",
+                  layout: Annotated[str, typer.Option("--layout", help=LAYOUT_HELP)] = "grid",
+                  margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm",
+                  colour: Annotated[str, typer.Option("--colour", help=COLOUR_HELP)] = "rgb",
+                  ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0,
+                  out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>[-<layout>].pdf)")] = None,
+                  min_coverage: MinCoverageOpt = None) -> None:
+    """Write one localized print-and-play PDF; says how much of the set is
+    translated (the rest prints in English)."""
+    from cardkit.printing import build_pdf
+
+    colours = _colours(colour, ink_limit)
+    project = _clean_project(root)
+    sid = _set_id(project, set_id)
+    coverage = _coverage_lines(root, project, [sid], [locale], min_coverage) if sid in project.sets else []
+    result = build_pdf(root, project.card_set(sid), locale, paper=paper.lower(), duplex=duplex,
+                       bleed=_parse_bleed(bleed), mode=mode, out=out, units=units, layout=layout,
+                       margin=_parse_margin(margin), colours=colours)
+    for line in coverage:
+        typer.echo(line)
+    typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")
+
+
+@build_app.command("png")
+def build_png_cmd(root: RootOpt = Path("."),
+                  set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+                  locale: Annotated[str, typer.Option("--locale")] = "en",
+                  dpi: Annotated[int, typer.Option("--dpi", help="resolution")] = 300,
+                  bleed: Annotated[str, typer.Option("--bleed")] = "3mm") -> None:
+    """Write one PNG per card face (with bleed) to output/png/<set>-<locale>/."""
+    from cardkit.printing import build_png
+
+    project = _clean_project(root)
+    paths = build_png(root, project.card_set(_set_id(project, set_id)), locale, dpi=dpi, bleed=_parse_bleed(bleed) or 0.0)
+    typer.echo(f"wrote {len(paths)} PNG files to {paths[0].parent if paths else 'nowhere'}")
+
+
+@build_app.command("shop")
+def build_shop_cmd(root: RootOpt = Path("."),
+                   preset: Annotated[str, typer.Option("--preset", help="generic, thegamecrafter or drivethrucards (docs/print.md)")] = "generic",
+                   set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+                   locale: Annotated[str, typer.Option("--locale")] = "en",
+                   colour: Annotated[str, typer.Option("--colour", help=COLOUR_HELP + "; the PNGs stay sRGB")] = "rgb",
+                   ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0) -> None:
+    """Write a print service's files (one-card-per-page PDF, per-card PNGs) to output/shop/<preset>/<set>-<locale>/."""
+    from cardkit.print.presets import preset as find_preset
+    from cardkit.print.shop import build_shop
+
+    chosen = find_preset(preset)
+    colours = _colours(colour, ink_limit)
+    project = _clean_project(root)
+    result = build_shop(root, project.card_set(_set_id(project, set_id)), locale, chosen, colours=colours)
+    typer.echo(f"wrote {len(result.pdfs)} PDF and {len(result.pngs)} PNG files ({result.cards} cards) to {result.folder}")
+
+
+@build_app.command("tts")
+def build_tts_cmd(root: RootOpt = Path("."),
+                  set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+                  locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
+    """Write Tabletop Simulator deck sheets (at most 10 x 7 cards, 4096 px wide) to output/tts/<set>-<locale>/."""
+    from cardkit.printing import build_tts
+
+    project = _clean_project(root)
+    paths = build_tts(root, project.card_set(_set_id(project, set_id)), locale)
+    typer.echo(f"wrote {len(paths)} deck images to {paths[0].parent if paths else 'nowhere'}")

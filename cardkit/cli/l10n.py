@@ -1,0 +1,142 @@
+"""``cardkit l10n ...``: extract, update, init, pseudo, check and review the translation catalogs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cardkit.errors import CardkitError, Issue
+from cardkit.cli.app import l10n_app
+from cardkit.cli.common import Format, RootOpt, _clean_project, _Progress
+
+
+def _domains(project):  # -> list[(domain, strings, budgets)]
+    from cardkit.i18n.budget import translation_domains
+
+    return translation_domains(project)
+
+
+@l10n_app.command("extract")
+def l10n_extract(root: RootOpt = Path(".")) -> None:
+    """Write locales/<set>.pot from the English strings of the cards."""
+    from cardkit.i18n.catalogs import plan_update, write_plans
+
+    project = _clean_project(root)
+    for domain, strings, budgets in _domains(project):
+        for p in write_plans(plan_update(root, domain, strings, [], budgets)[:1]):
+            typer.echo(f"wrote {p.relative_to(root)}")
+
+
+@l10n_app.command("update")
+def l10n_update(root: RootOpt = Path("."),
+                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="also create catalogs for this locale")] = None,
+                check: Annotated[bool, typer.Option("--check", help="write nothing; fail if any catalog is stale")] = False) -> None:
+    """Extract the templates and merge them into every locale's catalogs; changed
+    English sources mark their translations fuzzy."""
+    from cardkit.i18n.catalogs import plan_update, project_locales, write_plans
+    from cardkit.i18n.languages import checked_locales
+
+    added = checked_locales(root, list(locale or [])) if root.is_dir() else []
+    project = _clean_project(root)
+    locales = sorted(set(project_locales(root)) | set(added))
+    stale: list[Path] = []
+    written = 0
+    for domain, strings, budgets in _domains(project):
+        plans = plan_update(root, domain, strings, locales, budgets)
+        if check:
+            stale.extend(p.path for p in plans if p.stale())
+        else:
+            by_path = {p.path: p for p in plans}
+            for path in write_plans(plans):
+                written += 1
+                typer.echo(f"updated {path.relative_to(root)}: {by_path[path].summary()}")
+    if not check and not written:
+        typer.echo(f"ok: nothing to update, every catalog matches the cards ({', '.join(locales) or 'no locales'})")
+    if check:
+        if stale:
+            raise CardkitError([Issue("L004", "catalog is stale against the cards (run: cardkit l10n update)",
+                                      file=p.relative_to(root).as_posix()) for p in stale])
+        typer.echo(f"ok: catalogs up to date ({', '.join(locales) or 'no locales'})")
+
+
+@l10n_app.command("init")
+def l10n_init(locale: Annotated[str, typer.Option("--locale", help="the language to add: a CLDR code (sv, de, pt_BR)")],
+              root: RootOpt = Path(".")) -> None:
+    """Add a language: empty catalogs for every set (and the interface strings the
+    project keeps) with the language's plural forms from CLDR, and a glossary
+    scaffold listing the game terms to fill."""
+    from cardkit.i18n.languages import init_locale, new_locale
+
+    if not root.is_dir():
+        raise CardkitError(f"--root {root} is not a folder", code="P001")
+    name = new_locale(root, locale)  # a mistyped name fails before the cards are read
+    result = init_locale(root, _clean_project(root), name)
+    for file, n in result.catalogs:
+        typer.echo(f"wrote {file} ({n} strings to translate)")
+    if result.glossary:
+        typer.echo(f"wrote {result.glossary} ({result.terms} terms to fill)")
+    typer.echo(f"{result.locale}: {result.name}, Plural-Forms from CLDR \"{result.plural_forms}\"; next: translate the "
+               f"catalogs, then run: cardkit l10n check --locale {result.locale} --summary")
+
+
+@l10n_app.command("pseudo")
+def l10n_pseudo(root: RootOpt = Path(".")) -> None:
+    """Write a pseudo-locale (qps): every string accented, about 40 % longer and
+    bracketed, tokens and placeholders kept; then l10n check --locale qps and
+    build pdf --locale qps show what does not fit before any translator starts."""
+    from cardkit.i18n.pseudo import write_pseudo
+
+    result = write_pseudo(root, _clean_project(root))
+    for file, n in result.catalogs:
+        typer.echo(f"wrote {file} ({n} strings)")
+    typer.echo(f"next: cardkit l10n check --locale {result.locale} --summary, then cardkit build pdf --locale "
+               f"{result.locale}; remove locales/{result.locale} when done")
+
+
+@l10n_app.command("check")
+def l10n_check(root: RootOpt = Path("."),
+               locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to check (default: all with catalogs)")] = None,
+               set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to check (default: all)")] = None,
+               format: Annotated[Format, typer.Option("--format")] = Format.text,
+               no_fit: Annotated[bool, typer.Option("--no-fit", help="skip laying strings out in the card templates")] = False,
+               summary: Annotated[bool, typer.Option("--summary", help="one line per catalog: coverage and the number of findings per code")] = False) -> None:
+    """Check every translation: completeness, tokens, numbers, terminology,
+    Korean spacing and particles, typography, glyphs, and fit on the card."""
+    from cardkit.i18n.catalogs import project_locales
+    from cardkit.i18n.report import check_translations, render_summary, render_text
+
+    project = _clean_project(root)
+    locales = list(locale or project_locales(root))
+    if not locales:
+        raise CardkitError("no locales to check (locales/<lang>/LC_MESSAGES is empty)", code="L002")
+    with _Progress("l10n check", 1, "items", enabled=format is Format.text) as bar:
+        report = check_translations(root, project, locales, list(set_id or []), fit=not no_fit,
+                                    progress=lambda done, total: bar.update(done, total=total))
+    if format is Format.json:
+        typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(render_summary(report) if summary else render_text(report))
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@l10n_app.command("review")
+def l10n_review(root: RootOpt = Path("."),
+                out: Annotated[Optional[Path], typer.Option("--out", help="folder to write, replaced as a whole (default: output/review under --root)")] = None,
+                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to review (default: all with catalogs)")] = None,
+                set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to review (default: all)")] = None,
+                dpi: Annotated[int, typer.Option("--dpi", help="resolution of the card images")] = 120,
+                jobs: Annotated[int, typer.Option("--jobs", help="worker processes rendering faces (0: one per core)", min=0, max=64)] = 0) -> None:
+    """Write a static HTML review page per locale: every card face in English and
+    the translation side by side, its catalog entries and its findings marked on
+    the card (open OUT/index.html from disk in a browser)."""
+    from cardkit.i18n.review import write_review
+
+    project = _clean_project(root)
+    result = write_review(root, project, out or root / "output" / "review", list(locale or []), list(set_id or []),
+                          dpi=dpi, jobs=jobs)
+    typer.echo(f"wrote {result.out / 'index.html'} ({len(result.pages)} locale page(s), {result.faces} faces, "
+               f"{result.images} images)")

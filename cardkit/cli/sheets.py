@@ -1,0 +1,69 @@
+"""``cardkit export`` and ``cardkit import``: a set's cards as a spreadsheet and back."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cardkit.errors import CardkitError, Issue, Severity
+from cardkit.cli.app import app
+from cardkit.cli.common import SET_HELP, RootOpt, _echo_issues, _load, _set_id
+
+
+class SheetFormatOpt(str, Enum):
+    xlsx = "xlsx"
+    ods = "ods"
+    csv = "csv"
+
+
+def _loaded_set(root: Path, set_id: str | None):  # -> LoadedSet
+    """A set whose files all load without error (warnings are fine)."""
+    project = _load(root)
+    errors = [i for i in project.issues if i.severity is Severity.ERROR]
+    if errors:
+        raise CardkitError(errors)
+    sid = _set_id(project, set_id)
+    project.card_set(sid)  # P002 for an unknown set
+    return project.sets[sid]
+
+
+@app.command("export")
+def export_cmd(out: Annotated[Path, typer.Option("--out", help="the workbook to write (csv: a folder of <file_kind>.csv files)")],
+               format: Annotated[SheetFormatOpt, typer.Option("--format", help="xlsx, ods or csv")] = SheetFormatOpt.xlsx,
+               set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+               root: RootOpt = Path(".")) -> None:
+    """Write a set's cards as a spreadsheet: a sheet per kind, a row per card,
+    a column per field (docs/authoring.md, "Cards in a spreadsheet").  It reads
+    back to the same cards; the same cards give the same bytes."""
+    from cardkit.sheetio import SheetFormat, export_set
+
+    loaded = _loaded_set(root, set_id)
+    written = export_set(loaded, SheetFormat(format.value), out)
+    typer.echo(f"wrote {', '.join(str(p) for p in written)} ({len(loaded.set.cards)} cards)")
+
+
+@app.command("import")
+def import_cmd(file: Annotated[Path, typer.Argument(help="a .xlsx, .ods or .csv file of cards")],
+               set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+               root: RootOpt = Path(".")) -> None:
+    """Write the cards of a spreadsheet into the set's YAML card files (one per
+    kind, with the editor modeline).  Every card is checked first, with the
+    same located cell errors as validate; nothing is written unless all pass."""
+    from cardkit.load.sheets import is_sheet
+    from cardkit.sheetio import import_sheet
+
+    if not is_sheet(file.name):
+        raise CardkitError(Issue("W001", "not a spreadsheet: import reads .xlsx, .ods and .csv files", file=str(file)))
+    project = _load(root)
+    sid = _set_id(project, set_id)
+    project.card_set(sid)
+    loaded = project.sets[sid]
+    if loaded.kinds is None:
+        raise CardkitError([i for i in project.issues if i.severity is Severity.ERROR])
+    done, warnings = import_sheet(root, loaded, file)
+    _echo_issues(warnings)
+    for item in done:
+        typer.echo(f"wrote {item.path} ({item.what})")
