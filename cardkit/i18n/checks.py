@@ -365,8 +365,11 @@ def check_numbers(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         yield "T402", E, f"the number {text}{f' ({k} times)' if k > 1 else ''} is only in the translation (numbers in the source: {src})"
 
 
+_MARKUP = re.compile(r"\[[a-z-]+\]|</?[bi]>|\{[a-z_]+\}")
+
+
 def _strip_markup(text: str) -> str:
-    return re.sub(r"\[[a-z-]+\]|</?[bi]>|\{[a-z_]+\}", " ", text)
+    return _MARKUP.sub(" ", text)
 
 
 _RX: dict[tuple[str, ...], re.Pattern[str]] = {}
