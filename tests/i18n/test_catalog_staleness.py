@@ -38,7 +38,7 @@ def _poedit(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     for name, value in POEDIT.items():
         line = f'"{name}: {value}\\n"\n'
-        text, n = re.subn(rf'^"{name}: [^"]*"\n', lambda _: line, text, flags=re.M)
+        text, n = re.subn(rf'^"{name}: [^"]*"\n', lambda _, line=line: line, text, flags=re.M)
         if not n:
             text = text.replace('"Content-Transfer-Encoding: 8bit\\n"\n', f'"Content-Transfer-Encoding: 8bit\\n"\n{line}')
     path.write_text(text, encoding="utf-8")
