@@ -184,7 +184,7 @@ ENGLISH_RUN = 3  # consecutive words of the English in the translation: a phrase
 
 def _kept_words(g: Glossary) -> frozenset[str]:
     """Latin words a translation may keep from the English: those of the
-    proper names and of the glossary's own terms and forms (Space Marine)."""
+    proper names and of the glossary's own terms and forms (a name kept in English)."""
     hit = _KEPT.get(id(g))
     if hit is not None and hit[0] is g:
         return hit[1]
@@ -207,7 +207,7 @@ def english_left(source: str, translation: str, kept: frozenset[str]) -> str | N
 
     >>> english_left("Hold the sheet against a light.", "Pidä arkkia hold the sheet against.", frozenset())
     'hold the sheet'
-    >>> english_left("Win rate", "Win Rate", frozenset()), english_left("Space Marine", "Space Marine", frozenset())
+    >>> english_left("Win rate", "Win Rate", frozenset()), english_left("Stay here", "Stay here", frozenset())
     ('Win Rate', None)
     """
     src = _COMMAND.sub(" ", _strip_markup(source))
