@@ -28,7 +28,8 @@ from cardkit.layout.sheet import (
     footer_bands,
     plan_sheet,
 )
-from cardkit.layout.textfit import Style, block_height
+from cardkit.layout.fonts import FontBook
+from cardkit.layout.textfit import ColumnResult, Style, block_height
 from cardkit.layout.units import MM
 from cardkit.model import CardSet
 from cardkit.render.cmyk import RGB_OUTPUT, ColourOptions
@@ -136,6 +137,7 @@ def _size_text(v: float) -> str:
 LABEL_GAP = 1 * MM  # between a calibration cross and its label
 LABEL_ASCENT = 7.5  # pt: the tallest glyph of a 9 pt label above its baseline (Korean included)
 SCALE_ROOM = 9 * MM  # the millimetre scale at the foot of the help box
+HELP_PAD = 3 * MM  # inside the help box
 
 
 def mm_scale(x: float, y: float, length_mm: int) -> list[Op]:
@@ -194,30 +196,56 @@ def calibration_pages(doc: PdfDocument, sheet: Sheet, loc: Localizer, duplex: st
         doc.draw(ops)
         doc.draw(fold_line(sheet))
         if side == "front":
-            notes = [loc.ui("sheet.actual_size", width=_size_text(sheet.card_w), height=_size_text(sheet.card_h))]
-            if duplex == "none" or sheet.fold:
-                notes.append(loc.ui("sheet.fronts_only"))
-            else:
-                notes.append(loc.ui("sheet.duplex", edge=loc.ui(f"sheet.edge.{duplex.split('-')[0]}")))
-            help_text = [] if sheet.fold else [loc.ui("calibration.help")]  # (a gutterfold sheet is printed on one side)
-            _help_box(doc, sheet, loc, [loc.ui("calibration.title")], notes + help_text)
+            _keys, headings, paragraphs = calibration_texts(sheet, loc, duplex)
+            _help_box(doc, sheet, loc, headings, paragraphs)
         _footer(doc, sheet, f"{title} · {loc.ui('calibration.title')}", loc.locale)
         doc.end_page()
+
+
+def help_box_layout(sheet: Sheet, locale: str, headings: list[str], paragraphs: list[str],
+                    book: FontBook) -> tuple[tuple[float, float, float, float], ColumnResult]:
+    """The help box of a calibration page, (x, y, w, h), and its text laid
+    out in it: what :func:`_help_box` prints and what ``l10n check`` fits."""
+    from cardkit.layout.textfit import Block, fit_column
+
+    pad = HELP_PAD
+    w = min(sheet.page_w - 2 * sheet.left - 20 * MM, 2.6 * sheet.card_w)
+    h = min(max(sheet.card_h * 0.75, 62 * MM), sheet.page_h - 2 * sheet.margin)
+    x = (sheet.page_w - w) / 2
+    y = (sheet.page_h - h) / 2
+    blocks = [Block(t, Style(locale, "title", 1.15), ratio=1.25, gap_after=0.5) for t in headings]
+    blocks += [Block(t, Style(locale, "bold" if i == 0 else "body", 1.25), gap_after=0.5) for i, t in enumerate(paragraphs)]
+    return (x, y, w, h), fit_column(blocks, w - 2 * pad, h - 2 * pad - SCALE_ROOM, 9, 6, book)
+
+
+def calibration_texts(sheet: Sheet, loc: Localizer, duplex: str) -> tuple[list[str], list[str], list[str]]:
+    """The interface strings of a calibration front page's help box: (keys,
+    headings, paragraphs), as :func:`calibration_pages` prints them."""
+    keys, notes = ["calibration.title", "sheet.actual_size"], [
+        loc.ui("sheet.actual_size", width=_size_text(sheet.card_w), height=_size_text(sheet.card_h))]
+    if duplex == "none" or sheet.fold:
+        keys.append("sheet.fronts_only")
+        notes.append(loc.ui("sheet.fronts_only"))
+    else:
+        edge = f"sheet.edge.{duplex.split('-')[0]}"
+        keys += ["sheet.duplex", edge]
+        notes.append(loc.ui("sheet.duplex", edge=loc.ui(edge)))
+    if not sheet.fold:  # a gutterfold sheet is printed on one side
+        keys.append("calibration.help")
+        notes.append(loc.ui("calibration.help"))
+    return keys, [loc.ui("calibration.title")], notes
+
+
+def calibration_label_width(sheet: Sheet, locale: str, label: str, book: FontBook) -> float:
+    """Width of the widest slot label (``Front 8``) of a calibration page."""
+    return book.width(f"{label} {sheet.per_page}", book.chain(locale, "bold"), 9)
 
 
 def _help_box(doc: PdfDocument, sheet: Sheet, loc: Localizer, headings: list[str], paragraphs: list[str]) -> None:
     """A white box in the middle of the page: a heading, then paragraphs, laid
     out by the same text code as the cards (the first paragraph in bold)."""
-    from cardkit.layout.textfit import Block, fit_column
-
-    pad = 3 * MM
-    w = min(sheet.page_w - 2 * sheet.left - 20 * MM, 2.6 * sheet.card_w)
-    h = min(max(sheet.card_h * 0.75, 62 * MM), sheet.page_h - 2 * sheet.margin)
-    x = (sheet.page_w - w) / 2
-    y = (sheet.page_h - h) / 2
-    blocks = [Block(t, Style(loc.locale, "title", 1.15), ratio=1.25, gap_after=0.5) for t in headings]
-    blocks += [Block(t, Style(loc.locale, "bold" if i == 0 else "body", 1.25), gap_after=0.5) for i, t in enumerate(paragraphs)]
-    res = fit_column(blocks, w - 2 * pad, h - 2 * pad - SCALE_ROOM, 9, 6, doc.book)
+    pad = HELP_PAD
+    (x, y, w, h), res = help_box_layout(sheet, loc.locale, headings, paragraphs, doc.book)
     ops: list[Op] = [Rect(x, y, w, h, fill="#ffffff", stroke=INK, lw=0.6)]
     length = min(100, int((w - 2 * pad) / MM) // 10 * 10)
     ops += mm_scale(x + pad, y + pad + 3 * MM, length) + _scale_labels(doc, x + pad, y + pad + 3 * MM, length, loc.locale)

@@ -802,6 +802,63 @@ def _block_entry(block: str, file: str, locale: str | None) -> PoEntry | None:
                    joined(e.user_comments), tuple(sorted(e.locations, key=str)), e.previous, e.obsolete)
 
 
+def _header_parts(block: str) -> tuple[list[str], list[str], list[tuple[str, list[str]]]] | None:
+    """A header entry's lines: those before ``msgid ""`` (comments, flags),
+    ``msgid ""``/``msgstr ""``, and each field as (lower-case name, its PO
+    lines); None for a header cardkit cannot split into fields."""
+    lines = block.split("\n")
+    try:
+        start = lines.index('msgid ""')
+    except ValueError:
+        return None
+    if lines[start + 1:start + 2] != ['msgstr ""']:
+        return None
+    fields: list[tuple[str, list[str]]] = []
+    group: list[str] = []
+    for ln in lines[start + 2:]:
+        if not (ln.startswith('"') and ln.endswith('"')):
+            return None
+        group.append(ln)
+        if ln.endswith('\\n"'):
+            name = "".join(g[1:-1] for g in group).split(":", 1)[0].strip().lower()
+            fields.append((name, group))
+            group = []
+    if group:
+        fields.append(("", group))
+    return lines[:start], lines[start:start + 2], fields
+
+
+def _keep_header(old: str, new: str) -> str:
+    """The header entry an update writes: the old file's fields in the old
+    order, each as the old file wrote it unless its value changed (then as
+    cardkit writes it), a field cardkit no longer writes dropped unless it is
+    the translator's, new fields at the end; the Generated-By line and the X-
+    headers of a PO editor stay where they were."""
+    a, b = _header_parts(old), _header_parts(new)
+    if a is None or b is None:
+        return new
+    (old_pre, _, old_fields), (new_pre, ids, new_fields) = a, b
+    fresh = dict(new_fields)
+    out: list[str] = []
+    for name, lines in old_fields:
+        if name in fresh:
+            out += lines if "".join(lines) == "".join(fresh[name]) or \
+                _unquote(lines) == _unquote(fresh[name]) else fresh[name]
+        elif name == "generated-by" or (name not in MANAGED_HEADERS and name not in BABEL_HEADERS):
+            out += lines
+    seen = {name for name, _ in old_fields}
+    for name, lines in new_fields:
+        if name not in seen:
+            out += lines
+    same_pre = [ln for ln in old_pre if ln.startswith("#,")] == [ln for ln in new_pre if ln.startswith("#,")] and \
+        [ln for ln in old_pre if not ln.startswith("#,")] == [ln for ln in new_pre if not ln.startswith("#,")]
+    return "\n".join((old_pre if same_pre else new_pre) + ids + out)
+
+
+def _unquote(lines: list[str]) -> str:
+    return "".join(ln[1:-1] for ln in lines)
+
+
 def keep_unchanged(old: LoadedCatalog, data: bytes, file: str, locale: str | None) -> bytes:
     """``data`` (a merged catalog as cardkit writes it) with every entry that
     the merge left as it was written exactly as the old file has it (its
@@ -823,7 +880,7 @@ def keep_unchanged(old: LoadedCatalog, data: bytes, file: str, locale: str | Non
                 same = parse_catalog(data, file, locale).headers == old.headers
             except CardkitError:
                 same = False
-            out.append(old_blocks[0] if same and old_blocks else b)
+            out.append(old_blocks[0] if same and old_blocks else _keep_header(old_blocks[0], b) if old_blocks else b)
             continue
         e = _block_entry(b, file, locale)
         out.append(olds.get(e, b) if e is not None else b)

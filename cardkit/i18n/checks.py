@@ -53,6 +53,9 @@ from cardkit.text import placeholders, tags, tokens
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]+")
 MAX_HANGUL_RUN = 12
+# syllables per space-separated word: at most 4.5 in the shipped catalogs (a term and its particle); a string of
+# MIN_SPACED_SYLLABLES or more for three English words or more that averages MAX_WORD_SYLLABLES has lost its spaces
+MIN_SPACED_SYLLABLES, MAX_WORD_SYLLABLES = 7, 6.0
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,64 @@ def check_unchanged(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]
     t = e.translation.replace("\u00ad", "")
     if t == e.source and not _only_names(t, g) and re.search(r"[A-Za-z]{3}", _strip_markup(t)):
         yield "T201", W, "translation is identical to the English source"
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+_COMMAND = re.compile(r"\bcardkit(?: [a-z][\w-]*)+")  # a command line of this tool is not translated
+ENGLISH_RUN = 3  # consecutive words of the English in the translation: a phrase left untranslated
+
+
+def _kept_words(g: Glossary) -> frozenset[str]:
+    """Latin words a translation may keep from the English: those of the
+    proper names and of the glossary's own terms and forms (a name kept in English)."""
+    hit = _KEPT.get(id(g))
+    if hit is not None and hit[0] is g:
+        return hit[1]
+    words = {w.casefold() for name in g.proper_names for w in _LATIN_WORD.findall(name)}
+    words.update(w.casefold() for t in g.terms for f in (t.term, *t.forms) for w in _LATIN_WORD.findall(f))
+    if len(_KEPT) >= 16:
+        _KEPT.clear()
+    _KEPT[id(g)] = (g, frozenset(words))
+    return _KEPT[id(g)][1]
+
+
+_KEPT: dict[int, tuple[Glossary, frozenset[str]]] = {}
+
+
+def english_left(source: str, translation: str, kept: frozenset[str]) -> str | None:
+    """The first run of ``ENGLISH_RUN`` consecutive words of the English that
+    the translation repeats (case aside), unless every word of it is one a
+    translation keeps (names, glossary terms); or the whole translation when
+    it is the English with other case or spacing.
+
+    >>> english_left("Hold the sheet against a light.", "Pidä arkkia hold the sheet against.", frozenset())
+    'hold the sheet'
+    >>> english_left("Win rate", "Win Rate", frozenset()), english_left("Stay here", "Stay here", frozenset())
+    ('Win Rate', None)
+    """
+    src = _COMMAND.sub(" ", _strip_markup(source))
+    dst = _COMMAND.sub(" ", _strip_markup(translation.replace("\u00ad", "")))
+    a = [w.casefold() for w in _LATIN_WORD.findall(src)]
+    b = [w.casefold() for w in _LATIN_WORD.findall(dst)]
+    if translation != source and " ".join(a) == " ".join(b) and any(len(w) >= 3 and w not in kept for w in a):
+        return translation
+    grams = {tuple(a[i:i + ENGLISH_RUN]) for i in range(len(a) - ENGLISH_RUN + 1)}
+    for i in range(len(b) - ENGLISH_RUN + 1):
+        run = tuple(b[i:i + ENGLISH_RUN])
+        if run in grams and not all(w in kept for w in run):
+            return " ".join(run)
+    return None
+
+
+@_check
+def check_english_left(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
+    """T170: English words left in a translation that is not the English
+    (that one is T201)."""
+    if e.translation.replace("\u00ad", "") == e.source:
+        return
+    run = english_left(e.source, e.translation, _kept_words(g))
+    if run is not None:
+        yield "T170", W, f"'{run}' is the English left untranslated"
 
 
 def _only_names(text: str, g: Glossary) -> bool:
@@ -365,8 +426,11 @@ def check_numbers(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         yield "T402", E, f"the number {text}{f' ({k} times)' if k > 1 else ''} is only in the translation (numbers in the source: {src})"
 
 
+_MARKUP = re.compile(r"\[[a-z-]+\]|</?[bi]>|\{[a-z_]+\}")
+
+
 def _strip_markup(text: str) -> str:
-    return re.sub(r"\[[a-z-]+\]|</?[bi]>|\{[a-z_]+\}", " ", text)
+    return _MARKUP.sub(" ", text)
 
 
 _RX: dict[tuple[str, ...], re.Pattern[str]] = {}
@@ -441,9 +505,18 @@ def check_terms(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
 def check_hangul_runs(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     if not e.locale.startswith("ko"):
         return
-    for run in HANGUL.findall(e.translation):
-        if len(run) > MAX_HANGUL_RUN:
-            yield "T601", W, f"'{run}' runs {len(run)} syllables without a space (word spacing lost?)"
+    long = [run for run in HANGUL.findall(e.translation) if len(run) > MAX_HANGUL_RUN]
+    for run in long:
+        yield "T601", W, f"'{run}' runs {len(run)} syllables without a space (word spacing lost?)"
+    if long:
+        return
+    # a short string (an interface label) whose spaces were all removed has no run that long: count syllables per word
+    words = [w for w in _strip_markup(e.translation).split() if HANGUL.search(w)]
+    syllables = sum(len(run) for run in HANGUL.findall(e.translation))
+    english = len(_LATIN_WORD.findall(_strip_markup(e.source)))
+    if words and syllables >= MIN_SPACED_SYLLABLES and english >= 3 and syllables / len(words) >= MAX_WORD_SYLLABLES:
+        yield "T601", W, (f"{syllables} syllables in {len(words)} word(s) for {english} English words "
+                          "(word spacing lost?)")
 
 
 # digits right after a Latin letter (D6) are read in English, so they are skipped

@@ -9,9 +9,11 @@ T160   error     a card the English names is not named in the translation
                  (by the distinctive word of its translated name), or
                  another card is named instead
 T161   error     the English negates and the translation does not (negation
-                 words per language: glossary ``negation``); the reverse is
-                 not reported, since English negates in words (undamaged,
-                 unless, only) where Finnish and Korean use a negative verb
+                 words per language: glossary ``negation``), or the
+                 translation negates where the English has no negation at
+                 all, neither in words (not, never) nor in meaning (misses,
+                 nobody, undamaged, instead, at most: ``EN_NEGATIVE_MEANING``,
+                 where Finnish and Korean use a negative verb)
 T162   error     the translation is the translation of another entry whose
                  English differs (Weblate's "reused translation")
 T163   error     the translation has fewer or more sentences or list items
@@ -41,6 +43,12 @@ E = Severity.ERROR
 # English words that negate a clause (the source language's own list)
 EN_NEGATION = ("not", "no", "never", "cannot", "can't", "don't", "doesn't", "isn't", "aren't", "won't", "nothing",
                "none", "neither", "nor", "without", "unless", "non")
+# English words that carry a negative meaning without a negation word: where one stands, a negative verb in
+# the translation is no extra negation (the attack misses: hyökkäys ei osu; undamaged: 손상되지 않은)
+EN_NEGATIVE_MEANING = ("nobody", "miss", "misses", "missed", "undamaged", "untested", "unable", "unharmed",
+                       "unaffected", "unused", "off", "otherwise", "instead", "too", "impassable", "impossible",
+                       "at most", "up to", "only", "dead", "except", "fail*", "lack*", "ignore*", "prevent*",
+                       "cancel*", "*less", "stop*", "refuse*", "forbid*", "lose*", "lost", "empty", "free")
 MIN_REUSED_WORDS = 4  # short labels (Move, Attack) may share a translation for different English
 
 
@@ -137,28 +145,52 @@ def _negation_rx(words: Iterable[str], korean: bool) -> re.Pattern[str] | None:
 
 
 _EN_NEG = _negation_rx(EN_NEGATION, False)
-_NEG_CACHE: dict[tuple[str, ...], re.Pattern[str] | None] = {}
+_EN_NEGATIVE_MEANING = _negation_rx(EN_NEGATION + EN_NEGATIVE_MEANING, False)
+_NEG_CACHE: dict[tuple[str, ...], tuple[re.Pattern[str] | None, re.Pattern[str] | None]] = {}
+
+
+def negation_words(text: str, words: tuple[str, ...], korean: bool) -> list[str]:
+    """The negation words of ``text`` (markup aside).  ``words`` is the
+    glossary's ``negation`` list; an entry starting with ``!`` is a word that
+    contains a negation but does not negate (Finnish *ehdoton* "strict",
+    Korean 상관없이 "no matter", 동안 "during"): a match inside it is no
+    negation.
+
+    >>> negation_words("Hyökkäys ei osu, ehdoton käsky.", ("ei", "*ton", "!ehdot*"), False)
+    ['ei']
+    """
+    key = (str(korean), *words)
+    if key not in _NEG_CACHE:
+        _NEG_CACHE[key] = (_negation_rx([w for w in words if not w.startswith("!")], korean),
+                           _negation_rx([w[1:] for w in words if w.startswith("!") and len(w) > 1], korean))
+    rx, idioms = _NEG_CACHE[key]
+    if rx is None:
+        return []
+    plain = _strip_markup(text)
+    spans = [m.span() for m in idioms.finditer(plain)] if idioms is not None else []
+    return [m.group(0) for m in rx.finditer(plain)
+            if not any(m.start() < b and a < m.end() for a, b in spans)]
 
 
 def negates(text: str, words: tuple[str, ...], korean: bool) -> bool:
-    key = (str(korean), *words)
-    if key not in _NEG_CACHE:
-        _NEG_CACHE[key] = _negation_rx(words, korean)
-    rx = _NEG_CACHE[key]
-    return rx is not None and rx.search(_strip_markup(text)) is not None
+    return bool(negation_words(text, words, korean))
 
 
 def check_negation(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
-    """T161: a negation in the English and none in the translation.  Only for
-    a locale whose glossary lists its negation words."""
+    """T161: a negation in the English and none in the translation, or one in
+    the translation where the English negates neither in words nor in meaning.
+    Only for a locale whose glossary lists its negation words."""
     if not g.negation or not e.translation:
         return
-    src = _EN_NEG is not None and _EN_NEG.search(_strip_markup(e.source)) is not None
-    dst = negates(e.translation, g.negation, g.locale.startswith("ko"))
-    if src and not dst:
-        word = _EN_NEG.search(_strip_markup(e.source)).group(0) if _EN_NEG else ""  # type: ignore[union-attr]
-        yield "T161", E, (f"the English negates ('{word}') but the translation has none of the negation words of "
-                          f"locales/{g.locale}/glossary.yaml")
+    plain = _strip_markup(e.source)
+    src = _EN_NEG.search(plain) if _EN_NEG is not None else None
+    dst = negation_words(e.translation, g.negation, g.locale.startswith("ko"))
+    if src is not None and not dst:
+        yield "T161", E, (f"the English negates ('{src.group(0)}') but the translation has none of the negation "
+                          f"words of locales/{g.locale}/glossary.yaml")
+    elif src is None and dst and _EN_NEGATIVE_MEANING is not None and _EN_NEGATIVE_MEANING.search(plain) is None:
+        yield "T161", E, (f"the translation negates ('{dst[0].strip()}') but the English does not: a negation "
+                          "added, or the meaning reversed?")
 
 
 # ---------------------------------------------------------------- reused translations

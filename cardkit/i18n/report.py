@@ -253,6 +253,7 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
                     fits.append(f)
                     boxes[k] = face.template.fields.get(f.field)
     _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report, set_icon_names(root / card_set.directory, root))
+    _fit_sheet_texts(items + extras, loc, locale, report, entries)
 
     def where(domain: str, msgctxt: str) -> tuple[str, int]:
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
@@ -283,6 +284,56 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
 
 
 _ORDINAL = {1: "", 2: "second ", 3: "third "}
+SHEET_PAPER, SHEET_DUPLEX = "a4", "long-edge"  # what cardkit build prints by default
+
+
+def _fit_sheet_texts(items: list[Any], loc: Any, locale: str, report: CheckReport,
+                     entries: dict[tuple[str, str], Entry]) -> None:
+    """The interface strings printed beside the cards, laid out as the PDF
+    lays them out (A4, long-edge duplex, one calibration page per card size):
+    the calibration help box, whose strings share one box (T950 on the one
+    that grew most over its share), and the slot labels of the crosses, which
+    must fit across a card.  A string already reported is not reported again
+    (every set prints the same calibration page)."""
+    from cardkit.layout.compose import FieldFit
+    from cardkit.layout.sheet import plan_sheet
+    from cardkit.printing import (
+        HELP_PAD, SCALE_ROOM, calibration_label_width, calibration_texts, help_box_layout, size_groups)
+
+    book = FontBook()
+    done = {(f.locale, f.set, f.msgctxt, f.check) for f in report.findings}
+
+    def add(key: str, message: str) -> None:
+        domain = loc.ui_domain(key)
+        if (locale, domain, key, "T950") in done:
+            return
+        done.add((locale, domain, key, "T950"))
+        file, line = loc.where_ui(key)
+        report.findings.append(Finding("T950", Severity.ERROR, locale, domain, key, file, line, message))
+
+    for group in size_groups(items):
+        t = group[0].front.template
+        sheet = plan_sheet(SHEET_PAPER, t.width, t.height, None)
+        keys, headings, paragraphs = calibration_texts(sheet, loc, SHEET_DUPLEX)
+        box, res = help_box_layout(sheet, locale, headings, paragraphs, book)
+        if res.status in ("below_min", "overflow"):
+            head = f"calibration page, help box: {res.describe()}"
+            x, y, w, h = box
+            column = (x, y, w - 2 * HELP_PAD, h - 2 * HELP_PAD - SCALE_ROOM)  # the text's own room
+            f = FieldFit("calibration", "help", ",".join(f"ui:{k}" for k in keys), locale, "", res, column)
+            blamed = blame(f, [(loc.ui_domain(k), k) for k in keys], entries)
+            for rank, b in enumerate(blamed, 1):
+                e = b.entry
+                add(e.msgctxt, f"{head}; of the {len(keys)} strings sharing this box, this one grew "
+                               f"{_ORDINAL.get(rank, f'{rank}th')}most over its share: {len(e.translation)} characters "
+                               f"against about {b.share} (English {len(e.source)})")
+            if not blamed:
+                add("calibration.help", head)
+        for side in ("front", "back"):
+            width = calibration_label_width(sheet, locale, loc.ui(f"calibration.{side}"), book)
+            if width > sheet.card_w:
+                add(f"calibration.{side}", f"calibration page, slot label: {width / 2.835:.1f} mm wide, the card "
+                                           f"{sheet.card_w / 2.835:.1f} mm")
 
 
 def _split_key(key: str, card_set: Any) -> tuple[str, str]:

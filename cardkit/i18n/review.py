@@ -461,10 +461,11 @@ td.n,th.n{text-align:right}.filters{position:sticky;top:0;background:#f4f2ec;pad
 .filters label{margin-right:1.2rem}.card{background:#fff;border:1px solid #ccc;border-radius:6px;padding:.7rem;margin:.8rem 0;display:flex;gap:1rem;flex-wrap:wrap}
 .card[hidden]{display:none}.faces{display:flex;gap:.6rem}.faces figure{margin:0}.faces figcaption{font-size:.75rem;color:#555}
 .face{position:relative;width:240px;line-height:0}.face.wide{width:300px}.face img{width:100%;height:auto;display:block;border-radius:3px}
-.box{position:absolute;box-sizing:border-box;border:2px solid;line-height:1}.box span{position:absolute;top:-.7rem;left:-.7rem;font:bold 11px sans-serif;
+.box{position:absolute;box-sizing:border-box;outline:2px solid;outline-offset:2px;line-height:1}.box span{position:absolute;top:-2px;right:calc(100% + 5px);font:bold 11px sans-serif;
 border-radius:50%;width:1.1rem;height:1.1rem;display:flex;align-items:center;justify-content:center;color:#fff}
-.box.error{border-color:#d7191c}.box.error span{background:#d7191c}.box.warning{border-color:#f28e00;border-style:dashed}.box.warning span{background:#f28e00}
-.box.info{border-color:#2c7bb6;border-style:dotted}.box.info span{background:#2c7bb6}
+.box.error{outline-color:#d7191c}.box.error span{background:#d7191c}.box.warning{outline-color:#f28e00;outline-style:dashed}.box.warning span{background:#f28e00}
+.box.info{outline-color:#2c7bb6;outline-style:dotted}.box.info span{background:#2c7bb6}
+.ws{color:#b03a2e;background:#fbe3df;border-radius:2px}.affects,.same{font-size:.78rem;color:#444}
 .side{flex:1 1 420px;min-width:0}.findings{margin:0 0 .6rem;padding-left:1.2rem;font-size:.85rem}.findings li{margin:.15rem 0;overflow-wrap:anywhere}
 .sev{font-weight:bold;text-transform:uppercase;font-size:.7rem;padding:0 .25rem;border-radius:3px;color:#fff}
 .sev.error{background:#d7191c}.sev.warning{background:#f28e00}.sev.info{background:#2c7bb6}
@@ -574,8 +575,17 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
                '<option value="warning">warnings and errors</option><option value="error">errors</option></select></label>'
                '<label>search <input type="search" id="search" placeholder="English, translation or msgctxt"></label>'
                f'<span><span id="shown">{len(rows)}</span> of {len(rows)} faces shown</span></div>')
+    # a finding on a string several faces show (a shared rule text) is written out once, on the first face,
+    # with the list of every face it affects; the others point to it
+    shared: dict[tuple[str, str, str], list[str]] = {}
     for r in rows:
-        out.append(_card_html(r, locale))
+        for m in r.marks:
+            if m.check not in FACE_NOTES:
+                ids = shared.setdefault((m.check, m.msgctxt, m.message), [])
+                if _anchor(r) not in ids:
+                    ids.append(_anchor(r))
+    for r in rows:
+        out.append(_card_html(r, locale, shared))
     out.append(f'<script>{SCRIPT}</script></body></html>')
     return "\n".join(out) + "\n", total
 
@@ -597,7 +607,36 @@ def _face_html(face: RenderedFace, src: str, alt: str, marks: tuple[Mark, ...] |
     return "".join(parts)
 
 
-def _card_html(r: _Row, locale: str) -> str:
+FACE_NOTES = ("shrink", "fit")  # notes about one face's own boxes, never shared
+WHITESPACE_CHECKS = ("T801", "T601")  # findings about spaces: the entry's spaces are shown
+_WS = {" ": "·", "\u00a0": "⍽", "\t": "→", "\n": "↵", "\u00ad": "‐"}
+_WS_NAMES = {" ": "space", "\u00a0": "no-break space", "\t": "tab", "\n": "line break", "\u00ad": "soft hyphen"}
+
+
+def _anchor(r: _Row) -> str:
+    return f"{r.set_id}--{r.face.id}"
+
+
+def visible_whitespace(text: str) -> str:
+    """``text`` as HTML with every space, no-break space, tab, line break and
+    soft hyphen shown as a mark (a doubled or trailing space would collapse
+    out of sight in HTML), a line may still break after a space; every
+    character is escaped.
+
+    >>> visible_whitespace("a  b<i>")
+    'a<span class="ws" title="space">·</span><wbr><span class="ws" title="space">·</span><wbr>b&lt;i&gt;'
+    """
+    out = []
+    for ch in text:
+        mark = _WS.get(ch)
+        if mark is None:
+            out.append(_e(ch))
+        else:
+            out.append(f'<span class="ws" title="{_WS_NAMES[ch]}">{_e(mark)}</span>' + ("<wbr>" if ch == " " else ""))
+    return "".join(out)
+
+
+def _card_html(r: _Row, locale: str, shared: dict[tuple[str, str, str], list[str]] | None = None) -> str:
     f = r.face
     img = f"img/{r.set_id}/{locale}/{f.image}"
     en = f"img/{r.set_id}/{SOURCE_LOCALE}/{r.english.image}"
@@ -611,9 +650,19 @@ def _card_html(r: _Row, locale: str) -> str:
         out.append('<ol class="findings">')
         for m in r.marks:
             boxes = " ".join(f"[{b}]" for b in m.boxes)
-            out.append(f'<li data-severity="{_e(m.severity)}"><span class="sev {_e(m.severity)}">{_e(m.severity)}</span> '
-                       f'<b>{_e(m.check)}</b> {_e(boxes)} <span class="ctx">{_e(m.msgctxt)}</span> {_e(m.message)}'
-                       + (f' <span class="where">{_e(m.where)}</span>' if m.where else "") + '</li>')
+            head = (f'<li data-severity="{_e(m.severity)}"><span class="sev {_e(m.severity)}">{_e(m.severity)}</span> '
+                    f'<b>{_e(m.check)}</b> {_e(boxes)} <span class="ctx">{_e(m.msgctxt)}</span> ')
+            faces = (shared or {}).get((m.check, m.msgctxt, m.message), [])
+            if len(faces) > 1 and faces[0] != _anchor(r):
+                out.append(head + f'<span class="same">the same finding as on <a href="#{_e(faces[0])}">'
+                                  f'{_e(faces[0].split("--", 1)[1])}</a></span></li>')
+                continue
+            also = ""
+            if len(faces) > 1:
+                also = (f' <span class="affects">on {len(faces)} faces: ' +
+                        ", ".join(f'<a href="#{_e(a)}">{_e(a.split("--", 1)[1])}</a>' for a in faces) + '</span>')
+            out.append(head + _e(m.message) + (f' <span class="where">{_e(m.where)}</span>' if m.where else "")
+                       + also + '</li>')
         out.append('</ol>')
     else:
         out.append('<p class="ok">no findings</p>')
@@ -621,9 +670,11 @@ def _card_html(r: _Row, locale: str) -> str:
         out.append('<table class="entries"><thead><tr><th>msgctxt</th><th>English</th><th>translation</th></tr></thead><tbody>')
         for e in r.entries:
             ctx = e.msgctxt if e.domain != UI_DOMAIN else f"ui: {e.msgctxt}"
+            spaces = any(m.check in WHITESPACE_CHECKS and e.msgctxt in m.msgctxt.split(", ") for m in r.marks)
+            shown = visible_whitespace(e.translation) if spaces else _e(e.translation)
             out.append(f'<tr class="state-{_e(e.state)}"><td class="ctx">{_e(ctx)}</td>'
                        f'<td>{_e(e.english)}<br><span class="where">{_e(e.source)}</span></td>'
-                       f'<td>{_e(e.translation) if e.translation else "<i>(" + _e(e.state) + ")</i>"}'
+                       f'<td>{shown if e.translation else "<i>(" + _e(e.state) + ")</i>"}'
                        f'{" <i>(fuzzy)</i>" if e.state == "fuzzy" else ""}<br><span class="where">{_e(e.where)}</span></td></tr>')
         out.append('</tbody></table>')
     out.append('</div></article>')

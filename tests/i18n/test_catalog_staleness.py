@@ -38,7 +38,7 @@ def _poedit(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     for name, value in POEDIT.items():
         line = f'"{name}: {value}\\n"\n'
-        text, n = re.subn(rf'^"{name}: [^"]*"\n', lambda _: line, text, flags=re.M)
+        text, n = re.subn(rf'^"{name}: [^"]*"\n', lambda _, line=line: line, text, flags=re.M)
         if not n:
             text = text.replace('"Content-Transfer-Encoding: 8bit\\n"\n', f'"Content-Transfer-Encoding: 8bit\\n"\n{line}')
     path.write_text(text, encoding="utf-8")
@@ -111,3 +111,27 @@ def test_semantic_changes_are_stale(edit, tmp_path: Path):
     assert edit[0] in text
     path.write_text(text.replace(edit[0], edit[1], 1), encoding="utf-8")
     assert Planned(path, data, "fi").stale()
+
+
+@pytest.mark.parametrize("tool", ["poedit", "msgcat"])
+def test_update_keeps_the_header_as_the_file_had_it(tool: str, project: Path, cli):
+    """A header in an editor's order, X- headers first and last, a Generated-By
+    line: after one English change the header entry is byte for byte the old one."""
+    path = po_path(project, "fi", "death-angel")
+    (_poedit if tool == "poedit" else _msgcat)(path)
+    head, rest = path.read_text(encoding="utf-8").split("\n\n", 1)
+    lines = head.split("\n")
+    at = lines.index('msgstr ""') + 1
+    lines[at:at] = ['"X-Editor-First: yes\\n"', '"Generated-By: Babel 2.14.0\\n"']
+    head = "\n".join(lines + ['"X-Editor-Last: also\\n"'])
+    path.write_text(head + "\n\n" + rest, encoding="utf-8")
+    cards = project / "cards" / "death-angel" / "events.yaml"
+    old = "Choose a blip pile and discard its top card."
+    cards.write_text(cards.read_text(encoding="utf-8").replace(old, "Choose a blip pile; discard its top card."),
+                     encoding="utf-8")
+    result = cli("l10n", "update", "--root", str(project))
+    assert result.code == 0 and "updated locales/fi/LC_MESSAGES/death-angel.po" in result.out
+    text = path.read_text(encoding="utf-8")
+    assert text.split("\n\n", 1)[0] == head
+    assert "Choose a blip pile; discard its top card." in text
+    assert cli("l10n", "update", "--check", "--root", str(project)).code == 0

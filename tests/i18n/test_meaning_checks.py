@@ -49,6 +49,23 @@ def test_negation_words_are_glossary_data():
     assert list(check_negation(e, fi)) == []
 
 
+def test_an_added_negation_is_found_unless_the_english_negates_in_meaning():
+    fi, _ = load_glossary(REPO, "fi")
+    ko, _ = load_glossary(REPO, "ko")
+    e = Entry("fi", "s", "x.text", "Discard this card.", "Älä poista tätä korttia.", "f.po", 1)
+    assert [m for _, _, m in check_negation(e, fi)] == [
+        "the translation negates ('Älä') but the English does not: a negation added, or the meaning reversed?"]
+    e.source = "The attack misses him."  # no negation word, a negative meaning: Finnish says it with ei
+    e.translation = "Hyökkäys ei osu häneen."
+    assert list(check_negation(e, fi)) == []
+    e.source, e.translation = "Strict orders.", "Ehdoton käsky."  # '*ton' inside a glossary '!' word: no negation
+    assert list(check_negation(e, fi)) == []
+    k = Entry("ko", "s", "x.text", "Spawn 1 during the event phase.", "이벤트 페이즈 동안 1마리 출현한다.", "k.po", 1)
+    assert list(check_negation(k, ko)) == []  # 동안 (during) holds '안 ' but does not negate
+    k.translation = "이벤트 페이즈 동안 출현하지 않는다."
+    assert [c for c, _, _ in check_negation(k, ko)] == ["T161"]
+
+
 def test_sentences_and_list_items():
     assert sentences("Roll 1.5 dice. Then move 2.") == 2
     e = Entry("fi", "s", "x.text", "• Move.\n• Attack.", "• Liiku.", "f.po", 1)
