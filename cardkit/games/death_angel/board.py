@@ -165,6 +165,7 @@ class Board:
         self.brood_killed = 0
         self.ready = False  # set when setup has finished
         self.scouted: set[str] = set()  # event cards seen in the deck (Scouting): public until reshuffled
+        self.team_picks: list[tuple[str, int]] = []  # (team, player) chosen so far at setup, in turn order
 
     def copy_from(self, src: Board) -> None:
         """Make this board an independent copy of ``src``: every mutable card,
@@ -247,6 +248,7 @@ class Board:
         self.brood_killed = src.brood_killed
         self.ready = src.ready
         self.scouted = set(src.scouted)
+        self.team_picks = list(src.team_picks)
 
     # ------------------------------------------------------------ questions
     def ask(self, player: int, kind: str, options: Sequence[Option], **context: Any) -> Ask:

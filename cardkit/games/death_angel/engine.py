@@ -16,12 +16,12 @@ The engine never reads display text.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Final, Iterable, Sequence
 
 from cardkit.errors import CardkitError
 from cardkit.games.death_angel.board import ROUND_LIMIT, Ask, Board, Flow, Game, RoundEffects, Rules, Stats
 from cardkit.games.death_angel import kinds as K
-from cardkit.games.death_angel.phases import choose_actions, play_round, rest_of_round, setup
+from cardkit.games.death_angel.phases import choose_actions, choose_teams, finish_setup, play_round, rest_of_round, setup
 from cardkit.rules.core import Decision, GameOver, Option, Outcome
 from cardkit.rules.protocol import End, GameReport, GameResult, Result, SeatResult
 
@@ -83,14 +83,17 @@ class State(Board):
 
     def fork(self) -> "State":
         """An independent copy that plays on exactly as this game would, dice
-        included.  At an action choice (where search spends its effort) the board
-        is copied and the round resumes from the teams still to choose, without
-        replaying anything; at any other decision it falls back to :meth:`replayed`
-        (the rules code is a stack of generators, which cannot be copied)."""
+        included.  At a decision whose place in the rules is board data
+        (:data:`COPIED`: an action choice, where search spends its effort, and a
+        combat team choice at setup) the board is copied and play resumes there,
+        without replaying anything; at any other decision it falls back to
+        :meth:`replayed` (the rules code there is a stack of generators, which
+        cannot be copied)."""
         d = self.decision
-        if d is None or d.kind != K.ACTION:
+        if d is None or replays_at(d.kind):
             return self.replayed()
-        return State(self.game, self.seed, start=_resume_round(self))
+        resume = _resume_round if d.kind == K.ACTION else _resume_setup
+        return State(self.game, self.seed, start=resume(self))
 
     # ------------------------------------------------------ the engine protocol
     # (cardkit.rules.protocol.State): what the generic playtest and agents read
@@ -185,6 +188,31 @@ class State(Board):
             if self.round >= self.game.rules.round_limit:
                 self.end("abandoned", "round_limit")
             yield from play_round(self)
+
+
+#: the decision kinds at which :meth:`State.fork` copies the board (elsewhere it replays)
+COPIED: Final[frozenset[str]] = frozenset({K.ACTION, K.TEAM})
+
+
+def replays_at(kind: str) -> bool:
+    """Does a copy taken at a decision of ``kind`` replay the game (rather than copy the board)?"""
+    return kind not in COPIED
+
+
+def _resume_setup(src: State) -> Callable[[Board], Flow]:
+    """The start of a copy of ``src`` taken at a combat team choice: copy the
+    board (the decks are dealt, the picks so far are :attr:`Board.team_picks`),
+    then the remaining picks and the rest of the setup."""
+    decisions = list(src.decisions)
+
+    def start(st: Board) -> Flow:
+        st.copy_from(src)
+        if isinstance(st, State):
+            st.decisions = decisions
+        yield from choose_teams(st)
+        yield from finish_setup(st)
+
+    return start
 
 
 def _resume_round(src: State) -> Callable[[Board], Flow]:

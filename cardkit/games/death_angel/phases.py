@@ -31,14 +31,30 @@ def setup(st: Board) -> Flow:
         deck.append(rng.choice(cards, f"tier_{tier}"))
     st.location_deck = deck
     # 4. combat teams, chosen in turn
-    free = [t.id for t in g.set.teams]
-    chosen: list[tuple[str, int]] = []
-    for _rnd in range(g.teams_per_player):
-        for p in range(g.players):
-            pick = yield from st.ask(p, K.TEAM, [g.team_options[t] for t in free])
-            free.remove(pick.value)
-            chosen.append((pick.value, p))
-    for team, p in chosen:
+    yield from choose_teams(st)
+    yield from finish_setup(st)
+
+
+def choose_teams(st: Board) -> Flow:
+    """Setup step 4: the players choose combat teams in turn, one each per pass.  The picks so
+    far are board data (:attr:`Board.team_picks`), so a copy taken at a team choice resumes here."""
+    g = st.game
+    picks = st.team_picks
+    taken = {team for team, _ in picks}
+    free = [t.id for t in g.set.teams if t.id not in taken]
+    for k in range(len(picks), g.teams_per_player * g.players):
+        p = k % g.players
+        pick = yield from st.ask(p, K.TEAM, [g.team_options[t] for t in free])
+        free.remove(pick.value)
+        picks.append((pick.value, p))
+
+
+def finish_setup(st: Board) -> Flow:
+    """Setup steps 5-8, once the combat teams are chosen."""
+    g = st.game
+    rng = st.rng
+    deck = st.location_deck
+    for team, p in st.team_picks:
         st.teams[team] = Team(team, p, list(g.hands[team]))
     # 5. formation: shuffle the chosen marines, top half faces left, bottom half right
     marines = [Marine(m.id, m.team, m.range) for m in g.marines_by_id if m.team in st.teams]
