@@ -59,3 +59,22 @@ def test_fork_is_independent(cards):
     play(st, AGENTS["heuristic"](3))
     play(again, AGENTS["heuristic"](3))
     assert _final(st) == _final(again)
+
+
+@pytest.mark.parametrize("players", [1, 3, 6])
+def test_a_copy_at_a_team_choice_is_a_copy_not_a_replay(cards, players):
+    """A copy taken at a combat team choice (a decision other than an action choice)
+    copies the board: it does not read the decision log, so a log with its last pick
+    dropped still gives a copy at the same decision, which plays on as the original."""
+    game = Game(cards, players)
+    for seed in range(3):
+        st = game.new_state(seed)
+        agent = AGENTS["heuristic"](seed)
+        st.apply(agent(st, st.decision))  # the first pick: the copy is taken at a later one
+        assert st.decision is not None and st.decision.kind == K.TEAM
+        st.decisions.pop()  # a replay of this log would stop at the first pick again
+        copy = st.fork()
+        assert copy.decision == st.decision and len(copy.decision.options) < len(cards.teams)
+        play(st, AGENTS["heuristic"](seed))
+        play(copy, AGENTS["heuristic"](seed))
+        assert (copy.outcome, copy.events, copy.rng.log) == (st.outcome, st.events, st.rng.log)
