@@ -166,6 +166,14 @@ class Board:
         self.ready = False  # set when setup has finished
         self.scouted: set[str] = set()  # event cards seen in the deck (Scouting): public until reshuffled
         self.team_picks: list[tuple[str, int]] = []  # (team, player) chosen so far at setup, in turn order
+        # the action resolution's place, as data (a copy resumes there): the round's order of
+        # teams, the teams that chose a card, the index of the card being resolved (-1: none)
+        self.resolve_order: list[str] = []
+        self.resolve_live: list[str] = []
+        self.resolving = -1
+        # the place in the rules of the pending decision when the rules code states it (a copy
+        # resumes there, State.fork): set just before such a question, cleared once it is answered
+        self.at: tuple[Any, ...] | None = None
 
     def copy_from(self, src: Board) -> None:
         """Make this board an independent copy of ``src``: every mutable card,
@@ -249,6 +257,9 @@ class Board:
         self.ready = src.ready
         self.scouted = set(src.scouted)
         self.team_picks = list(src.team_picks)
+        self.resolve_order = list(src.resolve_order)
+        self.resolve_live = list(src.resolve_live)
+        self.resolving = src.resolving
 
     # ------------------------------------------------------------ questions
     def ask(self, player: int, kind: str, options: Sequence[Option], **context: Any) -> Ask:

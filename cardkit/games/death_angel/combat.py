@@ -47,22 +47,63 @@ def resolve_action(st: Board, team: Team, action: Action) -> Flow:
     st.log("resolve", action.id)
     for eff in action.effects:
         st.active.append((action.id, eff, team.id))
-    player = team.player
     if action.type == "support":
-        targets = st.marines()
-        if st.supply and targets:
-            pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in targets], card=action.id)
-            st.place_token(_find_marine(st, pick.value))
-        else:
-            st.stats.support_short += 1
+        yield from support_action(st, team, action)
     elif action.type == "move_activate":
         yield from move_activate(st, team, action)
     else:
         yield from attack_action(st, team, action)
+    yield from after_action(st, team, action)
+
+
+def after_action(st: Board, team: Team, action: Action) -> Flow:
+    """The end of an action card's resolution: its after-action abilities."""
     for eff in action.effects:
         if action.timing == "after_action":
-            yield from run_effect(st, eff, action.id, player, {"team": team})
+            yield from run_effect(st, eff, action.id, team.player, {"team": team})
     st.merge_swarms()
+
+
+def support_action(st: Board, team: Team, action: Action) -> Flow:
+    targets = st.marines()
+    if st.supply and targets:
+        st.at = ("support",)
+        pick = yield from st.ask(team.player, K.SUPPORT, [_marine_option(m) for m in targets], card=action.id)
+        st.at = None
+        st.place_token(_find_marine(st, pick.value))
+    else:
+        st.stats.support_short += 1
+
+
+def resume_action(st: Board, team: Team, action: Action, at: tuple[object, ...]) -> Flow:
+    """The resolution of ``team``'s ``action`` taken up at the question ``at`` marks
+    (:attr:`Board.at`, a copy's :meth:`~cardkit.games.death_angel.engine.State.fork`): the
+    question is asked again and the resolution goes on as it would have."""
+    where = at[0]
+    if where == "support":
+        yield from support_action(st, team, action)
+    elif where == "move_next" or where == "move":
+        ids = at[1]
+        assert isinstance(ids, list)
+        remaining = [_any_marine(st, str(i)) for i in ids]
+        pending = _any_marine(st, str(at[2])) if where == "move" else None
+        yield from _swaps(st, team, action, remaining, pending)
+        yield from _facings(st, team, 0)
+        yield from _activations(st, team, action)
+    elif where == "facing":
+        yield from _facings(st, team, int(str(at[1])))
+        yield from _activations(st, team, action)
+    else:
+        raise AssertionError(f"no resume point {where!r}")
+    yield from after_action(st, team, action)
+
+
+def _any_marine(st: Board, mid: str) -> Marine:
+    """The marine ``mid``, in the formation or dead."""
+    for m in st.marines() + st.dead:
+        if m.id == mid:
+            return m
+    raise AssertionError(f"no marine {mid}")
 
 
 def _next_marine(st: Board, player: int, remaining: list[Marine], step: str) -> Flow:
@@ -87,11 +128,26 @@ def move_activate(st: Board, team: Team, action: Action) -> Flow:
                 pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in targets], card="enter_formation")
                 st.place_token(_find_marine(st, pick.value))
                 st.stats.fired["enter_formation"] += 1
-    free = any(e.kind == "free_swap" for e in action.effects)
     # A. move: each marine of the team may swap places once, in the order the player chooses
-    remaining = list(st.team_marines(team.id))
-    while remaining:
-        m = yield from _next_marine(st, player, remaining, "move")
+    yield from _swaps(st, team, action, list(st.team_marines(team.id)), None)
+    # B. facing
+    yield from _facings(st, team, 0)
+    # C. activate one terrain card each marine faces (each card once per round)
+    yield from _activations(st, team, action)
+
+
+def _swaps(st: Board, team: Team, action: Action, remaining: list[Marine], pending: Marine | None) -> Flow:
+    """Step A of Move + Activate: the ``remaining`` marines swap places (``pending``: the marine
+    whose move question is asked first, when a copy resumes there)."""
+    player = team.player
+    free = any(e.kind == "free_swap" for e in action.effects)
+    while remaining or pending is not None:
+        if pending is None:
+            st.at = ("move_next", [x.id for x in remaining])
+            m = yield from _next_marine(st, player, remaining, "move")
+            st.at = None
+        else:
+            m, pending = pending, None
         if not m.alive:
             continue
         i = st.row_of(m)
@@ -99,20 +155,34 @@ def move_activate(st: Board, team: Team, action: Action) -> Flow:
         near = range(len(rows)) if free else (i - 1, i + 1)
         options = [MOVE_STAY] + [Option("move", str(j)) for j in near
                                  if 0 <= j < len(rows) and j != i and rows[j].marine is not None]
+        st.at = ("move", [x.id for x in remaining], m.id)
         pick = yield from st.ask(player, K.MOVE, options, marine=m.id)
+        st.at = None
         if pick.value != "stay":
             j = int(pick.value)
             st.rows[i].marine, st.rows[j].marine = st.rows[j].marine, st.rows[i].marine
             st.log("swap", m.id, i, j)
             if free and abs(j - i) > 1:
                 st.stats.fired[action.id] += 1
-    # B. facing
-    for m in st.team_marines(team.id):
+
+
+def _facings(st: Board, team: Team, start: int) -> Flow:
+    """Step B of Move + Activate: each marine of the team from the ``start``-th on may turn."""
+    player = team.player
+    marines = st.team_marines(team.id)
+    for k in range(start, len(marines)):
+        m = marines[k]
+        st.at = ("facing", k)
         flip = yield from st.ask(player, K.FACING, FACING[m.facing], marine=m.id)
+        st.at = None
         if flip.value != m.facing:
             m.facing = flip.value
             st.log("face", m.id, m.facing)
-    # C. activate one terrain card each marine faces (each card once per round)
+
+
+def _activations(st: Board, team: Team, action: Action) -> Flow:
+    """Step C of Move + Activate: each marine may activate one terrain card he faces."""
+    player = team.player
     for m in list(st.team_marines(team.id)):
         if not m.alive:
             continue

@@ -16,12 +16,21 @@ The engine never reads display text.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Final, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from cardkit.errors import CardkitError
 from cardkit.games.death_angel.board import ROUND_LIMIT, Ask, Board, Flow, Game, RoundEffects, Rules, Stats
 from cardkit.games.death_angel import kinds as K
-from cardkit.games.death_angel.phases import choose_actions, choose_teams, finish_setup, play_round, rest_of_round, setup
+from cardkit.games.death_angel import combat
+from cardkit.games.death_angel.phases import (
+    choose_actions,
+    choose_teams,
+    finish_setup,
+    play_round,
+    resolve_from,
+    rest_of_round,
+    setup,
+)
 from cardkit.rules.core import Decision, GameOver, Option, Outcome
 from cardkit.rules.protocol import End, GameReport, GameResult, Result, SeatResult
 
@@ -83,17 +92,33 @@ class State(Board):
 
     def fork(self) -> "State":
         """An independent copy that plays on exactly as this game would, dice
-        included.  At a decision whose place in the rules is board data
-        (:data:`COPIED`: an action choice, where search spends its effort, and a
-        combat team choice at setup) the board is copied and play resumes there,
+        included.  At a decision whose place in the rules is board data (an
+        action choice, where search spends its effort; a combat team choice at
+        setup; the questions of a Support or Move + Activate card's resolution,
+        :attr:`Board.at`) the board is copied and play resumes there,
         without replaying anything; at any other decision it falls back to
         :meth:`replayed` (the rules code there is a stack of generators, which
         cannot be copied)."""
-        d = self.decision
-        if d is None or replays_at(d.kind):
+        resume = self._resume()
+        if resume is None:
             return self.replayed()
-        resume = _resume_round if d.kind == K.ACTION else _resume_setup
         return State(self.game, self.seed, start=resume(self))
+
+    def copies(self) -> bool:
+        """Does :meth:`fork` copy the board here (rather than replay the game)?"""
+        return self._resume() is not None
+
+    def _resume(self) -> Callable[["State"], Callable[[Board], Flow]] | None:
+        d = self.decision
+        if d is None:
+            return None
+        if d.kind == K.ACTION:
+            return _resume_round
+        if d.kind == K.TEAM:
+            return _resume_setup
+        if self.at is not None and self.resolving >= 0:
+            return _resume_action
+        return None
 
     # ------------------------------------------------------ the engine protocol
     # (cardkit.rules.protocol.State): what the generic playtest and agents read
@@ -190,13 +215,26 @@ class State(Board):
             yield from play_round(self)
 
 
-#: the decision kinds at which :meth:`State.fork` copies the board (elsewhere it replays)
-COPIED: Final[frozenset[str]] = frozenset({K.ACTION, K.TEAM})
+def _resume_action(src: State) -> Callable[[Board], Flow]:
+    """The start of a copy of ``src`` taken at a question inside an action card's resolution
+    whose place the rules code marks (:attr:`Board.at`: a Support card's token, a Move +
+    Activate card's swaps and facings): copy the board, resolve the rest of that card from the
+    question on, then the round's remaining cards and the rest of the round."""
+    decisions = list(src.decisions)
+    at = src.at
+    k = src.resolving
+    assert at is not None
 
+    def start(st: Board) -> Flow:
+        st.copy_from(src)
+        if isinstance(st, State):
+            st.decisions = decisions
+        team = st.teams[st.resolve_order[k]]
+        action = st.game.actions[team.chosen or ""]
+        yield from resolve_from(st, k, combat.resume_action(st, team, action, at))
+        yield from rest_of_round(st, "genestealer_attack")
 
-def replays_at(kind: str) -> bool:
-    """Does a copy taken at a decision of ``kind`` replay the game (rather than copy the board)?"""
-    return kind not in COPIED
+    return start
 
 
 def _resume_setup(src: State) -> Callable[[Board], Flow]:

@@ -153,12 +153,28 @@ def resolve_actions(st: Board) -> Flow:
     if order:
         st.current_player = st.teams[order[0][1]].player
     st.log("actions", [st.teams[tid].chosen for _, tid in order])
-    for _, tid in order:
-        team = st.teams[tid]
+    st.resolve_live = [t.id for t in live]
+    st.resolve_order = [tid for _, tid in order]
+    yield from resolve_from(st, 0, None)
+
+
+def resolve_from(st: Board, start: int, resumed: Flow | None) -> Flow:
+    """The round's action cards from the ``start``-th of :attr:`Board.resolve_order` on, then
+    the end of the resolution.  ``resumed``: the ``start``-th card's resolution taken up
+    mid-way (a copy of a game resumes there, :meth:`~cardkit.games.death_angel.engine.State.fork`)."""
+    order = st.resolve_order
+    for k in range(start, len(order)):
+        team = st.teams[order[k]]
+        st.resolving = k
+        if k == start and resumed is not None:
+            yield from resumed
+            continue
         if team.removed:
             continue
         yield from combat.resolve_action(st, team, st.game.actions[team.chosen or ""])
-    for team in live:
+    st.resolving = -1
+    for tid in st.resolve_live:
+        team = st.teams[tid]
         team.last = team.chosen
     st.merge_swarms()
     yield from end_of_phase(st)
