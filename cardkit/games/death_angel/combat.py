@@ -93,6 +93,15 @@ def resume_action(st: Board, team: Team, action: Action, at: tuple[object, ...])
     elif where == "facing":
         yield from _facings(st, team, int(str(at[1])))
         yield from _activations(st, team, action)
+    elif where == "attack_next":
+        ids = at[1]
+        assert isinstance(ids, list)
+        yield from _attackers(st, team, action, [_any_marine(st, str(i)) for i in ids], None)
+    elif where == "attack_again" or where == "attack_target":
+        ids = at[1]
+        assert isinstance(ids, list)
+        series = (_any_marine(st, str(at[2])), int(str(at[3])), int(str(at[4])), where == "attack_target")
+        yield from _attackers(st, team, action, [_any_marine(st, str(i)) for i in ids], series)
     else:
         raise AssertionError(f"no resume point {where!r}")
     yield from after_action(st, team, action)
@@ -235,35 +244,59 @@ def attack_action(st: Board, team: Team, action: Action) -> Flow:
         pick = yield from st.ask(team.player, K.EVASION_ATTACKER, [_marine_option(m) for m in marines], card=action.id)
         marines = [_find_marine(st, pick.value)]
         st.stats.fired["evasion"] += 1
-    remaining = list(marines)
-    while remaining:
-        m = yield from _next_marine(st, team.player, remaining, "attack")
-        if not m.alive:
-            continue
-        # Heroic Charge: instead of attacking
-        charge = next((e for e in action.effects if e.kind == "heroic_charge" and e.get("marine") == m.id), None)
-        if charge is not None:
-            if swarms_near(st, st.row_of(m), int(charge.get("reach", 1))):
-                go = yield from _yes_no(st, team.player, K.HEROIC_CHARGE, marine=m.id)
-                if go:
-                    yield from heroic_charge(st, team, m, charge)
-                    st.stats.fired[action.id] += 1
-                    continue
-        attacks = 1
-        multi = next((e for e in action.effects if e.kind == "multi_attack" and e.get("marine") == m.id), None)
-        if multi is not None:
-            attacks = int(multi.get("attacks", 3))
-        done = 0
-        while done < attacks and m.alive:
-            if done >= 1:
-                more = yield from _yes_no(st, team.player, K.ATTACK_AGAIN, marine=m.id)
-                if not more:
-                    break
-                st.stats.fired[action.id] += 1
-            made = yield from marine_attack(st, team, m, action)
-            if not made:
+    yield from _attackers(st, team, action, list(marines), None)
+
+
+def _attackers(st: Board, team: Team, action: Action, remaining: list[Marine],
+               pending: tuple[Marine, int, int, bool] | None) -> Flow:
+    """The ``remaining`` marines of an Attack card attack, in the order the player chooses.
+    ``pending`` (a copy resumes there): the marine whose series of attacks is taken up first,
+    with its number of attacks, the attacks made and whether its target question comes first."""
+    while remaining or pending is not None:
+        if pending is None:
+            st.at = ("attack_next", [x.id for x in remaining])
+            m = yield from _next_marine(st, team.player, remaining, "attack")
+            st.at = None
+            if not m.alive:
+                continue
+            # Heroic Charge: instead of attacking
+            charge = next((e for e in action.effects if e.kind == "heroic_charge" and e.get("marine") == m.id), None)
+            if charge is not None:
+                if swarms_near(st, st.row_of(m), int(charge.get("reach", 1))):
+                    go = yield from _yes_no(st, team.player, K.HEROIC_CHARGE, marine=m.id)
+                    if go:
+                        yield from heroic_charge(st, team, m, charge)
+                        st.stats.fired[action.id] += 1
+                        continue
+            attacks = 1
+            multi = next((e for e in action.effects if e.kind == "multi_attack" and e.get("marine") == m.id), None)
+            if multi is not None:
+                attacks = int(multi.get("attacks", 3))
+            yield from _attack_series(st, team, action, remaining, m, attacks, 0, False)
+        else:
+            m, attacks, done, at_target = pending
+            pending = None
+            yield from _attack_series(st, team, action, remaining, m, attacks, done, at_target)
+
+
+def _attack_series(st: Board, team: Team, action: Action, remaining: list[Marine], m: Marine, attacks: int,
+                   done: int, at_target: bool) -> Flow:
+    """``m``'s attacks of an Attack card from the ``done``-th on (``at_target``: that attack's
+    target question comes first, the question whether to attack again being answered)."""
+    while done < attacks and m.alive:
+        if done >= 1 and not at_target:
+            st.at = ("attack_again", [x.id for x in remaining], m.id, attacks, done)
+            more = yield from _yes_no(st, team.player, K.ATTACK_AGAIN, marine=m.id)
+            st.at = None
+            if not more:
                 break
-            done += 1
+            st.stats.fired[action.id] += 1
+        at_target = False
+        made = yield from marine_attack(st, team, m, action, place=("attack_target", [x.id for x in remaining], m.id,
+                                                                    attacks, done))
+        if not made:
+            break
+        done += 1
 
 
 def heroic_charge(st: Board, team: Team, m: Marine, eff: Effect) -> Flow:
@@ -283,14 +316,18 @@ def heroic_charge(st: Board, team: Team, m: Marine, eff: Effect) -> Flow:
         st.marine_dies(m, "heroic_charge")
 
 
-def marine_attack(st: Board, team: Team, m: Marine, action: Action | None, source: str = "attack") -> Flow:
+def marine_attack(st: Board, team: Team, m: Marine, action: Action | None, source: str = "attack",
+                  place: tuple[object, ...] | None = None) -> Flow:
     """One attack by ``m``: pick a swarm in reach, roll, apply kills.  Returns
-    False when there was nothing to attack."""
+    False when there was nothing to attack.  ``place``: where in the rules its target
+    question is (:attr:`Board.at`), for an attack a copy can resume at."""
     targets = shootable(st, m)
     if not targets:
         return False
     options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [SWARM_NONE]
+    st.at = place
     pick = yield from st.ask(team.player, K.ATTACK_TARGET, options, marine=m.id, source=source)
+    st.at = None
     if pick.value == "none":
         return False
     k = int(pick.value.split(":")[2])
