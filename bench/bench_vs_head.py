@@ -8,7 +8,7 @@ alternate ``--repeat`` times and each keeps its best (fastest) run: on a shared 
 slow runs measure the neighbours, not the engine.  ``--compiled`` leaves the build choice to the
 checkouts (by default both run pure Python, ``CARDKIT_PURE=1``).
 
-    python bench/bench_vs_head.py [--other /work/main] [--games 100] [--repeat 5]
+    python bench/bench_vs_head.py [--other /work/main] [--this .] [--games 100] [--repeat 5]
 """
 
 from __future__ import annotations
@@ -54,11 +54,12 @@ def run(tree: Path, games: int, pure: bool) -> dict[str, object]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--other", type=Path, default=Path("/work/main"))
+    ap.add_argument("--this", type=Path, default=ROOT, help="the checkout compared (default: this one)")
     ap.add_argument("--games", type=int, default=100, help="heuristic games per player count (1-6) per run")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--compiled", action="store_true", help="let each checkout run its compiled build if it has one")
     args = ap.parse_args()
-    trees = {"this": ROOT, "other": args.other.resolve()}
+    trees = {"this": args.this.resolve(), "other": args.other.resolve()}
     best: dict[str, dict[str, object]] = {}
     for _ in range(args.repeat):
         for name, tree in trees.items():
@@ -66,10 +67,10 @@ def main() -> None:
             if name not in best or float(r["cpu"]) < float(best[name]["cpu"]):  # type: ignore[arg-type]
                 best[name] = r
     print(f"heuristic agent, {6 * args.games} games (players 1-6) per run, best of {args.repeat}, process CPU time")
-    print(f"{'checkout':<36}{'build':<14}{'games/s':>10}{'decisions':>11}")
+    print(f"{'checkout':<36}{'build':<22}{'games/s':>10}{'decisions':>11}")
     for name, tree in trees.items():
         r = best[name]
-        print(f"{str(tree):<36}{str(r['build'])[:13]:<14}{int(r['games']) / float(r['cpu']):>10.0f}"  # type: ignore[call-overload]
+        print(f"{str(tree):<36}{str(r['build']).split(' (')[0]:<22}{int(r['games']) / float(r['cpu']):>10.0f}"  # type: ignore[call-overload]
               f"{int(r['decisions']):>11}")  # type: ignore[call-overload]
     ratio = (float(best["other"]["cpu"]) / float(best["this"]["cpu"]))  # type: ignore[arg-type]
     print(f"this / other speed: {ratio:.3f}")

@@ -82,8 +82,8 @@ def test_a_copy_at_a_team_choice_is_a_copy_not_a_replay(cards, players):
 
 def test_copies_inside_an_action_cards_resolution_are_copies_not_replays(cards):
     """At the questions of a Support, Move + Activate or Attack card's resolution (a token's
-    marine, which marine moves or attacks next, a swap, a facing, a target, attacking again)
-    the copy copies the board and takes the card's
+    marine, which marine moves or attacks next, a swap, a facing, a target, attacking again),
+    and at a defence re-roll in the Genestealer attack, the copy copies the board and takes the
     resolution up at that question: with the decision log emptied (a replay of it would stop
     at the first team choice) the copy is at the same decision and plays on as the original."""
     met: set[str] = set()
@@ -103,4 +103,4 @@ def test_copies_inside_an_action_cards_resolution_are_copies_not_replays(cards):
             play(copy, AGENTS["heuristic"](seed))
             assert (copy.outcome, copy.events, copy.rng.log, dict(copy.stats.fired)) == \
                 (st.outcome, st.events, st.rng.log, dict(st.stats.fired)), f"seed {seed}: a copy at {decision.kind}"
-    assert {K.SUPPORT, K.NEXT_MARINE, K.MOVE, K.FACING, K.ATTACK_TARGET, K.ATTACK_AGAIN} <= met
+    assert {K.SUPPORT, K.NEXT_MARINE, K.MOVE, K.FACING, K.ATTACK_TARGET, K.ATTACK_AGAIN, K.REROLL_DEFENCE} <= met

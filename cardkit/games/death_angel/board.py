@@ -171,6 +171,7 @@ class Board:
         self.resolve_order: list[str] = []
         self.resolve_live: list[str] = []
         self.resolving = -1
+        self.attack_queue: list[Swarm] = []  # the Genestealer attack's swarms in their order (while it lasts)
         # the place in the rules of the pending decision when the rules code states it (a copy
         # resumes there, State.fork): set just before such a question, cleared once it is answered
         self.at: tuple[Any, ...] | None = None
@@ -202,9 +203,13 @@ class Board:
             new.facing, new.tokens, new.alive, new.row_hint = m.facing, m.tokens, m.alive, m.row_hint
             return new
 
+        swarms: dict[int, Swarm] = {}
+
         def swarm(sw: Swarm) -> Swarm:
-            new = Swarm([g(c) for c in sw.cards])
-            new.attacked, new.shielded = sw.attacked, sw.shielded
+            new = swarms.get(id(sw))
+            if new is None:
+                new = swarms[id(sw)] = Swarm([g(c) for c in sw.cards])
+                new.attacked, new.shielded = sw.attacked, sw.shielded
             return new
 
         self.seed = src.seed
@@ -260,6 +265,7 @@ class Board:
         self.resolve_order = list(src.resolve_order)
         self.resolve_live = list(src.resolve_live)
         self.resolving = src.resolving
+        self.attack_queue = [swarm(sw) for sw in src.attack_queue]  # (after the rows: the same swarm objects)
 
     # ------------------------------------------------------------ questions
     def ask(self, player: int, kind: str, options: Sequence[Option], **context: Any) -> Ask:

@@ -396,16 +396,25 @@ def _lead_by_example(st: Board, team: Team) -> Flow:
                     st.stats.fired[card] += 1
 
 
-def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm) -> Flow:
-    """A swarm attacks the marine it is engaged with (the defence roll)."""
+def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm, k: int,
+                  rolled: tuple[int, bool, bool] | None) -> Flow:
+    """A swarm, the ``k``-th of :attr:`Board.attack_queue`, attacks the marine it is engaged
+    with (the defence roll).  ``rolled``: a copy resumes at the question whether to re-roll
+    the defence die, which shows (value, skull) and was re-rolled before (or not)."""
     team = st.teams[m.team]
     player = team.player
     while sw.cards and m.alive:
-        value, skull = st.roll()
-        rerolled = False
+        if rolled is None:
+            value, skull = st.roll()
+            rerolled = False
+        else:
+            value, skull, rerolled = rolled
+            rolled = None
         facing = m.facing == side
         while m.tokens and facing:
+            st.at = ("defence", k, row, side, m.id, value, skull, rerolled)
             again = yield from _yes_no(st, player, K.REROLL_DEFENCE, marine=m.id, value=value, swarm=len(sw))
+            st.at = None
             if not again:
                 break
             st.spend_token(m)

@@ -23,8 +23,10 @@ from cardkit.games.death_angel.board import ROUND_LIMIT, Ask, Board, Flow, Game,
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel import combat
 from cardkit.games.death_angel.phases import (
+    attacks_from,
     choose_actions,
     choose_teams,
+    end_of_phase,
     finish_setup,
     play_round,
     resolve_from,
@@ -116,6 +118,8 @@ class State(Board):
             return _resume_round
         if d.kind == K.TEAM:
             return _resume_setup
+        if self.at is not None and self.at[0] == "defence":
+            return _resume_defence
         if self.at is not None and self.resolving >= 0:
             return _resume_action
         return None
@@ -213,6 +217,28 @@ class State(Board):
             if self.round >= self.game.rules.round_limit:
                 self.end("abandoned", "round_limit")
             yield from play_round(self)
+
+
+def _resume_defence(src: State) -> Callable[[Board], Flow]:
+    """The start of a copy of ``src`` taken at a re-roll question of a defence roll in the
+    Genestealer attack: copy the board (the swarms' order is :attr:`Board.attack_queue`), take
+    that swarm's attack up at the question, then the other swarms and the rest of the round."""
+    decisions = list(src.decisions)
+    at = src.at
+    assert at is not None
+    _, k, row, side, marine, value, skull, rerolled = at
+
+    def start(st: Board) -> Flow:
+        st.copy_from(src)
+        if isinstance(st, State):
+            st.decisions = decisions
+        m = next(x for x in st.marines() if x.id == marine)
+        sw = st.attack_queue[k]
+        yield from attacks_from(st, k, combat.swarm_attacks(st, m, row, side, sw, k, (value, skull, rerolled)))
+        yield from end_of_phase(st)
+        yield from rest_of_round(st, "event")
+
+    return start
 
 
 def _resume_action(src: State) -> Callable[[Board], Flow]:

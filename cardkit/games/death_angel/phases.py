@@ -263,8 +263,19 @@ def travel(st: Board) -> Flow:
 
 # ------------------------------------------------------- genestealer attack
 def genestealer_attack(st: Board) -> Flow:
-    queue = [sw for _, _, sw in st.swarms()]  # fixed order: top down, left before right
-    for sw in queue:
+    st.attack_queue = [sw for _, _, sw in st.swarms()]  # fixed order: top down, left before right
+    yield from attacks_from(st, 0, None)
+
+
+def attacks_from(st: Board, start: int, resumed: Flow | None) -> Flow:
+    """The swarms of :attr:`Board.attack_queue` from the ``start``-th on attack.  ``resumed``:
+    the ``start``-th swarm's attack taken up mid-way (a copy resumes there)."""
+    queue = st.attack_queue
+    for k in range(start, len(queue)):
+        sw = queue[k]
+        if k == start and resumed is not None:
+            yield from resumed
+            continue
         if not sw.cards or sw.attacked or sw.shielded:
             continue
         where = st.locate(sw)
@@ -275,7 +286,8 @@ def genestealer_attack(st: Board) -> Flow:
         if marine is None:
             continue
         sw.attacked = True
-        yield from combat.swarm_attacks(st, marine, row, side, sw)
+        yield from combat.swarm_attacks(st, marine, row, side, sw, k, None)
+    st.attack_queue = []
 
 
 # ------------------------------------------------------------ event phase
