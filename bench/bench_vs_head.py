@@ -4,7 +4,7 @@ checkout's (by default the main worktree), measured in one run.
 Each timing runs in a fresh child process (``PYTHONPATH`` set to the checkout, so its own
 ``cardkit`` is imported) that loads the set, plays ``--games`` seeded heuristic games at every
 player count 1-6 and reports its own process CPU time for the play alone.  The two checkouts
-alternate ``--repeat`` times and each keeps its best (fastest) run: on a shared machine the
+alternate ``--repeat`` times (each first in every other round) and each keeps its best (fastest) run: on a shared machine the
 slow runs measure the neighbours, not the engine.  ``--compiled`` leaves the build choice to the
 checkouts (by default both run pure Python, ``CARDKIT_PURE=1``).
 
@@ -61,8 +61,9 @@ def main() -> None:
     args = ap.parse_args()
     trees = {"this": args.this.resolve(), "other": args.other.resolve()}
     best: dict[str, dict[str, object]] = {}
-    for _ in range(args.repeat):
-        for name, tree in trees.items():
+    for i in range(args.repeat):
+        for name in (("this", "other") if i % 2 == 0 else ("other", "this")):  # either goes first as often
+            tree = trees[name]
             r = run(tree, args.games, not args.compiled)
             if name not in best or float(r["cpu"]) < float(best[name]["cpu"]):  # type: ignore[arg-type]
                 best[name] = r
