@@ -83,10 +83,8 @@ def resume_action(st: Board, team: Team, action: Action, at: tuple[object, ...])
     if where == "support":
         yield from support_action(st, team, action)
     elif where == "move_next" or where == "move":
-        ids = at[1]
-        assert isinstance(ids, list)
-        remaining = [_any_marine(st, str(i)) for i in ids]
-        pending = _any_marine(st, str(at[2])) if where == "move" else None
+        remaining = _marines_of(st, at[1])
+        pending = _any_marine(st, _id_of(at[2])) if where == "move" else None
         yield from _swaps(st, team, action, remaining, pending)
         yield from _facings(st, team, 0)
         yield from _activations(st, team, action)
@@ -94,17 +92,24 @@ def resume_action(st: Board, team: Team, action: Action, at: tuple[object, ...])
         yield from _facings(st, team, int(str(at[1])))
         yield from _activations(st, team, action)
     elif where == "attack_next":
-        ids = at[1]
-        assert isinstance(ids, list)
-        yield from _attackers(st, team, action, [_any_marine(st, str(i)) for i in ids], None)
+        yield from _attackers(st, team, action, _marines_of(st, at[1]), None)
     elif where == "attack_again" or where == "attack_target":
-        ids = at[1]
-        assert isinstance(ids, list)
-        series = (_any_marine(st, str(at[2])), int(str(at[3])), int(str(at[4])), where == "attack_target")
-        yield from _attackers(st, team, action, [_any_marine(st, str(i)) for i in ids], series)
+        series = (_any_marine(st, _id_of(at[2])), int(str(at[3])), int(str(at[4])), where == "attack_target")
+        yield from _attackers(st, team, action, _marines_of(st, at[1]), series)
     else:
         raise AssertionError(f"no resume point {where!r}")
     yield from after_action(st, team, action)
+
+
+def _id_of(marine: object) -> str:
+    assert isinstance(marine, Marine)
+    return marine.id
+
+
+def _marines_of(st: Board, marines: object) -> list[Marine]:
+    """This board's marines with the ids of ``marines`` (another board's, a copy's source)."""
+    assert isinstance(marines, list)
+    return [_any_marine(st, _id_of(m)) for m in marines]
 
 
 def _any_marine(st: Board, mid: str) -> Marine:
@@ -152,7 +157,7 @@ def _swaps(st: Board, team: Team, action: Action, remaining: list[Marine], pendi
     free = any(e.kind == "free_swap" for e in action.effects)
     while remaining or pending is not None:
         if pending is None:
-            st.at = ("move_next", [x.id for x in remaining])
+            st.at = ("move_next", remaining)  # (the live list: a copy reads it at once)
             m = yield from _next_marine(st, player, remaining, "move")
             st.at = None
         else:
@@ -164,7 +169,7 @@ def _swaps(st: Board, team: Team, action: Action, remaining: list[Marine], pendi
         near = range(len(rows)) if free else (i - 1, i + 1)
         options = [MOVE_STAY] + [Option("move", str(j)) for j in near
                                  if 0 <= j < len(rows) and j != i and rows[j].marine is not None]
-        st.at = ("move", [x.id for x in remaining], m.id)
+        st.at = ("move", remaining, m)
         pick = yield from st.ask(player, K.MOVE, options, marine=m.id)
         st.at = None
         if pick.value != "stay":
@@ -254,7 +259,7 @@ def _attackers(st: Board, team: Team, action: Action, remaining: list[Marine],
     with its number of attacks, the attacks made and whether its target question comes first."""
     while remaining or pending is not None:
         if pending is None:
-            st.at = ("attack_next", [x.id for x in remaining])
+            st.at = ("attack_next", remaining)
             m = yield from _next_marine(st, team.player, remaining, "attack")
             st.at = None
             if not m.alive:
@@ -285,15 +290,14 @@ def _attack_series(st: Board, team: Team, action: Action, remaining: list[Marine
     target question comes first, the question whether to attack again being answered)."""
     while done < attacks and m.alive:
         if done >= 1 and not at_target:
-            st.at = ("attack_again", [x.id for x in remaining], m.id, attacks, done)
+            st.at = ("attack_again", remaining, m, attacks, done)
             more = yield from _yes_no(st, team.player, K.ATTACK_AGAIN, marine=m.id)
             st.at = None
             if not more:
                 break
             st.stats.fired[action.id] += 1
         at_target = False
-        made = yield from marine_attack(st, team, m, action, place=("attack_target", [x.id for x in remaining], m.id,
-                                                                    attacks, done))
+        made = yield from marine_attack(st, team, m, action, place=("attack_target", remaining, m, attacks, done))
         if not made:
             break
         done += 1
