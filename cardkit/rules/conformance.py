@@ -16,7 +16,8 @@ on with exactly the decisions the original takes.  The checks:
   equal options (N004); a chance decision lists outcomes among its options
   with probabilities that sum to one, a seat's decision none (N008); no result
   while a decision is pending (N006);
-* at decisions 0, 1, 3, 7, 15, ...: a clone plays on to the same decisions,
+* at decisions 0, 1, 3, 7, 15, ..., and at the first decision of each kind the run
+  meets (so every decision kind is cloned at least once): a clone plays on to the same decisions,
   the same result and the same report as the original (N002), and playing it
   leaves the original as it was (N003); the state's invariants hold (N014);
   in a game with hidden information, a determinization for the deciding seat
@@ -163,6 +164,7 @@ class _Checker:
         self.info = engine.info(card_set)
         cards = getattr(card_set, "cards", None)
         self.card_ids = frozenset(cards) if cards is not None else None
+        self.cloned_kinds: set[str] = set()  # decision kinds a clone has been made at, in this run
 
     def game(self, game: Game, players: int, seed: int, disabled: frozenset[str]) -> Played | None:
         """Play one game with every check; its play (for the determinism check), or None if it broke."""
@@ -188,8 +190,10 @@ class _Checker:
                 at = f"{where}, decision {n} ({d.kind})"
                 if not self.decision(state, d, players, at):
                     return None
-                if n == checkpoint:
-                    checkpoint = 2 * checkpoint + 1
+                if n == checkpoint or d.kind not in self.cloned_kinds:
+                    if n == checkpoint:
+                        checkpoint = 2 * checkpoint + 1
+                    self.cloned_kinds.add(d.kind)
                     expected.append((n, self.copies(state, d, players, seed, n, at)))
                 o = choose(state, d, seed, n)
                 trace.append((d.player, d.kind, o.text()))
@@ -326,6 +330,7 @@ class Conformance:
     games: int
     decisions: int
     players: tuple[int, ...]
+    cloned_kinds: tuple[str, ...] = ()  # the decision kinds a clone was made at (every kind met)
 
     @property
     def findings(self) -> int:
@@ -394,7 +399,7 @@ def run(engine: Engine, card_set: object, players: Sequence[int] | None = None, 
                 if second != first:
                     out.add("N005", f"{p} players, seed {s}: the same seed and decisions gave another game"
                             + _first_difference(second, first, 0))
-    return Conformance(out.issues, out.counts, played_games, decisions, counts)
+    return Conformance(out.issues, out.counts, played_games, decisions, counts, tuple(sorted(checker.cloned_kinds)))
 
 
 def check(engine: Engine, card_set: object, players: Sequence[int] | None = None, games: int = 20, seed: int = 1,
@@ -482,5 +487,6 @@ def summary(result: Conformance, game: str) -> str:
     more = f" ({hidden} more not shown)" if hidden else ""
     by_code = "; ".join(f"{c} x{n}" for c, n in sorted(result.counts.items()))
     return (f"conformance {game}: {verdict}{more}; {result.games} games, {result.decisions:,} decisions, "
-            f"players {counts}" + (f" [{by_code}]" if by_code else ""))
+            f"players {counts}, clones at {len(result.cloned_kinds)} decision kind(s)"
+            + (f" [{by_code}]" if by_code else ""))
 

@@ -59,3 +59,48 @@ def test_fork_is_independent(cards):
     play(st, AGENTS["heuristic"](3))
     play(again, AGENTS["heuristic"](3))
     assert _final(st) == _final(again)
+
+
+@pytest.mark.parametrize("players", [1, 3, 6])
+def test_a_copy_at_a_team_choice_is_a_copy_not_a_replay(cards, players):
+    """A copy taken at a combat team choice (a decision other than an action choice)
+    copies the board: it does not read the decision log, so a log with its last pick
+    dropped still gives a copy at the same decision, which plays on as the original."""
+    game = Game(cards, players)
+    for seed in range(3):
+        st = game.new_state(seed)
+        agent = AGENTS["heuristic"](seed)
+        st.apply(agent(st, st.decision))  # the first pick: the copy is taken at a later one
+        assert st.decision is not None and st.decision.kind == K.TEAM
+        st.decisions.pop()  # a replay of this log would stop at the first pick again
+        copy = st.fork()
+        assert copy.decision == st.decision and len(copy.decision.options) < len(cards.teams)
+        play(st, AGENTS["heuristic"](seed))
+        play(copy, AGENTS["heuristic"](seed))
+        assert (copy.outcome, copy.events, copy.rng.log) == (st.outcome, st.events, st.rng.log)
+
+
+def test_copies_inside_an_action_cards_resolution_are_copies_not_replays(cards):
+    """At the questions of a Support, Move + Activate or Attack card's resolution (a token's
+    marine, which marine moves or attacks next, a swap, a facing, a target, attacking again),
+    and at a defence re-roll in the Genestealer attack, the copy copies the board and takes the
+    resolution up at that question: with the decision log emptied (a replay of it would stop
+    at the first team choice) the copy is at the same decision and plays on as the original."""
+    met: set[str] = set()
+    for players, seed in ((1, 2), (2, 3), (4, 2)):  # (seeds whose games ask all of these)
+        st = Game(cards, players).new_state(seed)
+        agent = AGENTS["heuristic"](seed)
+        copies = []
+        while st.decision is not None:
+            if st.copies() and st.decision.kind not in (K.ACTION, K.TEAM):
+                log, st.decisions = st.decisions, []
+                copies.append((st.fork(), st.decision))
+                st.decisions = log
+            st.apply(agent(st, st.decision))
+        for copy, decision in copies:
+            assert copy.decision == decision
+            met.add(decision.kind)
+            play(copy, AGENTS["heuristic"](seed))
+            assert (copy.outcome, copy.events, copy.rng.log, dict(copy.stats.fired)) == \
+                (st.outcome, st.events, st.rng.log, dict(st.stats.fired)), f"seed {seed}: a copy at {decision.kind}"
+    assert {K.SUPPORT, K.NEXT_MARINE, K.MOVE, K.FACING, K.ATTACK_TARGET, K.ATTACK_AGAIN, K.REROLL_DEFENCE} <= met

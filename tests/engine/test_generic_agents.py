@@ -30,6 +30,9 @@ def test_death_angel_passes_the_conformance_suite_at_every_player_count():
     result = run(engine, card_set, games=3, seed=11)
     assert result.players == (1, 2, 3, 4, 5, 6) and result.decisions > 1000
     assert result.issues == [], [i.format() for i in result.issues]
+    # a clone was checked at the first decision of every kind met, not only at decisions 0, 1, 3, 7, ...
+    assert {"team", "action", "facing", "move", "support", "next_marine", "reroll_defence"} <= set(result.cloned_kinds)
+    assert len(result.cloned_kinds) >= 20, result.cloned_kinds
 
 
 @pytest.mark.parametrize("name", ["mcts:8", "flat-mc:2"])

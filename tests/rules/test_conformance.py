@@ -233,7 +233,8 @@ def test_cli_conformance_passes_for_the_test_game(cli, duel_plugin):
     r = cli("rules", "conformance", "--root", str(DUEL), "--games", "8", "--seed", "3")
     assert r.code == 0, r.err
     assert r.err == ""
-    assert r.out.strip() == "conformance duel: conforms; 10 games, 150 decisions, players 2"
+    # its three decision kinds: the chance coin, a lead and a follow
+    assert r.out.strip() == "conformance duel: conforms; 10 games, 150 decisions, players 2, clones at 3 decision kind(s)"
 
 
 def test_cli_conformance_prints_every_finding_and_exits_1(cli):

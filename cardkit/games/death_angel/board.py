@@ -165,6 +165,16 @@ class Board:
         self.brood_killed = 0
         self.ready = False  # set when setup has finished
         self.scouted: set[str] = set()  # event cards seen in the deck (Scouting): public until reshuffled
+        self.team_picks: list[tuple[str, int]] = []  # (team, player) chosen so far at setup, in turn order
+        # the action resolution's place, as data (a copy resumes there): the round's order of
+        # teams, the teams that chose a card, the index of the card being resolved (-1: none)
+        self.resolve_order: list[str] = []
+        self.resolve_live: list[str] = []
+        self.resolving = -1
+        self.attack_queue: list[Swarm] = []  # the Genestealer attack's swarms in their order (while it lasts)
+        # the place in the rules of the pending decision when the rules code states it (a copy
+        # resumes there, State.fork): set just before such a question, cleared once it is answered
+        self.at: tuple[Any, ...] | None = None
 
     def copy_from(self, src: Board) -> None:
         """Make this board an independent copy of ``src``: every mutable card,
@@ -193,9 +203,13 @@ class Board:
             new.facing, new.tokens, new.alive, new.row_hint = m.facing, m.tokens, m.alive, m.row_hint
             return new
 
+        swarms: dict[int, Swarm] = {}
+
         def swarm(sw: Swarm) -> Swarm:
-            new = Swarm([g(c) for c in sw.cards])
-            new.attacked, new.shielded = sw.attacked, sw.shielded
+            new = swarms.get(id(sw))
+            if new is None:
+                new = swarms[id(sw)] = Swarm([g(c) for c in sw.cards])
+                new.attacked, new.shielded = sw.attacked, sw.shielded
             return new
 
         self.seed = src.seed
@@ -247,6 +261,11 @@ class Board:
         self.brood_killed = src.brood_killed
         self.ready = src.ready
         self.scouted = set(src.scouted)
+        self.team_picks = list(src.team_picks)
+        self.resolve_order = list(src.resolve_order)
+        self.resolve_live = list(src.resolve_live)
+        self.resolving = src.resolving
+        self.attack_queue = [swarm(sw) for sw in src.attack_queue]  # (after the rows: the same swarm objects)
 
     # ------------------------------------------------------------ questions
     def ask(self, player: int, kind: str, options: Sequence[Option], **context: Any) -> Ask:

@@ -47,22 +47,77 @@ def resolve_action(st: Board, team: Team, action: Action) -> Flow:
     st.log("resolve", action.id)
     for eff in action.effects:
         st.active.append((action.id, eff, team.id))
-    player = team.player
     if action.type == "support":
-        targets = st.marines()
-        if st.supply and targets:
-            pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in targets], card=action.id)
-            st.place_token(_find_marine(st, pick.value))
-        else:
-            st.stats.support_short += 1
+        yield from support_action(st, team, action)
     elif action.type == "move_activate":
         yield from move_activate(st, team, action)
     else:
         yield from attack_action(st, team, action)
+    yield from after_action(st, team, action)
+
+
+def after_action(st: Board, team: Team, action: Action) -> Flow:
+    """The end of an action card's resolution: its after-action abilities."""
     for eff in action.effects:
         if action.timing == "after_action":
-            yield from run_effect(st, eff, action.id, player, {"team": team})
+            yield from run_effect(st, eff, action.id, team.player, {"team": team})
     st.merge_swarms()
+
+
+def support_action(st: Board, team: Team, action: Action) -> Flow:
+    targets = st.marines()
+    if st.supply and targets:
+        st.at = ("support",)
+        pick = yield from st.ask(team.player, K.SUPPORT, [_marine_option(m) for m in targets], card=action.id)
+        st.at = None
+        st.place_token(_find_marine(st, pick.value))
+    else:
+        st.stats.support_short += 1
+
+
+def resume_action(st: Board, team: Team, action: Action, at: tuple[object, ...]) -> Flow:
+    """The resolution of ``team``'s ``action`` taken up at the question ``at`` marks
+    (:attr:`Board.at`, a copy's :meth:`~cardkit.games.death_angel.engine.State.fork`): the
+    question is asked again and the resolution goes on as it would have."""
+    where = at[0]
+    if where == "support":
+        yield from support_action(st, team, action)
+    elif where == "move_next" or where == "move":
+        remaining = _marines_of(st, at[1])
+        pending = _any_marine(st, _id_of(at[2])) if where == "move" else None
+        yield from _swaps(st, team, action, remaining, pending)
+        yield from _facings(st, team, 0)
+        yield from _activations(st, team, action)
+    elif where == "facing":
+        yield from _facings(st, team, int(str(at[1])))
+        yield from _activations(st, team, action)
+    elif where == "attack_next":
+        yield from _attackers(st, team, action, _marines_of(st, at[1]), None)
+    elif where == "attack_again" or where == "attack_target":
+        series = (_any_marine(st, _id_of(at[2])), int(str(at[3])), int(str(at[4])), where == "attack_target")
+        yield from _attackers(st, team, action, _marines_of(st, at[1]), series)
+    else:
+        raise AssertionError(f"no resume point {where!r}")
+    yield from after_action(st, team, action)
+
+
+def _id_of(marine: object) -> str:
+    assert isinstance(marine, Marine)
+    return marine.id
+
+
+def _marines_of(st: Board, marines: object) -> list[Marine]:
+    """This board's marines with the ids of ``marines`` (another board's, a copy's source)."""
+    assert isinstance(marines, list)
+    return [_any_marine(st, _id_of(m)) for m in marines]
+
+
+def _any_marine(st: Board, mid: str) -> Marine:
+    """The marine ``mid``, in the formation or dead."""
+    for m in st.marines() + st.dead:
+        if m.id == mid:
+            return m
+    raise AssertionError(f"no marine {mid}")
 
 
 def _next_marine(st: Board, player: int, remaining: list[Marine], step: str) -> Flow:
@@ -87,11 +142,26 @@ def move_activate(st: Board, team: Team, action: Action) -> Flow:
                 pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in targets], card="enter_formation")
                 st.place_token(_find_marine(st, pick.value))
                 st.stats.fired["enter_formation"] += 1
-    free = any(e.kind == "free_swap" for e in action.effects)
     # A. move: each marine of the team may swap places once, in the order the player chooses
-    remaining = list(st.team_marines(team.id))
-    while remaining:
-        m = yield from _next_marine(st, player, remaining, "move")
+    yield from _swaps(st, team, action, list(st.team_marines(team.id)), None)
+    # B. facing
+    yield from _facings(st, team, 0)
+    # C. activate one terrain card each marine faces (each card once per round)
+    yield from _activations(st, team, action)
+
+
+def _swaps(st: Board, team: Team, action: Action, remaining: list[Marine], pending: Marine | None) -> Flow:
+    """Step A of Move + Activate: the ``remaining`` marines swap places (``pending``: the marine
+    whose move question is asked first, when a copy resumes there)."""
+    player = team.player
+    free = any(e.kind == "free_swap" for e in action.effects)
+    while remaining or pending is not None:
+        if pending is None:
+            st.at = ("move_next", remaining)  # (the live list: a copy reads it at once)
+            m = yield from _next_marine(st, player, remaining, "move")
+            st.at = None
+        else:
+            m, pending = pending, None
         if not m.alive:
             continue
         i = st.row_of(m)
@@ -99,20 +169,34 @@ def move_activate(st: Board, team: Team, action: Action) -> Flow:
         near = range(len(rows)) if free else (i - 1, i + 1)
         options = [MOVE_STAY] + [Option("move", str(j)) for j in near
                                  if 0 <= j < len(rows) and j != i and rows[j].marine is not None]
+        st.at = ("move", remaining, m)
         pick = yield from st.ask(player, K.MOVE, options, marine=m.id)
+        st.at = None
         if pick.value != "stay":
             j = int(pick.value)
             st.rows[i].marine, st.rows[j].marine = st.rows[j].marine, st.rows[i].marine
             st.log("swap", m.id, i, j)
             if free and abs(j - i) > 1:
                 st.stats.fired[action.id] += 1
-    # B. facing
-    for m in st.team_marines(team.id):
+
+
+def _facings(st: Board, team: Team, start: int) -> Flow:
+    """Step B of Move + Activate: each marine of the team from the ``start``-th on may turn."""
+    player = team.player
+    marines = st.team_marines(team.id)
+    for k in range(start, len(marines)):
+        m = marines[k]
+        st.at = ("facing", k)
         flip = yield from st.ask(player, K.FACING, FACING[m.facing], marine=m.id)
+        st.at = None
         if flip.value != m.facing:
             m.facing = flip.value
             st.log("face", m.id, m.facing)
-    # C. activate one terrain card each marine faces (each card once per round)
+
+
+def _activations(st: Board, team: Team, action: Action) -> Flow:
+    """Step C of Move + Activate: each marine may activate one terrain card he faces."""
+    player = team.player
     for m in list(st.team_marines(team.id)):
         if not m.alive:
             continue
@@ -165,35 +249,58 @@ def attack_action(st: Board, team: Team, action: Action) -> Flow:
         pick = yield from st.ask(team.player, K.EVASION_ATTACKER, [_marine_option(m) for m in marines], card=action.id)
         marines = [_find_marine(st, pick.value)]
         st.stats.fired["evasion"] += 1
-    remaining = list(marines)
-    while remaining:
-        m = yield from _next_marine(st, team.player, remaining, "attack")
-        if not m.alive:
-            continue
-        # Heroic Charge: instead of attacking
-        charge = next((e for e in action.effects if e.kind == "heroic_charge" and e.get("marine") == m.id), None)
-        if charge is not None:
-            if swarms_near(st, st.row_of(m), int(charge.get("reach", 1))):
-                go = yield from _yes_no(st, team.player, K.HEROIC_CHARGE, marine=m.id)
-                if go:
-                    yield from heroic_charge(st, team, m, charge)
-                    st.stats.fired[action.id] += 1
-                    continue
-        attacks = 1
-        multi = next((e for e in action.effects if e.kind == "multi_attack" and e.get("marine") == m.id), None)
-        if multi is not None:
-            attacks = int(multi.get("attacks", 3))
-        done = 0
-        while done < attacks and m.alive:
-            if done >= 1:
-                more = yield from _yes_no(st, team.player, K.ATTACK_AGAIN, marine=m.id)
-                if not more:
-                    break
-                st.stats.fired[action.id] += 1
-            made = yield from marine_attack(st, team, m, action)
-            if not made:
+    yield from _attackers(st, team, action, list(marines), None)
+
+
+def _attackers(st: Board, team: Team, action: Action, remaining: list[Marine],
+               pending: tuple[Marine, int, int, bool] | None) -> Flow:
+    """The ``remaining`` marines of an Attack card attack, in the order the player chooses.
+    ``pending`` (a copy resumes there): the marine whose series of attacks is taken up first,
+    with its number of attacks, the attacks made and whether its target question comes first."""
+    while remaining or pending is not None:
+        if pending is None:
+            st.at = ("attack_next", remaining)
+            m = yield from _next_marine(st, team.player, remaining, "attack")
+            st.at = None
+            if not m.alive:
+                continue
+            # Heroic Charge: instead of attacking
+            charge = next((e for e in action.effects if e.kind == "heroic_charge" and e.get("marine") == m.id), None)
+            if charge is not None:
+                if swarms_near(st, st.row_of(m), int(charge.get("reach", 1))):
+                    go = yield from _yes_no(st, team.player, K.HEROIC_CHARGE, marine=m.id)
+                    if go:
+                        yield from heroic_charge(st, team, m, charge)
+                        st.stats.fired[action.id] += 1
+                        continue
+            attacks = 1
+            multi = next((e for e in action.effects if e.kind == "multi_attack" and e.get("marine") == m.id), None)
+            if multi is not None:
+                attacks = int(multi.get("attacks", 3))
+            yield from _attack_series(st, team, action, remaining, m, attacks, 0, False)
+        else:
+            m, attacks, done, at_target = pending
+            pending = None
+            yield from _attack_series(st, team, action, remaining, m, attacks, done, at_target)
+
+
+def _attack_series(st: Board, team: Team, action: Action, remaining: list[Marine], m: Marine, attacks: int,
+                   done: int, at_target: bool) -> Flow:
+    """``m``'s attacks of an Attack card from the ``done``-th on (``at_target``: that attack's
+    target question comes first, the question whether to attack again being answered)."""
+    while done < attacks and m.alive:
+        if done >= 1 and not at_target:
+            st.at = ("attack_again", remaining, m, attacks, done)
+            more = yield from _yes_no(st, team.player, K.ATTACK_AGAIN, marine=m.id)
+            st.at = None
+            if not more:
                 break
-            done += 1
+            st.stats.fired[action.id] += 1
+        at_target = False
+        made = yield from marine_attack(st, team, m, action, place=("attack_target", remaining, m, attacks, done))
+        if not made:
+            break
+        done += 1
 
 
 def heroic_charge(st: Board, team: Team, m: Marine, eff: Effect) -> Flow:
@@ -213,14 +320,18 @@ def heroic_charge(st: Board, team: Team, m: Marine, eff: Effect) -> Flow:
         st.marine_dies(m, "heroic_charge")
 
 
-def marine_attack(st: Board, team: Team, m: Marine, action: Action | None, source: str = "attack") -> Flow:
+def marine_attack(st: Board, team: Team, m: Marine, action: Action | None, source: str = "attack",
+                  place: tuple[object, ...] | None = None) -> Flow:
     """One attack by ``m``: pick a swarm in reach, roll, apply kills.  Returns
-    False when there was nothing to attack."""
+    False when there was nothing to attack.  ``place``: where in the rules its target
+    question is (:attr:`Board.at`), for an attack a copy can resume at."""
     targets = shootable(st, m)
     if not targets:
         return False
     options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [SWARM_NONE]
+    st.at = place
     pick = yield from st.ask(team.player, K.ATTACK_TARGET, options, marine=m.id, source=source)
+    st.at = None
     if pick.value == "none":
         return False
     k = int(pick.value.split(":")[2])
@@ -289,16 +400,25 @@ def _lead_by_example(st: Board, team: Team) -> Flow:
                     st.stats.fired[card] += 1
 
 
-def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm) -> Flow:
-    """A swarm attacks the marine it is engaged with (the defence roll)."""
+def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm, k: int,
+                  rolled: tuple[int, bool, bool] | None) -> Flow:
+    """A swarm, the ``k``-th of :attr:`Board.attack_queue`, attacks the marine it is engaged
+    with (the defence roll).  ``rolled``: a copy resumes at the question whether to re-roll
+    the defence die, which shows (value, skull) and was re-rolled before (or not)."""
     team = st.teams[m.team]
     player = team.player
     while sw.cards and m.alive:
-        value, skull = st.roll()
-        rerolled = False
+        if rolled is None:
+            value, skull = st.roll()
+            rerolled = False
+        else:
+            value, skull, rerolled = rolled
+            rolled = None
         facing = m.facing == side
         while m.tokens and facing:
+            st.at = ("defence", k, row, side, m.id, value, skull, rerolled)
             again = yield from _yes_no(st, player, K.REROLL_DEFENCE, marine=m.id, value=value, swarm=len(sw))
+            st.at = None
             if not again:
                 break
             st.spend_token(m)

@@ -21,7 +21,18 @@ from typing import Any, Callable, Iterable, Sequence
 from cardkit.errors import CardkitError
 from cardkit.games.death_angel.board import ROUND_LIMIT, Ask, Board, Flow, Game, RoundEffects, Rules, Stats
 from cardkit.games.death_angel import kinds as K
-from cardkit.games.death_angel.phases import choose_actions, play_round, rest_of_round, setup
+from cardkit.games.death_angel import combat
+from cardkit.games.death_angel.phases import (
+    attacks_from,
+    choose_actions,
+    choose_teams,
+    end_of_phase,
+    finish_setup,
+    play_round,
+    resolve_from,
+    rest_of_round,
+    setup,
+)
 from cardkit.rules.core import Decision, GameOver, Option, Outcome
 from cardkit.rules.protocol import End, GameReport, GameResult, Result, SeatResult
 
@@ -83,14 +94,35 @@ class State(Board):
 
     def fork(self) -> "State":
         """An independent copy that plays on exactly as this game would, dice
-        included.  At an action choice (where search spends its effort) the board
-        is copied and the round resumes from the teams still to choose, without
-        replaying anything; at any other decision it falls back to :meth:`replayed`
-        (the rules code is a stack of generators, which cannot be copied)."""
-        d = self.decision
-        if d is None or d.kind != K.ACTION:
+        included.  At a decision whose place in the rules is board data (an
+        action choice, where search spends its effort; a combat team choice at
+        setup; the questions of a Support or Move + Activate card's resolution,
+        :attr:`Board.at`) the board is copied and play resumes there,
+        without replaying anything; at any other decision it falls back to
+        :meth:`replayed` (the rules code there is a stack of generators, which
+        cannot be copied)."""
+        resume = self._resume()
+        if resume is None:
             return self.replayed()
-        return State(self.game, self.seed, start=_resume_round(self))
+        return State(self.game, self.seed, start=resume(self))
+
+    def copies(self) -> bool:
+        """Does :meth:`fork` copy the board here (rather than replay the game)?"""
+        return self._resume() is not None
+
+    def _resume(self) -> Callable[["State"], Callable[[Board], Flow]] | None:
+        d = self.decision
+        if d is None:
+            return None
+        if d.kind == K.ACTION:
+            return _resume_round
+        if d.kind == K.TEAM:
+            return _resume_setup
+        if self.at is not None and self.at[0] == "defence":
+            return _resume_defence
+        if self.at is not None and self.resolving >= 0:
+            return _resume_action
+        return None
 
     # ------------------------------------------------------ the engine protocol
     # (cardkit.rules.protocol.State): what the generic playtest and agents read
@@ -185,6 +217,66 @@ class State(Board):
             if self.round >= self.game.rules.round_limit:
                 self.end("abandoned", "round_limit")
             yield from play_round(self)
+
+
+def _resume_defence(src: State) -> Callable[[Board], Flow]:
+    """The start of a copy of ``src`` taken at a re-roll question of a defence roll in the
+    Genestealer attack: copy the board (the swarms' order is :attr:`Board.attack_queue`), take
+    that swarm's attack up at the question, then the other swarms and the rest of the round."""
+    decisions = list(src.decisions)
+    at = src.at
+    assert at is not None
+    _, k, row, side, marine, value, skull, rerolled = at
+
+    def start(st: Board) -> Flow:
+        st.copy_from(src)
+        if isinstance(st, State):
+            st.decisions = decisions
+        m = next(x for x in st.marines() if x.id == marine)
+        sw = st.attack_queue[k]
+        yield from attacks_from(st, k, combat.swarm_attacks(st, m, row, side, sw, k, (value, skull, rerolled)))
+        yield from end_of_phase(st)
+        yield from rest_of_round(st, "event")
+
+    return start
+
+
+def _resume_action(src: State) -> Callable[[Board], Flow]:
+    """The start of a copy of ``src`` taken at a question inside an action card's resolution
+    whose place the rules code marks (:attr:`Board.at`: a Support card's token, a Move +
+    Activate card's swaps and facings): copy the board, resolve the rest of that card from the
+    question on, then the round's remaining cards and the rest of the round."""
+    decisions = list(src.decisions)
+    at = src.at
+    k = src.resolving
+    assert at is not None
+
+    def start(st: Board) -> Flow:
+        st.copy_from(src)
+        if isinstance(st, State):
+            st.decisions = decisions
+        team = st.teams[st.resolve_order[k]]
+        action = st.game.actions[team.chosen or ""]
+        yield from resolve_from(st, k, combat.resume_action(st, team, action, at))
+        yield from rest_of_round(st, "genestealer_attack")
+
+    return start
+
+
+def _resume_setup(src: State) -> Callable[[Board], Flow]:
+    """The start of a copy of ``src`` taken at a combat team choice: copy the
+    board (the decks are dealt, the picks so far are :attr:`Board.team_picks`),
+    then the remaining picks and the rest of the setup."""
+    decisions = list(src.decisions)
+
+    def start(st: Board) -> Flow:
+        st.copy_from(src)
+        if isinstance(st, State):
+            st.decisions = decisions
+        yield from choose_teams(st)
+        yield from finish_setup(st)
+
+    return start
 
 
 def _resume_round(src: State) -> Callable[[Board], Flow]:

@@ -31,14 +31,30 @@ def setup(st: Board) -> Flow:
         deck.append(rng.choice(cards, f"tier_{tier}"))
     st.location_deck = deck
     # 4. combat teams, chosen in turn
-    free = [t.id for t in g.set.teams]
-    chosen: list[tuple[str, int]] = []
-    for _rnd in range(g.teams_per_player):
-        for p in range(g.players):
-            pick = yield from st.ask(p, K.TEAM, [g.team_options[t] for t in free])
-            free.remove(pick.value)
-            chosen.append((pick.value, p))
-    for team, p in chosen:
+    yield from choose_teams(st)
+    yield from finish_setup(st)
+
+
+def choose_teams(st: Board) -> Flow:
+    """Setup step 4: the players choose combat teams in turn, one each per pass.  The picks so
+    far are board data (:attr:`Board.team_picks`), so a copy taken at a team choice resumes here."""
+    g = st.game
+    picks = st.team_picks
+    taken = {team for team, _ in picks}
+    free = [t.id for t in g.set.teams if t.id not in taken]
+    for k in range(len(picks), g.teams_per_player * g.players):
+        p = k % g.players
+        pick = yield from st.ask(p, K.TEAM, [g.team_options[t] for t in free])
+        free.remove(pick.value)
+        picks.append((pick.value, p))
+
+
+def finish_setup(st: Board) -> Flow:
+    """Setup steps 5-8, once the combat teams are chosen."""
+    g = st.game
+    rng = st.rng
+    deck = st.location_deck
+    for team, p in st.team_picks:
         st.teams[team] = Team(team, p, list(g.hands[team]))
     # 5. formation: shuffle the chosen marines, top half faces left, bottom half right
     marines = [Marine(m.id, m.team, m.range) for m in g.marines_by_id if m.team in st.teams]
@@ -137,12 +153,28 @@ def resolve_actions(st: Board) -> Flow:
     if order:
         st.current_player = st.teams[order[0][1]].player
     st.log("actions", [st.teams[tid].chosen for _, tid in order])
-    for _, tid in order:
-        team = st.teams[tid]
+    st.resolve_live = [t.id for t in live]
+    st.resolve_order = [tid for _, tid in order]
+    yield from resolve_from(st, 0, None)
+
+
+def resolve_from(st: Board, start: int, resumed: Flow | None) -> Flow:
+    """The round's action cards from the ``start``-th of :attr:`Board.resolve_order` on, then
+    the end of the resolution.  ``resumed``: the ``start``-th card's resolution taken up
+    mid-way (a copy of a game resumes there, :meth:`~cardkit.games.death_angel.engine.State.fork`)."""
+    order = st.resolve_order
+    for k in range(start, len(order)):
+        team = st.teams[order[k]]
+        st.resolving = k
+        if k == start and resumed is not None:
+            yield from resumed
+            continue
         if team.removed:
             continue
         yield from combat.resolve_action(st, team, st.game.actions[team.chosen or ""])
-    for team in live:
+    st.resolving = -1
+    for tid in st.resolve_live:
+        team = st.teams[tid]
         team.last = team.chosen
     st.merge_swarms()
     yield from end_of_phase(st)
@@ -231,8 +263,19 @@ def travel(st: Board) -> Flow:
 
 # ------------------------------------------------------- genestealer attack
 def genestealer_attack(st: Board) -> Flow:
-    queue = [sw for _, _, sw in st.swarms()]  # fixed order: top down, left before right
-    for sw in queue:
+    st.attack_queue = [sw for _, _, sw in st.swarms()]  # fixed order: top down, left before right
+    yield from attacks_from(st, 0, None)
+
+
+def attacks_from(st: Board, start: int, resumed: Flow | None) -> Flow:
+    """The swarms of :attr:`Board.attack_queue` from the ``start``-th on attack.  ``resumed``:
+    the ``start``-th swarm's attack taken up mid-way (a copy resumes there)."""
+    queue = st.attack_queue
+    for k in range(start, len(queue)):
+        sw = queue[k]
+        if k == start and resumed is not None:
+            yield from resumed
+            continue
         if not sw.cards or sw.attacked or sw.shielded:
             continue
         where = st.locate(sw)
@@ -243,7 +286,8 @@ def genestealer_attack(st: Board) -> Flow:
         if marine is None:
             continue
         sw.attacked = True
-        yield from combat.swarm_attacks(st, marine, row, side, sw)
+        yield from combat.swarm_attacks(st, marine, row, side, sw, k, None)
+    st.attack_queue = []
 
 
 # ------------------------------------------------------------ event phase
