@@ -267,10 +267,39 @@ def expand_uses(data: Any, doc: YamlDoc) -> list[Issue]:
     for fname, spec in (data.get("faces") or {}).items() if isinstance(data.get("faces"), dict) else ():
         if isinstance(spec, dict) and isinstance(spec.get("elements"), list):
             spec["elements"] = expand(spec["elements"], ("faces", fname, "elements"), ())
+    params = {g for g, els in groups.items() if isinstance(els, list) and _has_params(els)}
     for gname in list(groups):
-        if isinstance(groups[gname], list) and not _has_params(groups[gname]):
+        if gname not in params and isinstance(groups[gname], list):
             groups[gname] = expand(groups[gname], ("groups", gname), (gname,))
+    # a parameterised group is drawn only through its expansions (each checked as it is expanded)
+    for gname in params:
+        del groups[gname]
+    for path, el in _plain_uses(data):
+        if el.get("group") in params:
+            issues.append(doc.issue("M082", f"group {short(el['group'])} takes parameters; give them in `with`",
+                                    path + ("group",)))
     return issues
+
+
+def _plain_uses(data: dict[str, Any]) -> list[tuple[JsonPath, dict[str, Any]]]:
+    found: list[tuple[JsonPath, dict[str, Any]]] = []
+
+    def walk(els: Any, path: JsonPath) -> None:
+        if not isinstance(els, list):
+            return
+        for i, el in enumerate(els):
+            if isinstance(el, dict):
+                if el.get("type") == "use":
+                    found.append((path + (i,), el))
+                for key in ("elements", "blocks", "join"):
+                    walk(el.get(key), path + (i, key))
+
+    for fname, spec in (data.get("faces") or {}).items() if isinstance(data.get("faces"), dict) else ():
+        if isinstance(spec, dict):
+            walk(spec.get("elements"), ("faces", fname, "elements"))
+    for gname, els in (data.get("groups") or {}).items():
+        walk(els, ("groups", gname))
+    return found
 
 
 def _count(node: Any) -> int:
@@ -291,10 +320,18 @@ def _has_params(node: Any) -> bool:
     return False
 
 
-def _substitute(node: Any, args: Mapping[str, Any], missing: set[str]) -> Any:
+_LENGTH_KEYS = frozenset({"box", "at", "centre", "points", "r", "radius", "inset", "size", "min", "w", "h", "step",
+                          "baseline", "ratio", "sizes"})
+
+
+def _substitute(node: Any, args: Mapping[str, Any], missing: set[str], key: str = "") -> Any:
+    """``node`` with each ``$name`` replaced by ``args[name]``: a whole-string
+    ``$name`` takes the value as it is (any type); inside a longer length
+    (under a length key) a value with an operator is put in parentheses, so
+    ``$x + 1mm`` with ``x: W - 4mm`` means ``(W - 4mm) + 1mm``."""
     if isinstance(node, str):
         whole = _PARAM.fullmatch(node)
-        if whole:  # the whole value: any type (a number, a colour spec, a list)
+        if whole:
             if whole[1] in args:
                 return copy.deepcopy(args[whole[1]])
             missing.add(whole[1])
@@ -305,13 +342,13 @@ def _substitute(node: Any, args: Mapping[str, Any], missing: set[str]) -> Any:
                 missing.add(m[1])
                 return m[0]
             v = str(args[m[1]])
-            return f"({v})" if re.search(r"[-+*/ ]", v) else v
+            return f"({v})" if key in _LENGTH_KEYS and re.search(r"(?<=.)[-+*/]", v.strip()) else v
 
         return _PARAM.sub(one, node)
     if isinstance(node, list):
-        return [_substitute(v, args, missing) for v in node]
+        return [_substitute(v, args, missing, key) for v in node]
     if isinstance(node, dict):
-        return {k: _substitute(v, args, missing) for k, v in node.items()}
+        return {k: _substitute(v, args, missing, k) for k, v in node.items()}
     return node
 
 
