@@ -65,6 +65,7 @@ class FaceBook:
     where: dict[int, JsonPath] = field(default_factory=dict)  # id() of each element mapping -> its path in the file
     included: list[tuple[Path, Any]] = field(default_factory=list)  # files read through `include`, with their stamps
     variant: str | None = None  # the variant drawn (None: the file as written)
+    variants: list[str] = field(default_factory=list)  # the variants the file declares
 
     def issue(self, code: str, message: str, el: Mapping[str, Any] | None = None, path: JsonPath = ()) -> Issue:
         """A problem found while drawing, located at element ``el`` of the file (or at ``path``)."""
@@ -181,6 +182,7 @@ def _load_faces(root: Path, card_set: CardSet, variant: str | None = None) -> Fa
         return read_yaml_file(path, name, root=root)
 
     doc, problems, included = reuse.read_includes(plain, root, set_dir, reader)
+    variants = reuse.variant_names(doc.data)
     if not problems:
         problems = reuse.apply_variant(doc, variant)
     if not problems:
@@ -192,7 +194,7 @@ def _load_faces(root: Path, card_set: CardSet, variant: str | None = None) -> Fa
     data = doc.data
     book = FaceBook(rel, dict(data.get("palette", {})), {k: dict(v) for k, v in data.get("maps", {}).items()}, doc=doc)
     book.included = [(p, _stamp(p)) for p in included]
-    book.variant = variant
+    book.variant, book.variants = variant, variants
     raw_styles = data.get("styles", {})
     chains = _chain_issues(raw_styles, doc, "styles") + _chain_issues(data["faces"], doc, "faces")
     if chains:  # (resolving follows each chain)
