@@ -261,7 +261,7 @@ def expand_uses(data: Any, doc: YamlDoc) -> list[Issue]:
                                     here + ("with",)))
         group = {k: v for k, v in el.items() if k not in ("with", "group")}
         group["type"] = "group"
-        group["elements"] = expand(body, here + ("elements",), chain + (name,))
+        group["elements"] = expand(body, ("groups", name), chain + (name,))  # (problems inside: located in the group)
         return group
 
     for fname, spec in (data.get("faces") or {}).items() if isinstance(data.get("faces"), dict) else ():
