@@ -82,30 +82,33 @@ def test_a_broken_variant_is_found_by_validate(project: Path, cli):
 
 
 def test_included_palette_draws_the_same_pdf(project: Path, cli):
-    """Deep Strike includes the palette it shares with Death Angel: written out in
-    its own file instead, the (printer-friendly) PDF is the same, byte for byte."""
+    """Deep Strike's palette moved to a shared file it includes: the (printer-friendly)
+    PDF is the same, byte for byte; a mistake in the shared file is located there."""
     assert cli("build", "pdf", "--root", str(project), "--set", "deep-strike", "--variant", "printer-friendly").code == 0
     before = (project / "output" / "deep-strike-en-a4-printer-friendly.pdf").read_bytes()
-    shared = project / "cards" / "shared-faces.yaml"
-    assert "gold:" in shared.read_text(encoding="utf-8")
-    _edit(project, "include: [../shared-faces.yaml]  # paper, ink, white, gold\n\npalette:\n",
-          'palette:\n  paper: "#f6f1e4"\n  ink: "#1d1b18"\n  white: "#ffffff"\n  gold: "#c9a227"\n')
-    shared.write_text("palette: {paper: nope}\n", encoding="utf-8")  # (now read by Death Angel only)
+    shared = project / "cards" / "shared.yaml"
+    shared.write_text('palette: {paper: "#f6f1e4", ink: "#1d1b18", white: "#ffffff", gold: "#c9a227", card: "#000000"}\n'
+                      "styles:\n  name: {role: body, size: 5pt}\n", encoding="utf-8")
+    _edit(project, '''palette:
+  paper: "#f6f1e4"
+  ink: "#1d1b18"
+  white: "#ffffff"
+  gold: "#c9a227"
+  card: "#2f3b2a"''', 'include: [../shared.yaml]\npalette:\n  card: "#2f3b2a"')  # (its own card and name style win)
     result = cli("build", "pdf", "--root", str(project), "--set", "deep-strike", "--variant", "printer-friendly")
     assert result.code == 0, result.err
     assert (project / "output" / "deep-strike-en-a4-printer-friendly.pdf").read_bytes() == before
-    # a mistake in an included file is located there
-    _edit(project, 'palette:\n  paper: "#f6f1e4"\n', 'include: [../shared-faces.yaml]\npalette:\n')
+    shared.write_text('palette: {paper: "#f6f1e4", ink: "#1d1b18", white: "#ffffff", gold: nope}\n', encoding="utf-8")
     bad = cli("validate", "--root", str(project))
-    assert set(_errors(bad.err)) == {("cards/shared-faces.yaml", 1, "S007")}, bad.err  # (for both sets that include it)
-    assert "cards/shared-faces.yaml:1:18:" in bad.err  # (the column of `nope`)
+    assert _errors(bad.err) == [("cards/shared.yaml", 1, "S007")], bad.err
+    assert "cards/shared.yaml:1:69:" in bad.err  # (the column of `nope`)
 
 
 def test_includes_nested_too_deep_are_refused(project: Path, cli):
     d = project / DS
     for n in range(6):
         (d / f"inc{n}.yaml").write_text(f"include: [inc{n + 1}.yaml]\n" if n < 5 else "palette: {}\n", encoding="utf-8")
-    _edit(project, "include: [../shared-faces.yaml]", "include: [../shared-faces.yaml, inc0.yaml]")
+    _edit(project, "palette:\n", "include: [inc0.yaml]\npalette:\n")
     result = cli("validate", "--root", str(project))
     assert result.code == 1
     assert ("cards/deep-strike/inc3.yaml", 1, "M085") in _errors(result.err)
