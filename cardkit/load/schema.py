@@ -176,7 +176,9 @@ def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
                         "pattern backtracks; simplify it", path)
         return
     if kw == "pattern":
-        yield doc.issue("S007", f"{short(error.instance)} does not match the expected form {error.validator_value}", path)
+        form = str(error.validator_value)  # (a long pattern, such as a colour's, is cut: one line stays readable)
+        yield doc.issue("S007", f"{short(error.instance)} does not match the expected form "
+                        f"{form if len(form) <= 60 else form[:57] + '...'}", path)
         return
     if kw in ("minProperties", "maxProperties"):
         n = len(error.instance) if isinstance(error.instance, dict) else 0
