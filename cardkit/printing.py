@@ -51,14 +51,15 @@ class BuildResult:
 UNITS = ("inch", "cm")
 
 
-def compose_set(root: Path, card_set: CardSet, locale: str, units: str = "inch") -> tuple[list[PrintItem], list[PrintItem]]:
+def compose_set(root: Path, card_set: CardSet, locale: str, units: str = "inch",
+                variant: str | None = None) -> tuple[list[PrintItem], list[PrintItem]]:
     """Every physical card of the set (and the extras) composed in ``locale``
-    from the set's face file; ``units`` (inch or cm) is passed to plugin
-    elements that label distances (a table map)."""
+    from the set's face file (with the overrides of ``variant``); ``units``
+    (inch or cm) is passed to plugin elements that label distances (a table map)."""
     if units not in UNITS:
         raise CardkitError(f"unknown --units '{units}' (inch or cm)", code="B006")
     loc = Localizer(root, locale, card_set)
-    comp = Composer(card_set, loc, load_faces(root, card_set), art=lambda rel: load_art(root / rel, rel, root),
+    comp = Composer(card_set, loc, load_faces(root, card_set, variant), art=lambda rel: load_art(root / rel, rel, root),
                     options={"units": units})
     return comp.items(), comp.extras()
 
@@ -391,13 +392,15 @@ def _back_bleeds(sheet: Sheet, slot: int, filled: set[int]) -> tuple[float, floa
 
 def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", duplex: str = "long-edge",
               bleed: float | None = None, mode: str = "cards", out: Path | None = None, units: str = "inch",
-              margin: float = DEFAULT_MARGIN, layout: str = "grid", colours: ColourOptions = RGB_OUTPUT) -> BuildResult:
+              margin: float = DEFAULT_MARGIN, layout: str = "grid", colours: ColourOptions = RGB_OUTPUT,
+              variant: str | None = None) -> BuildResult:
     """Write ``output/<set>-<locale>-<paper>.pdf`` (or ``out``; ``-<layout>``
     is added for a layout other than the grid); raise with every string that
     does not fit.  Cards of each trim size get their own sheets, calibration
     page included, in the order the first card of each size is printed.
     ``colours`` CMYK writes a PDF/X-1a file in DeviceCMYK (``-cmyk`` is added
-    to the default name)."""
+    to the default name); ``variant`` draws the faces with that variant of the
+    face file (``-<variant>`` is added to the default name)."""
     issues = []
     if duplex not in ("long-edge", "short-edge", "none"):
         issues.append(Issue("B003", f"unknown --duplex '{duplex}' (long-edge, short-edge or none)"))
@@ -409,7 +412,7 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
         issues += exc.issues
     if issues:  # every bad option at once, before anything is composed
         raise CardkitError(issues)
-    items, extras = compose_set(root, card_set, locale, units)
+    items, extras = compose_set(root, card_set, locale, units, variant)
     all_items = items + extras
     _check_fits(root, card_set, locale, all_items)
     faces = _faces(all_items)
@@ -446,7 +449,7 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
         token_page(doc, sheets[0], card_set, loc, duplex, title, load_faces(root, card_set).svg_icons)
     data = doc.finish()
     suffix = ("" if mode == "cards" else "-inserts") + ("" if layout == "grid" else f"-{layout}") + \
-        ("" if colours.space == "rgb" else f"-{colours.space}")
+        ("" if colours.space == "rgb" else f"-{colours.space}") + ("" if variant is None else f"-{variant}")
     path = out or output_path(root / "output", f"{card_set.id}-{locale}-{paper}{suffix}.pdf", "the set id")
     atomic_write_bytes(path, data)
     fits = [f for face in faces for f in face.fits]

@@ -55,6 +55,7 @@ def _colours(colour: str, ink_limit: float):  # -> ColourOptions
 
 
 LAYOUT_HELP = "grid (each card with its own bleed), shared-edge (cards share cut lines) or gutterfold (fronts and backs on one side, folded)"
+VARIANT_HELP = "a variant of the faces, declared under `variants` in faces.yaml (e.g. printer-friendly); adds -<variant> to the file names"
 
 
 MARGIN_HELP = "the printer's unprintable margin: nothing is drawn within it"
@@ -105,7 +106,8 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
               margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm",
               colour: Annotated[str, typer.Option("--colour", help=COLOUR_HELP)] = "rgb",
               ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0,
-              min_coverage: MinCoverageOpt = None) -> None:
+              min_coverage: MinCoverageOpt = None,
+              variant: Annotated[Optional[str], typer.Option("--variant", help=VARIANT_HELP)] = None) -> None:
     """The main job: validate, check the translations, and write
     output/<set>-<locale>-a4.pdf for every set in English and every locale with
     catalogs, with a summary in output/build-summary.txt (in the --locale
@@ -149,7 +151,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
         for n, (set_id, pdf_locale) in enumerate(jobs):
             bar.update(n, f"PDF {set_id} {pdf_locale}")
             result = build_pdf(root, project.card_set(set_id), pdf_locale, layout=layout, margin=margin_pt,
-                               colours=colours)
+                               colours=colours, variant=variant)
             cards += result.cards
             rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
             pdfs.append(bs.PdfFacts(str(rel_path), result.cards, result.pages))
@@ -187,7 +189,8 @@ def build_pdf_cmd(root: RootOpt = Path("."),
                   colour: Annotated[str, typer.Option("--colour", help=COLOUR_HELP)] = "rgb",
                   ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0,
                   out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>[-<layout>].pdf)")] = None,
-                  min_coverage: MinCoverageOpt = None) -> None:
+                  min_coverage: MinCoverageOpt = None,
+                  variant: Annotated[Optional[str], typer.Option("--variant", help=VARIANT_HELP)] = None) -> None:
     """Write one localized print-and-play PDF; says how much of the set is
     translated (the rest prints in English)."""
     from cardkit.printing import build_pdf
@@ -198,7 +201,7 @@ def build_pdf_cmd(root: RootOpt = Path("."),
     coverage = _coverage_lines(root, project, [sid], [locale], min_coverage) if sid in project.sets else []
     result = build_pdf(root, project.card_set(sid), locale, paper=paper.lower(), duplex=duplex,
                        bleed=_parse_bleed(bleed), mode=mode, out=out, units=units, layout=layout,
-                       margin=_parse_margin(margin), colours=colours)
+                       margin=_parse_margin(margin), colours=colours, variant=variant)
     for line in coverage:
         typer.echo(line)
     typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")

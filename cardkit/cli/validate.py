@@ -93,6 +93,18 @@ def _face_issues(root: Path, loaded, quality: bool = True) -> list[Issue]:  # (L
     except CardkitError as exc:
         return exc.issues
     found = _quality_issues(root, loaded, book) if quality else []
+    from dataclasses import replace
+
+    for name in book.variants:  # each variant is checked as it would be built
+        try:
+            drawn = load_faces(root, loaded.set, name)
+        except CardkitError as exc:
+            found += [i for i in exc.issues if i not in found]
+            continue
+        if quality:  # (a finding the file as written has at the same place is reported once)
+            seen = {(i.code, i.file, i.line, i.column) for i in found}
+            found += [replace(i, message=f"variant '{name}': {i.message}") for i in _quality_issues(root, loaded, drawn)
+                      if (i.code, i.file, i.line, i.column) not in seen]
     if loaded.kinds is None or loaded.kinds.file not in loaded.docs:
         return found
     return unshown_issues(loaded.kinds, book, loaded.docs[loaded.kinds.file]) + found

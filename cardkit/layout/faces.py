@@ -63,6 +63,9 @@ class FaceBook:
     id_marks: dict[str, tuple[int, int]] = field(default_factory=dict)  # face name -> where its `id` is (P006)
     doc: YamlDoc | None = None  # the file as read: drawing and the print-quality checks locate their findings in it
     where: dict[int, JsonPath] = field(default_factory=dict)  # id() of each element mapping -> its path in the file
+    included: list[tuple[Path, Any]] = field(default_factory=list)  # files read through `include`, with their stamps
+    variant: str | None = None  # the variant drawn (None: the file as written)
+    variants: list[str] = field(default_factory=list)  # the variants the file declares
 
     def issue(self, code: str, message: str, el: Mapping[str, Any] | None = None, path: JsonPath = ()) -> Issue:
         """A problem found while drawing, located at element ``el`` of the file (or at ``path``)."""
@@ -132,23 +135,30 @@ def _resolve(table: Mapping[str, Any], name: str, doc: YamlDoc, section: str, is
     return merged
 
 
-_CACHE: dict[tuple[str, int, int, int], tuple[CardSet, FaceBook]] = {}
+_CACHE: dict[Any, tuple[CardSet, FaceBook]] = {}
 
 
-def load_faces(root: Path, card_set: CardSet) -> FaceBook:
-    """Read and check ``faces.yaml`` of ``card_set``; raise with every problem
-    found.  A build composes each set once per locale: the checked file is
-    kept while the file (and the card set it was checked against) is the same."""
-    path = root / card_set.directory / FACE_FILE
+def _stamp(path: Path) -> tuple[str, int, int] | None:
     try:
         st = path.stat()
-        key = (str(path.resolve()), st.st_mtime_ns, st.st_size, id(card_set))
     except OSError:
-        key = None
+        return None
+    return (str(path.resolve()), st.st_mtime_ns, st.st_size)
+
+
+def load_faces(root: Path, card_set: CardSet, variant: str | None = None) -> FaceBook:
+    """Read and check ``faces.yaml`` of ``card_set`` (with the overrides of
+    ``variant``, a name under its ``variants``); raise with every problem
+    found.  A build composes each set once per locale: the checked file is
+    kept while the file, the files it includes (and the card set it was
+    checked against) are the same."""
+    path = root / card_set.directory / FACE_FILE
+    stamp = _stamp(path)
+    key = (stamp, id(card_set), variant) if stamp else None
     hit = _CACHE.get(key) if key else None
-    if hit is not None and hit[0] is card_set:
+    if hit is not None and hit[0] is card_set and all(_stamp(p) == s for p, s in hit[1].included):
         return hit[1]
-    book = _load_faces(root, card_set)
+    book = _load_faces(root, card_set, variant)
     if key:
         if len(_CACHE) >= 8:
             _CACHE.pop(next(iter(_CACHE)))
@@ -156,21 +166,35 @@ def load_faces(root: Path, card_set: CardSet) -> FaceBook:
     return book
 
 
-def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
+def _load_faces(root: Path, card_set: CardSet, variant: str | None = None) -> FaceBook:
+    from cardkit.layout import facereuse as reuse
+
     set_dir = root / card_set.directory
     rel = f"{card_set.directory}/{FACE_FILE}"
     try:
-        doc = read_yaml_file(set_dir / FACE_FILE, rel, root=root)
+        plain = read_yaml_file(set_dir / FACE_FILE, rel, root=root)
     except YamlError as exc:
         raise CardkitError(exc.issue) from None
     except FileNotFoundError:
         raise CardkitError(Issue("F001", f"the set has no face file {FACE_FILE}", file=rel)) from None
-    problems = with_finite(validate_doc(doc, SCHEMA), doc)
+
+    def reader(path: Path, name: str) -> YamlDoc:
+        return read_yaml_file(path, name, root=root)
+
+    doc, problems, included = reuse.read_includes(plain, root, set_dir, reader)
+    variants = reuse.variant_names(doc.data)
+    if not problems:
+        problems = reuse.apply_variant(doc, variant)
+    if not problems:
+        problems = reuse.expand_uses(doc.data, doc) + reuse.conditionals_in(doc.data, doc)
+    problems = problems or with_finite(validate_doc(doc, SCHEMA), doc)
     if problems:
         raise CardkitError(problems)
     issues: list[Issue] = []
     data = doc.data
     book = FaceBook(rel, dict(data.get("palette", {})), {k: dict(v) for k, v in data.get("maps", {}).items()}, doc=doc)
+    book.included = [(p, _stamp(p)) for p in included]
+    book.variant, book.variants = variant, variants
     raw_styles = data.get("styles", {})
     chains = _chain_issues(raw_styles, doc, "styles") + _chain_issues(data["faces"], doc, "faces")
     if chains:  # (resolving follows each chain)
@@ -189,6 +213,7 @@ def _load_faces(root: Path, card_set: CardSet) -> FaceBook:
         spec.setdefault("bleed", data.get("bleed", "20pt"))
         book.faces[n] = spec
     book.groups = {k: list(v) for k, v in data.get("groups", {}).items()}
+    reuse.style_defaults([el for spec in book.faces.values() for el in spec.get("elements", [])], book.styles, book.groups)
     book.print = list(data.get("print", []))
     book.extras = list(data.get("extras", []))
     for name, path in (data.get("icons") or {}).items():

@@ -114,7 +114,6 @@ class KindSpec:
     name: str
     file_kind: str
     label: str
-    template: str
     deck: str
     fields: Mapping[str, FieldSpec]
     deck_when: tuple[str, Any, str] | None = None  # (field, value, deck): cards with that value go to another deck
@@ -352,7 +351,7 @@ class _Parser:
                         ok = False
         if not ok:
             return None
-        return KindSpec(name=name, file_kind=raw["file_kind"], label=raw["label"], template=raw["template"],
+        return KindSpec(name=name, file_kind=raw["file_kind"], label=raw["label"],
                         deck=raw["deck"], fields=fields,
                         deck_when=(dw["field"], dw["equals"], dw["deck"]) if dw else None, quantity=None if qfield else int(q), quantity_field=qfield,
                         copies_field=copies, one_of=tuple(tuple(g) for g in raw.get("one_of", [])),

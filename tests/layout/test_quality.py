@@ -73,7 +73,7 @@ def test_contrast_on_a_raster_image_samples_the_image(project: Path, cli, shade:
     marines.write_text(marines.read_text(encoding="utf-8") + "    art: scipio.png\n", encoding="utf-8")
     faces = d / "faces.yaml"
     image = "      - {type: image, if: art, field: art, box: [8mm, 27mm, W - 16mm, 44mm], fit: contain}\n"
-    caption = "      - {type: text, if: art, name: caption, style: label, box: [10mm, 50mm, 40mm, 6mm], value: Caption, colour: white}\n"
+    caption = "      - {type: text, if: art, name: caption, style: label, box: [10mm, 50mm, 40mm, 6mm], value: Caption, colour: \"#ffffff\"}\n"  # (not `white`: the printer-friendly variant prints that dark)
     text = faces.read_text(encoding="utf-8")
     assert image in text
     faces.write_text(text.replace(image, image + caption), encoding="utf-8")

@@ -108,6 +108,19 @@ def test_generic_game_loads_with_defaults_and_strings(tmp_path: Path):
     assert "set.title" in ctx
 
 
+def test_template_is_no_longer_needed_and_old_files_still_load(tmp_path: Path):
+    """`template:` was required but never read (faces.yaml's print list picks the faces):
+    a kinds.yaml without it loads the same cards as one with it (the KINDS above)."""
+    old = load_project(_game(tmp_path / "old")).card_set("duel")
+    new_root = _game(tmp_path / "new", **{"kinds.yaml": KINDS.replace("    template: hero\n", "").replace("    template: spell\n", "")})
+    assert "template" not in (new_root / "cards" / "duel" / "kinds.yaml").read_text()
+    project = load_project(new_root)
+    assert project.issues == []
+    new = project.card_set("duel")
+    assert {c.id: (c.kind, dict(c.fields)) for c in new.cards.values()} == \
+        {c.id: (c.kind, dict(c.fields)) for c in old.cards.values()}
+
+
 def test_derived_schema_is_written_and_checked_for_staleness(tmp_path: Path, cli):
     root = _game(tmp_path)
     first = cli("validate", "--root", str(root))
