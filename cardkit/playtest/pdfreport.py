@@ -420,11 +420,12 @@ def _metrics_page(p: _Page, tables: Tables, loc: Localizer, labels: Mapping[str,
                   left + 4 * MM, y, 8, width - 4 * MM, most=2)
     y -= 5 * MM
     names = [d.name for d in tables.declared]
-    col = (width - 40 * MM) / max(1, len(names))
+    scored = any(r.score is not None for r in tables.metrics)
+    col = (width - 40 * MM) / max(1, len(names) + scored)
     heads = []
-    for name in names:
-        lines, _ = break_lines(_label(loc, labels, name), Style(locale, "bold"), 7, col - 2 * MM, p.doc.book)
-        heads.append(lines[:3])
+    for head in [_label(loc, labels, name) for name in names] + ([loc.ui("report.metrics.score")] if scored else []):
+        lines, _ = break_lines(head, Style(locale, "bold"), 7, col - 2 * MM, p.doc.book)
+        heads.append(lines[:5])  # long Finnish compounds hyphenate into four lines
     deepest = max((len(h) for h in heads), default=1)
     p.text(left, y, loc.ui("report.players"), 7, "bold")
     p.text(left + 16 * MM, y, loc.ui("report.agent"), 7, "bold")
@@ -445,4 +446,6 @@ def _metrics_page(p: _Page, tables: Tables, loc: Localizer, labels: Mapping[str,
         for k, name in enumerate(names):
             v = by.get(name)
             p.text(left + 40 * MM + k * col, y, _metric_value(v, locale) if v else "-", 8)
+        if r.score is not None:
+            p.text(left + 40 * MM + len(names) * col, y, _number(r.score, locale), 8)
     p.flush()

@@ -113,6 +113,8 @@ class MetricRow:
     agent: str
     games: int
     values: tuple[MetricValue, ...]
+    #: the outcome's score (seat 1's, over complete games), for a game that declares score targets
+    score: float | None = None
 
 
 def to_json(value: Any) -> Any:
@@ -221,8 +223,12 @@ def metric_rows(sweep: Sweep) -> list[MetricRow]:
                 values.append(MetricValue(m.name, m.aggregate, round(t.nonzero.get(m.name, 0) / n, 4) if n else 0.0))
             else:
                 values.append(MetricValue(m.name, m.aggregate, round(t.sums.get(m.name, 0) / n, 3) if n else 0.0))
-        if values:
-            rows.append(MetricRow(players, agent, n, tuple(values)))
+        score = None
+        if t.info is not None and t.info.score_targets:
+            done = t.wins + t.losses + t.draws
+            score = round(t.score_sum / done, 3) if done else 0.0
+        if values or score is not None:
+            rows.append(MetricRow(players, agent, n, tuple(values), score))
     return rows
 
 
@@ -304,5 +310,7 @@ def metric_text(decl: Sequence[MetricDeclaration], rows: Sequence[MetricRow]) ->
                                                for d in decl)]
     for r in rows:
         cells = [f"{v.name.replace('_', ' ')} {metric_value_text(v)}" for v in r.values]
+        if r.score is not None:
+            cells.append(f"score {r.score:g} (mean)")
         lines.append(f"  {r.players}p {r.agent}: " + ", ".join(cells))
     return "\n".join(lines)
