@@ -146,3 +146,23 @@ def test_death_angel_reports_its_declared_metrics_as_each_aggregates(cli):
     assert f"casualties {round(s['casualties_mean'], 3):g}," in line
     assert f"support shortage {s['support_shortage_games'] / 20:.1%}" in line
     assert "seat 1 minus" not in text and "matchups:" not in text  # co-operative: no seats, no matchups
+
+
+def test_metric_rows_aggregate_as_declared_and_carry_the_score():
+    from cardkit.playtest.sweep import Played, Sweep, Tally
+    from cardkit.playtest.tables import metric_rows
+    from cardkit.rules import protocol as P
+
+    info = P.EngineInfo("g", 1, 1, P.Cooperation.COOPERATIVE, P.Information.PERFECT, P.ChanceMode.DETERMINISTIC,
+                        metrics=(P.Metric("m", P.MetricKind.COUNT, P.Aggregate.MEAN),
+                                 P.Metric("f", P.MetricKind.FLAG, P.Aggregate.SHARE),
+                                 P.Metric("h", P.MetricKind.COUNT, P.Aggregate.HISTOGRAM)),
+                        score_targets=(10.0,))
+    t = Tally(1, "a", info)
+    for seed, (m, f, h, score) in enumerate([(1, 0, 2, 4.0), (2, 1, 5, 8.0), (6, 1, 9, 15.0)]):
+        result = P.GameResult(P.End.COMPLETE, "x", 1, (P.SeatResult(P.Result.WIN, score),))
+        t.add(Played(seed, P.GameReport(result, {"m": m, "f": f, "h": h})))
+    (row,) = metric_rows(Sweep({(1, "a"): t}))
+    mean, share, hist = row.values
+    assert (mean.value, share.value, hist.value, hist.p5, hist.p95) == (3.0, 0.6667, 5.0, 2.0, 9.0)
+    assert row.score == 9.0
