@@ -735,8 +735,7 @@ def playtest(root: RootOpt = Path("."),
     from cardkit.playtest.ladder import ladder_table
     from cardkit.playtest.report import compare as compare_runs, table
     from cardkit.playtest.sweep import Batch, Variant, plan, plan_matchups, run_sweep, summarize
-    from cardkit.rules.protocol import Cooperation
-    from cardkit.rules.protocol import Audited, Referenced
+    from cardkit.rules.protocol import Audited, Cooperation, Referenced
 
     started = time.perf_counter()
     project = _clean_project(root)
