@@ -53,10 +53,11 @@ def playtest(root: RootOpt = Path("."),
 
     from cardkit.games import engine_for
     from cardkit.playtest.agents import agents_for, ceilings
-    from cardkit.playtest.ladder import ladder_table, seat_table_text
+    from cardkit.playtest import tables
+    from cardkit.playtest.ladder import ladder_table
     from cardkit.playtest.report import compare as compare_runs, table
-    from cardkit.playtest.sweep import BACKENDS, Batch, Variant, plan, run_sweep, summarize
-    from cardkit.rules.protocol import Audited, Referenced
+    from cardkit.playtest.sweep import BACKENDS, Batch, Variant, plan, plan_matchups, run_sweep, summarize
+    from cardkit.rules.protocol import Audited, Cooperation, Referenced
 
     started = time.perf_counter()
     project = _clean_project(root)
@@ -108,7 +109,10 @@ def playtest(root: RootOpt = Path("."),
                         certify_every, variants)
     else:
         batches = plan(root.resolve(), set_id, counts, agents, games, seed, certify_every, variants)
-    games_total = sum(b.seeds[1] - b.seeds[0] for b in batches)
+    info = engine.info(card_set)
+    if info.cooperation is Cooperation.COMPETITIVE and len(agents) > 1:  # agents against each other, both seatings
+        batches = list(batches) + plan_matchups(root.resolve(), set_id, counts, agents, games, seed, certify_every)
+    games_total = sum((b.seeds[1] - b.seeds[0]) * (2 if b.matchup else 1) for b in batches)
     if games_total >= LARGE_SWEEP and not _compiled_engine():
         typer.echo(f"note: {games_total:,} games on the pure-Python engine; the compiled engine plays them about "
                    "5x faster: CARDKIT_COMPILE=1 pip install -e . (see README)", err=True)
@@ -128,8 +132,9 @@ def playtest(root: RootOpt = Path("."),
     if report is not None and report_loc is not None:
         from cardkit.playtest.pdfreport import write_report
 
-        labels = {m.name: m.label for m in engine.info(card_set).metrics if m.label}
-        write_report(report, summary, report_loc, report_loc.card("set.title"), games, seed, agents, labels)
+        labels = {m.name: m.label for m in info.metrics if m.label}
+        write_report(report, summary, report_loc, report_loc.card("set.title"), games, seed, agents, labels,
+                     tables.Tables.of(sweep, info, ceilings(AGENTS)))
     result["elapsed_s"] = round(time.perf_counter() - started, 2)
     result["engine"] = engine_build()  # compiled or pure Python: it explains the elapsed time
     if format is Format.json:
@@ -137,8 +142,13 @@ def playtest(root: RootOpt = Path("."),
     else:
         typer.echo(table(summary))
         typer.echo(ladder_table(summary["ladder"], reference))
-        if any(s_.get("seats") for s_ in summary["setups"]):
-            typer.echo(seat_table_text(summary["setups"]))
+        typed = tables.Tables.of(sweep, info, ceilings(AGENTS))
+        if typed.seats:
+            typer.echo(tables.seat_text(typed.seats, info.seats))
+        if typed.matchups:
+            typer.echo(tables.matchup_text(typed.matchups))
+        if typed.metrics:
+            typer.echo(tables.metric_text(typed.declared, typed.metrics))
         if impact:
             typer.echo(impact_table(summary["impact"]))
             typer.echo(team_table(summary["teams"]))

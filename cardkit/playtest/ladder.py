@@ -49,6 +49,36 @@ def diff_ci(x1: int, n1: int, x2: int, n2: int, z: float = 1.959963984540054) ->
             min(1.0, d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)))
 
 
+def paired_diff_ci(both: int, only_1: int, only_2: int, neither: int,
+                   z: float = 1.959963984540054) -> tuple[float, float]:
+    """95 % interval for p1 - p2 of two proportions read from the same trials (Newcombe's
+    paired method 10, Newcombe 1998b): Wilson intervals of each rate, combined with the
+    correlation of the pairs.  The cells: trials where both succeeded, only the first, only
+    the second, neither (for seats: games both won, only seat 1, only the other, neither).
+
+    In a two-seat game without draws, seat 1's advantage is 2 p1 - 1, and the interval is
+    Wilson's interval of p1 carried over exactly:
+
+    >>> lo, hi = paired_diff_ci(0, 30, 10, 0)
+    >>> w = wilson(30, 40)
+    >>> round(lo, 9) == round(2 * w[0] - 1, 9), round(hi, 9) == round(2 * w[1] - 1, 9)
+    (True, True)
+    """
+    n = both + only_1 + only_2 + neither
+    if n == 0:
+        return (-1.0, 1.0)
+    x1, x2 = both + only_1, both + only_2
+    p1, p2 = x1 / n, x2 / n
+    l1, u1 = wilson(x1, n, z)
+    l2, u2 = wilson(x2, n, z)
+    denom = x1 * (n - x1) * x2 * (n - x2)
+    phi = (both * neither - only_1 * only_2) / math.sqrt(denom) if denom else 0.0
+    d = p1 - p2
+    lower = (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
+    upper = (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2
+    return (max(-1.0, d - math.sqrt(max(0.0, lower))), min(1.0, d + math.sqrt(max(0.0, upper))))
+
+
 def ladder(sweep: Sweep, setups: list[dict[str, Any]], band: tuple[float, float], never_fired: list[str],
            ceilings: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """One entry per player count: the agents by win rate, the skill gap and the verdict."""
@@ -144,13 +174,3 @@ def ladder_table(entries: list[dict[str, Any]], reference: Mapping[str, float] |
 def _figure(v: float) -> str:
     """A reference figure: a share below 1 as a percentage, else the number."""
     return f"{v:.0%}" if 0 < v < 1 else f"{v:g}"
-
-
-def seat_table_text(setups: list[dict[str, Any]]) -> str:
-    """Per-seat win rates of a competitive game (seat 1 moves first), with 95 % intervals."""
-    lines = ["win rate by seat (seat 1 plays first; 95 % interval)"]
-    for s in setups:
-        if s.get("seats"):
-            cells = [f"{r['name']} {r['win_rate']:.1%} [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}]" for r in s["seats"]]
-            lines.append(f"  {s['players']}p {s['agent']}: " + "; ".join(cells) + f"; draws {s['draws']}")
-    return "\n".join(lines)

@@ -9,7 +9,7 @@ import math
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel import Locale
 from babel.numbers import format_percent
@@ -20,6 +20,9 @@ from cardkit.layout.ops import Circle, Line, Op, Rect, Text
 from cardkit.layout.textfit import Style, break_lines
 from cardkit.layout.units import MM
 from cardkit.render.pdf import PdfDocument
+
+if TYPE_CHECKING:
+    from cardkit.playtest.tables import MatchupCell, MetricValue, SeatTable, Tables
 
 A4 = (210 * MM, 297 * MM)
 INK = "#1d1b18"
@@ -72,9 +75,10 @@ def _axes(p: _Page, x: float, y: float, w: float, h: float, title: str, xlabel: 
 
 
 def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title: str, games: int, seed: int,
-                 agents: list[str], labels: Mapping[str, str] | None = None) -> Path:
+                 agents: list[str], labels: Mapping[str, str] | None = None, tables: Tables | None = None) -> Path:
     """The report; ``labels`` maps a metric's name to the id of the set string that names it
-    (:attr:`cardkit.rules.protocol.Metric.label`)."""
+    (:attr:`cardkit.rules.protocol.Metric.label`); ``tables`` adds the seat, matchup and declared
+    metric pages (:mod:`cardkit.playtest.tables`)."""
     locale = loc.locale
     doc = PdfDocument(A4, loc.ui("report.title", set=set_title), lang=locale)
     p = _Page(doc, locale)
@@ -167,6 +171,10 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
     p.flush()
     if summary.get("ladder"):
         _ladder_page(p, summary["ladder"], loc, summary.get("reference") or {}, labels or {})
+    if tables is not None and (tables.seats or tables.matchups):
+        _seats_page(p, tables.seats, tables.matchups, loc)
+    if tables is not None and tables.metrics:
+        _metrics_page(p, tables, loc, labels or {})
     for players, agent in sorted({(r["players"], r["agent"]) for r in summary.get("impact", []) if "players" in r}):
         _impact_page(p, [r for r in summary["impact"] if r.get("players") == players and r.get("agent") == agent],
                      loc, players, agent)
@@ -277,4 +285,167 @@ def _impact_page(p: _Page, rows: list[dict[str, Any]], loc: Localizer, players: 
         p.text(bx - 2 * MM, y - size * 0.35, _name(loc, r["card"]), size, align="right")
         value = loc.ui("report.impact.no_effect") if none else _pct(r["win_rate_delta"], locale)
         p.text(bx + bw + 2 * MM, y - size * 0.35, value, size)
+    p.flush()
+
+
+# ------------------------------------------------------------------ seats, matchups, declared metrics
+BOTTOM = 22 * MM
+
+
+def _para(p: _Page, text: str, x: float, y: float, size: float, width: float, role: str = "body",
+          most: int = 6) -> float:
+    """Text wrapped like card text into ``width``; the baseline below its last line."""
+    lines, _ = break_lines(text, Style(p.locale, role), size, width, p.doc.book)
+    for line in lines[:most]:
+        for piece in line.pieces:
+            if piece.kind == "text" and piece.value.strip():
+                p.text(x + piece.x, y, piece.value, size, piece.role)
+        y -= size * 1.25
+    return y
+
+
+def _signed(v: float, locale: str) -> str:
+    return ("+" if v > 0 else "") + _pct(v, locale)
+
+
+def _span(lo: float, hi: float, locale: str, signed: bool = False) -> str:
+    f = _signed if signed else _pct
+    return f"{f(lo, locale)} - {f(hi, locale)}"
+
+
+def _room(p: _Page, y: float, need: float) -> float:
+    """``y``, or the top of a new page when less than ``need`` is left above the bottom margin."""
+    if y - need >= BOTTOM:
+        return y
+    p.flush()
+    return A4[1] - 20 * MM
+
+
+def _seats_page(p: _Page, seats: tuple[SeatTable, ...], cells: tuple[MatchupCell, ...], loc: Localizer) -> None:
+    """Win rate per seat with Wilson intervals and seat 1's advantage (Newcombe, paired); then, at two
+    players, a matrix of agents against each other over both seatings."""
+    locale = p.locale
+    left, y = 18 * MM, A4[1] - 20 * MM
+    width = A4[0] - 2 * left
+    if seats:
+        p.text(left, y, loc.ui("report.seats.title"), 13, "title")
+        y = _para(p, loc.ui("report.seats.note"), left, y - 7 * MM, 8, width)
+        most = max(len(t.seats) for t in seats)
+        col = min(30 * MM, (width - 56 * MM) / max(1, most))
+        y -= 3 * MM
+        p.text(left, y, loc.ui("report.players"), 7.5, "bold")
+        p.text(left + 16 * MM, y, loc.ui("report.agent"), 7.5, "bold")
+        for k in range(most):
+            p.text(left + 46 * MM + k * col, y, loc.ui("report.seats.seat", seat=k + 1), 7.5, "bold")
+        p.text(left + 46 * MM + most * col, y, loc.ui("report.seats.draws"), 7.5, "bold")
+        p.ops.append(Line(left, y - 2 * MM, A4[0] - left, y - 2 * MM, INK, 0.5))
+        y -= 2 * MM
+        for t in seats:
+            y = _room(p, y, (10 + 4 * len(t.first_advantage)) * MM)
+            y -= 4.6 * MM
+            p.text(left, y, str(t.players), 8)
+            p.text(left + 16 * MM, y, t.agent[:18], 8)
+            for k, r in enumerate(t.seats):
+                p.text(left + 46 * MM + k * col, y, _pct(r.win_rate, locale), 8, "bold")
+                p.text(left + 46 * MM + k * col, y - 3.4 * MM, _span(r.ci95.lo, r.ci95.hi, locale), 6.5)
+            p.text(left + 46 * MM + most * col, y, str(t.seats[0].draws if t.seats else 0), 8)
+            y -= 3.4 * MM
+            for a in t.first_advantage:
+                y -= 4 * MM
+                p.text(left + 16 * MM, y, f"{loc.ui('report.seats.advantage', seat=a.over_seat)}: "
+                       f"{_signed(a.difference, locale)} ({_span(a.ci95.lo, a.ci95.hi, locale, True)})", 7.5)
+            p.ops.append(Line(left, y - 2 * MM, A4[0] - left, y - 2 * MM, "#dddddd", 0.3))
+        y -= 10 * MM
+    for players in sorted({c.players for c in cells}):
+        mine = [c for c in cells if c.players == players]
+        agents = sorted({c.agent for c in mine})
+        by = {(c.agent, c.opponent): c for c in mine}
+        y = _room(p, y, (30 + 13 * len(agents)) * MM)
+        p.text(left, y, loc.ui_n("report.matchups.title", players, players=players), 13, "title")
+        y = _para(p, loc.ui_n("report.matchups.note", mine[0].games, games=mine[0].games), left, y - 7 * MM, 8, width)
+        col = (width - 40 * MM) / max(1, len(agents))
+        y -= 3 * MM
+        for k, head in enumerate(agents):
+            p.text(left + 40 * MM + k * col, y, head[:22], 7.5, "bold")
+        p.ops.append(Line(left, y - 2 * MM, A4[0] - left, y - 2 * MM, INK, 0.5))
+        y -= 2 * MM
+        for agent in agents:
+            y -= 4.6 * MM
+            p.text(left, y, agent[:22], 8, "bold")
+            for k, b in enumerate(agents):
+                x = left + 40 * MM + k * col
+                c = by.get((agent, b))
+                if c is None:
+                    p.text(x, y, "-", 8)
+                    continue
+                p.text(x, y, _pct(c.win_rate, locale), 8, "bold")
+                p.text(x, y - 3.4 * MM, _span(c.ci95.lo, c.ci95.hi, locale), 6.5)
+                p.text(x, y - 6.6 * MM, loc.ui("report.matchups.seating", first=_pct(c.first_win_rate, locale),
+                                               second=_pct(c.second_win_rate, locale)), 6.5)
+            y -= 7.4 * MM
+            p.ops.append(Line(left, y - 1.5 * MM, A4[0] - left, y - 1.5 * MM, "#dddddd", 0.3))
+        y -= 10 * MM
+    p.flush()
+
+
+def _metric_value(v: MetricValue, locale: str) -> str:
+    from cardkit.rules.protocol import Aggregate
+
+    if v.aggregate is Aggregate.SHARE:
+        return _pct(v.value, locale)
+    number = _number(v.value, locale)
+    if v.aggregate is Aggregate.HISTOGRAM:
+        return f"{number} ({_number(v.p5 or 0, locale)}-{_number(v.p95 or 0, locale)})"
+    return number
+
+
+def _number(v: float, locale: str) -> str:
+    from babel.numbers import format_decimal
+
+    return format_decimal(round(v, 2), format="#,##0.##", locale=Locale.parse(locale.replace("-", "_")))
+
+
+def _metrics_page(p: _Page, tables: Tables, loc: Localizer, labels: Mapping[str, str]) -> None:
+    """What the game declares it measures (name, kind, aggregation), then each setup's values."""
+    locale = p.locale
+    left, y = 18 * MM, A4[1] - 20 * MM
+    width = A4[0] - 2 * left
+    p.text(left, y, loc.ui("report.metrics.title"), 13, "title")
+    y = _para(p, loc.ui("report.metrics.note"), left, y - 7 * MM, 8, width)
+    y -= 2 * MM
+    for d in tables.declared:
+        y = _para(p, loc.ui("report.metrics.declared", metric=_label(loc, labels, d.name),
+                            kind=loc.ui(f"report.metrics.kind.{d.kind.value}"),
+                            aggregate=loc.ui(f"report.metrics.aggregate.{d.aggregate.value}")),
+                  left + 4 * MM, y, 8, width - 4 * MM, most=2)
+    y -= 5 * MM
+    names = [d.name for d in tables.declared]
+    scored = any(r.score is not None for r in tables.metrics)
+    col = (width - 40 * MM) / max(1, len(names) + scored)
+    heads = []
+    for head in [_label(loc, labels, name) for name in names] + ([loc.ui("report.metrics.score")] if scored else []):
+        lines, _ = break_lines(head, Style(locale, "bold"), 7, col - 2 * MM, p.doc.book)
+        heads.append(lines[:5])  # long Finnish compounds hyphenate into four lines
+    deepest = max((len(h) for h in heads), default=1)
+    p.text(left, y, loc.ui("report.players"), 7, "bold")
+    p.text(left + 16 * MM, y, loc.ui("report.agent"), 7, "bold")
+    for k, lines in enumerate(heads):
+        for j, line in enumerate(lines):
+            for piece in line.pieces:
+                if piece.kind == "text" and piece.value.strip():
+                    p.text(left + 40 * MM + k * col + piece.x, y - j * 7 * 1.2, piece.value, 7, "bold")
+    y -= (deepest - 1) * 7 * 1.2
+    p.ops.append(Line(left, y - 2 * MM, A4[0] - left, y - 2 * MM, INK, 0.5))
+    y -= 2 * MM
+    for r in tables.metrics:
+        y = _room(p, y, 8 * MM)
+        y -= 4.6 * MM
+        p.text(left, y, str(r.players), 8)
+        p.text(left + 16 * MM, y, r.agent[:18], 8)
+        by = {v.name: v for v in r.values}
+        for k, name in enumerate(names):
+            v = by.get(name)
+            p.text(left + 40 * MM + k * col, y, _metric_value(v, locale) if v else "-", 8)
+        if r.score is not None:
+            p.text(left + 40 * MM + len(names) * col, y, _number(r.score, locale), 8)
     p.flush()

@@ -28,8 +28,9 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import Any, Callable, Iterable, Iterator, Literal, cast, get_args, overload
 
-from cardkit.rules.protocol import (Aggregate, AgentFactory, Cooperation, End, Engine, EngineInfo, Game, GameReport,
-                                    GameResult, MetricKind, Result)
+from cardkit.rules.core import Decision, Option
+from cardkit.rules.protocol import (CHANCE, Agent, Aggregate, AgentFactory, Cooperation, End, Engine, EngineInfo, Game,
+                                    GameReport, GameResult, MetricKind, Result, State)
 
 BATCH = 250
 MAX_FAILURES = 20  # failed games kept per setup (the ones with the smallest seeds), for their reproduce command
@@ -90,6 +91,9 @@ class Batch:
     certify: bool = False
     variants: tuple[Variant, ...] = ()
     count_base: bool = True  # False: the base games are only the other half of the variants' pairs
+    #: two agents of a competitive game playing each other: every seed is played with the first agent in
+    #: seat 1 and the second in seat 2, then swapped (common random numbers: the same deal and chance)
+    matchup: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -174,6 +178,7 @@ class Tally:
     hists: dict[str, dict[int, int]] = field(default_factory=dict)  # metric -> value -> games (HISTOGRAM metrics)
     seat_wins: list[int] = field(default_factory=list)  # per seat, complete games won
     seat_draws: list[int] = field(default_factory=list)
+    seat_both: list[int] = field(default_factory=list)  # per seat, complete games it and seat 1 both won
     score_sum: float = 0.0  # the first seat's score over complete games
     reached: dict[float, int] = field(default_factory=dict)  # score target -> complete games reaching it
 
@@ -200,9 +205,12 @@ class Tally:
                 grow = len(res.seats) - len(self.seat_wins)
                 self.seat_wins.extend([0] * grow)
                 self.seat_draws.extend([0] * grow)
+                self.seat_both.extend([0] * grow)
+            first = bool(res.seats) and res.seats[0].result is Result.WIN
             for i, seat in enumerate(res.seats):
                 self.seat_wins[i] += seat.result is Result.WIN
                 self.seat_draws[i] += seat.result is Result.DRAW
+                self.seat_both[i] += first and seat.result is Result.WIN
             score = res.seats[0].score if res.seats else 0.0
             self.score_sum += score
             for target in self.info.score_targets if self.info else ():
@@ -239,7 +247,8 @@ class Tally:
             _add(getattr(self, name), getattr(o, name))
         for k, h in o.hists.items():
             _add(self.hists.setdefault(k, {}), h)
-        for mine, theirs in ((self.seat_wins, o.seat_wins), (self.seat_draws, o.seat_draws)):
+        for mine, theirs in ((self.seat_wins, o.seat_wins), (self.seat_draws, o.seat_draws),
+                             (self.seat_both, o.seat_both)):
             mine.extend([0] * (len(theirs) - len(mine)))
             for i, v in enumerate(theirs):
                 mine[i] += v
@@ -300,9 +309,52 @@ class Paired:
 
 
 @dataclass
+class Matchup:
+    """Two agents of a competitive game playing each other on the same seeds, both ways round.
+
+    Per seed, ``a`` plays seat 1 and ``b`` seat 2, then ``b`` seat 1 and ``a`` seat 2 with the
+    same deal and the same chance outcomes.  Kept as counts: a mergeable tally."""
+
+    players: int
+    a: str
+    b: str
+    seeds: int = 0  # seeds played (each twice)
+    a_first: int = 0  # games ``a`` won in seat 1
+    a_second: int = 0  # games ``a`` won in seat 2
+    b_first: int = 0
+    b_second: int = 0
+    incomplete: int = 0  # games that did not complete (abandoned or an engine error)
+    #: a's wins over the seed's two games (0, 1 or 2) -> seeds: the pairing the interval reads
+    per_seed: dict[int, int] = field(default_factory=dict)
+    per_seed_b: dict[int, int] = field(default_factory=dict)  # the same for b
+
+    def add(self, ab: Played, ba: Played) -> None:
+        """One seed: ``ab`` with ``a`` in seat 1, ``ba`` with ``b`` in seat 1."""
+        self.seeds += 1
+        def won(p: Played, seat: int) -> bool:
+            r = p.report.result
+            return r.end is End.COMPLETE and len(r.seats) > seat and r.seats[seat].result is Result.WIN
+        a1, b2, b1, a2 = won(ab, 0), won(ab, 1), won(ba, 0), won(ba, 1)
+        self.a_first += a1
+        self.b_second += b2
+        self.b_first += b1
+        self.a_second += a2
+        self.incomplete += (ab.report.result.end is not End.COMPLETE) + (ba.report.result.end is not End.COMPLETE)
+        for hist, k in ((self.per_seed, int(a1) + int(a2)), (self.per_seed_b, int(b1) + int(b2))):
+            hist[k] = hist.get(k, 0) + 1
+
+    def merge(self, o: Matchup) -> None:
+        for name in ("seeds", "a_first", "a_second", "b_first", "b_second", "incomplete"):
+            setattr(self, name, getattr(self, name) + getattr(o, name))
+        _add(self.per_seed, o.per_seed)
+        _add(self.per_seed_b, o.per_seed_b)
+
+
+@dataclass
 class BatchResult:
-    tally: Tally
+    tally: Tally | None  # None for a matchup batch
     paired: dict[str, Paired] = field(default_factory=dict)  # variant label -> paired tally
+    matchup: Matchup | None = None
 
 
 @dataclass
@@ -311,8 +363,17 @@ class Sweep:
 
     tallies: dict[tuple[int, str], Tally] = field(default_factory=dict)
     paired: dict[tuple[str, int, str], Paired] = field(default_factory=dict)
+    matchups: dict[tuple[int, str, str], Matchup] = field(default_factory=dict)  # (players, a, b)
 
     def merge(self, r: BatchResult) -> None:
+        if r.matchup is not None:
+            mk = (r.matchup.players, r.matchup.a, r.matchup.b)
+            if mk in self.matchups:
+                self.matchups[mk].merge(r.matchup)
+            else:
+                self.matchups[mk] = r.matchup
+        if r.tally is None:
+            return
         key = (r.tally.players, r.tally.agent)
         if key in self.tallies:
             self.tallies[key].merge(r.tally)
@@ -386,9 +447,68 @@ def play_game(game: Game, make_agent: AgentFactory, seed: int, certify: bool, ma
     return Played(seed, report)
 
 
+def seated(seats: Sequence[Agent], seed: int) -> AgentFactory:
+    """One agent per seat, as one agent: chance is drawn by its probabilities from a stream of the
+    seed alone, so the same seed deals the same chance outcomes whoever sits where."""
+    import random
+
+    from cardkit.rules.agents import sample_chance
+
+    def make(_seed: int) -> Agent:
+        rng = random.Random(f"chance {seed}")
+
+        def choose(state: State, decision: Decision) -> Option:
+            if decision.player == CHANCE:
+                return sample_chance(state, rng)
+            return seats[decision.player](state, decision)
+        return choose
+    return make
+
+
+def run_matchup(batch: Batch) -> BatchResult:
+    """Every seed of the batch twice: ``a`` in seat 1 against ``b``, then swapped.  Each agent
+    draws from the same stream of its own in both games of a seed (its seed, and which of the
+    pair it is), whichever seat it plays."""
+    from cardkit.playtest.agents import agents_for
+
+    assert batch.matchup is not None
+    a, b = batch.matchup
+    cs = _card_set(batch.root, batch.set_id)
+    factories = agents_for(engine_of(cs), cs, [a, b])
+    game = _game(batch.root, batch.set_id, None, batch.players)
+    m = Matchup(batch.players, a, b)
+    for s in range(*batch.seeds):
+        ab = play_game(game, seated([factories[a](2 * s), factories[b](2 * s + 1)], s), s, batch.certify)
+        ba = play_game(game, seated([factories[b](2 * s + 1), factories[a](2 * s)], s), s, batch.certify)
+        m.add(ab, ba)
+    return BatchResult(None, matchup=m)
+
+
+def plan_matchups(root: Path, set_id: str, players: Iterable[int], agents: Sequence[str], games: int, seed: int,
+                  certify_every: int = 0) -> list[Batch]:
+    """The matchup batches of a sweep: every unordered pair of distinct agents (each playing both
+    seatings, so every ordered pair) at two players, games ``seed`` to ``seed + games``.  Other player
+    counts have no matchups: who would sit in the third seat is a choice the table would hide."""
+    out = []
+    names = list(dict.fromkeys(agents))
+    for p in players:
+        if p != 2:
+            continue
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                for k, start in enumerate(range(0, games, BATCH)):
+                    stop = min(games, start + BATCH)
+                    certify = bool(certify_every) and k % certify_every == 0
+                    out.append(Batch(str(root), set_id, p, f"{a}|{b}", (seed + start, seed + stop), certify,
+                                     matchup=(a, b)))
+    return out
+
+
 def run_batch(batch: Batch) -> BatchResult:
     from cardkit.playtest.agents import agents_for
 
+    if batch.matchup is not None:
+        return run_matchup(batch)
     cs = _card_set(batch.root, batch.set_id)
     engine = engine_of(cs)
     info = engine.info(cs)
@@ -397,6 +517,7 @@ def run_batch(batch: Batch) -> BatchResult:
     out = BatchResult(Tally(batch.players, batch.agent, info))
     records = [play_game(base, make_agent, s, batch.certify) for s in range(*batch.seeds)]
     if batch.count_base:
+        assert out.tally is not None
         for r in records:
             out.tally.add(r)
     for v in batch.variants:
@@ -502,7 +623,7 @@ def run_sweep(batches: Sequence[Batch], jobs: int = 1, backend: Backend = "local
 
 
 # ------------------------------------------------------------------ stats
-def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+def wilson(successes: float, n: float, z: float = 1.959963984540054) -> tuple[float, float]:
     """Wilson score interval for a proportion (95 % by default).
 
     >>> [round(x, 4) for x in wilson(44, 100)]
@@ -616,6 +737,9 @@ def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str] | fro
               ceilings: Iterable[str] = ()) -> dict[str, Any]:
     """The report of a sweep: one entry per setup, the ability coverage and the verdicts
     (``ceilings``: agents that see hidden information, shown but never judged)."""
+    from cardkit.playtest import tables
+    from cardkit.playtest.tables import to_json
+
     setups: list[dict[str, Any]] = []
     for players, agent in sorted(sweep.tallies):
         t = sweep.tallies[(players, agent)]
@@ -652,6 +776,7 @@ def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str] | fro
         if t.info is not None and t.info.cooperation is Cooperation.COMPETITIVE:
             entry["draws"] = t.draws
             entry["seats"] = seat_table(t)
+            entry["first_seat_advantage"] = to_json(tables.seat_table(t).first_advantage)
         if t.info is not None and t.info.score_targets:
             entry["score"] = score_figures(t)
         entry["verdict"] = ""
@@ -664,4 +789,9 @@ def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str] | fro
     verdicts = {e["players"]: e["verdict"] for e in steps}
     for s in setups:  # every agent's row carries its player count's verdict, read from the strongest agent
         s["verdict"] = verdicts[s["players"]]
-    return {"setups": setups, "coverage": {"fired": fired, "never_fired": never}, "ladder": steps}
+    out: dict[str, Any] = {"setups": setups, "coverage": {"fired": fired, "never_fired": never}, "ladder": steps}
+    if sweep.matchups:
+        out["matchups"] = to_json(tables.matchups(sweep, frozenset(ceilings)))
+    info = next((t.info for t in sweep.tallies.values() if t.info is not None), None)
+    out["metrics"] = to_json(tables.declarations(info)) if info is not None else []
+    return out

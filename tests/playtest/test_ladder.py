@@ -123,8 +123,10 @@ def test_pdf_report_has_the_ladder_and_impact_pages(cli, tmp_path: Path):
                  "--agent", "random", "--impact", "--report", str(out), "--locale", "fi")
     assert result.code in (0, 1), result.err
     reader = PdfReader(out)
-    assert len(reader.pages) == 4
+    assert len(reader.pages) == 5
     ladder = reader.pages[2].extract_text()
     assert "Taitotikkaat" in ladder and "heuristic" in ladder and "random" in ladder
-    impact = reader.pages[3].extract_text()
+    metrics = reader.pages[3].extract_text()  # what the game declares it measures, named by the set's strings
+    assert "Mitä peli mittaa" in metrics and "Tappiot" in metrics and "näytetään keskiarvona peliä kohden" in metrics
+    impact = reader.pages[4].extract_text()
     assert "Korttien vaikutus" in impact and "Ovi" in impact  # card names in the report's language

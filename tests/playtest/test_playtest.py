@@ -112,11 +112,12 @@ def test_pdf_report(cli, tmp_path: Path):
                  "--report", str(out), "--locale", "en")
     assert result.code in (0, 1), result.err
     reader = PdfReader(out)
-    assert len(reader.pages) == 3
+    assert len(reader.pages) == 4
     first = reader.pages[0].extract_text()
     assert "Playtest report" in first and "Win rate by player count" in first
     assert "Games not yet lost after each round" in reader.pages[1].extract_text()
     assert "Skill ladder" in reader.pages[2].extract_text()
+    assert "What the game measures" in reader.pages[3].extract_text()
 
 
 def test_a_missing_compare_folder_fails_before_any_game(cli, tmp_path: Path):

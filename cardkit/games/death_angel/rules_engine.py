@@ -42,10 +42,10 @@ GAME: Final = "death-angel"
 #: the per-game numbers of :meth:`cardkit.games.death_angel.engine.State.report`
 METRICS: Final = (
     Metric("casualties", MetricKind.COUNT, Aggregate.MEAN, "metric.casualties", paired=True, share_with="survivors"),
-    Metric("survivors", MetricKind.COUNT, Aggregate.MEAN),
-    Metric("locations", MetricKind.COUNT, Aggregate.HISTOGRAM),
-    Metric("support_shortage", MetricKind.FLAG, Aggregate.SHARE),
-    Metric("reshuffles", MetricKind.COUNT, Aggregate.MEAN),
+    Metric("survivors", MetricKind.COUNT, Aggregate.MEAN, "metric.survivors"),
+    Metric("locations", MetricKind.COUNT, Aggregate.HISTOGRAM, "metric.locations"),
+    Metric("support_shortage", MetricKind.FLAG, Aggregate.SHARE, "metric.support_shortage"),
+    Metric("reshuffles", MetricKind.COUNT, Aggregate.MEAN, "metric.reshuffles"),
 )
 
 # what the game's own material says about a game (facts dossier, rulebook flavour text)

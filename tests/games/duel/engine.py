@@ -240,9 +240,14 @@ class DuelGame:
 
 
 def greedy(seed: int) -> Agent:
-    """The game's own agent: lead the lowest card; follow with the lowest card that wins, else the lowest."""
+    """The game's own agent: lead the lowest card; follow with the lowest card that wins, else the lowest
+    (the coin, when it is asked to toss it, from its own stream)."""
+    rng = random.Random(seed)
+
     def agent(state: State, decision: Decision) -> Option:
         assert isinstance(state, DuelState)
+        if decision.player == CHANCE:
+            return decision.options[rng.randrange(len(decision.options))]
         rank = {o: state.cards[o.value].rank for o in decision.options}
         if decision.kind == "follow":
             led = state.cards[state.trick[0]]

@@ -1,0 +1,316 @@
+"""The playtest's tables as typed records: seat advantage, matchups, declared metrics.
+
+Built from a merged :class:`~cardkit.playtest.sweep.Sweep` (counts only, so the same
+for any number of workers), rendered for the terminal here and as PDF pages by
+:mod:`cardkit.playtest.pdfreport`, and serialized to JSON at the edge by :func:`to_json`.
+
+* :class:`SeatTable`: per seat of a competitive game, complete games won with a Wilson
+  interval, and the first seat's advantage over each other seat: the difference of two
+  win rates *of the same games*, so with Newcombe's interval for paired proportions
+  (:func:`~cardkit.playtest.ladder.paired_diff_ci`), which accounts for one seat's win
+  being another's loss.
+* :class:`MatchupCell`: one agent against another at two players, over both seatings
+  of the same seeds (common random numbers: the same deal and chance outcomes).
+* :class:`MetricDeclaration` and :class:`MetricRow`: what the game declares (name, kind,
+  how to aggregate, its label string) and the aggregated value per setup.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardkit.playtest.ladder import is_ceiling, paired_diff_ci
+from cardkit.playtest.sweep import Sweep, Tally, hist_median, hist_percentile, wilson
+from cardkit.rules.protocol import Aggregate, Cooperation, EngineInfo, MetricKind
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A 95 % interval; JSON ``[lo, hi]``."""
+
+    lo: float
+    hi: float
+
+    @classmethod
+    def of(cls, pair: tuple[float, float]) -> Interval:
+        return cls(round(pair[0], 4), round(pair[1], 4))
+
+
+@dataclass(frozen=True)
+class SeatRate:
+    seat: int  # 1 is the first player
+    games: int  # complete games
+    wins: int
+    draws: int
+    win_rate: float
+    ci95: Interval
+
+
+@dataclass(frozen=True)
+class Advantage:
+    """Seat 1's win rate minus another seat's, in the same games."""
+
+    over_seat: int
+    difference: float
+    ci95: Interval
+
+
+@dataclass(frozen=True)
+class SeatTable:
+    players: int
+    agent: str
+    seats: tuple[SeatRate, ...]
+    first_advantage: tuple[Advantage, ...]
+
+
+@dataclass(frozen=True)
+class MatchupCell:
+    """``agent`` against ``opponent``: the games of both seatings of the same seeds."""
+
+    players: int
+    agent: str
+    opponent: str
+    games: int  # twice the seeds
+    wins: int
+    win_rate: float
+    ci95: Interval  # from the per-seed pairs (see :func:`matchups`)
+    first_win_rate: float  # playing seat 1
+    first_ci95: Interval
+    second_win_rate: float  # playing seat 2
+    second_ci95: Interval
+    incomplete: int
+    ceiling: bool  # one of the two sees hidden cards
+
+
+@dataclass(frozen=True)
+class MetricDeclaration:
+    name: str
+    kind: MetricKind
+    aggregate: Aggregate
+    label: str  # the set's string id that names it ("" : the name is shown)
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    """A metric over a setup's games, as its aggregate says: ``value`` is the mean per game
+    (MEAN), the share of games where it is non-zero (SHARE) or the median (HISTOGRAM, with
+    ``p5`` and ``p95``)."""
+
+    name: str
+    aggregate: Aggregate
+    value: float
+    p5: float | None = None
+    p95: float | None = None
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    players: int
+    agent: str
+    games: int
+    values: tuple[MetricValue, ...]
+    #: the outcome's score (seat 1's, over complete games), for a game that declares score targets
+    score: float | None = None
+
+
+def to_json(value: Any) -> Any:
+    """A record (or a sequence of records) as plain JSON values: intervals as ``[lo, hi]``, enums
+    by their value, the fields of every other dataclass by name."""
+    if isinstance(value, Interval):
+        return [value.lo, value.hi]
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: to_json(v) for k, v in value.items()}
+    return value
+
+
+# ------------------------------------------------------------------ building
+def seat_table(t: Tally) -> SeatTable:
+    """Per seat of one setup: complete games won (Wilson), and seat 1 minus each other seat
+    (Newcombe's paired interval: both rates are read from the same games)."""
+    done = t.wins + t.losses + t.draws
+    seats = []
+    for i, w in enumerate(t.seat_wins):
+        seats.append(SeatRate(i + 1, done, w, t.seat_draws[i], round(w / done, 4) if done else 0.0,
+                              Interval.of(wilson(w, done))))
+    adv = []
+    w1 = t.seat_wins[0] if t.seat_wins else 0
+    for i in range(1, len(t.seat_wins)):
+        both = t.seat_both[i] if i < len(t.seat_both) else 0
+        wi = t.seat_wins[i]
+        # a 2x2 table of the games: both won, only seat 1, only seat i, neither
+        cells = (both, w1 - both, wi - both, done - w1 - wi + both)
+        d = (w1 - wi) / done if done else 0.0
+        adv.append(Advantage(i + 1, round(d, 4), Interval.of(paired_diff_ci(*cells))))
+    return SeatTable(t.players, t.agent, tuple(seats), tuple(adv))
+
+
+def seat_tables(sweep: Sweep) -> list[SeatTable]:
+    """A :class:`SeatTable` per setup of a competitive game, by player count and agent."""
+    return [seat_table(t) for key, t in sorted(sweep.tallies.items())
+            if t.info is not None and t.info.cooperation is Cooperation.COMPETITIVE and t.seat_wins]
+
+
+def _paired_rate(per_seed: Mapping[int, int], seeds: int) -> tuple[float, tuple[float, float]]:
+    """The win rate over both games of every seed, with a Wilson interval on the effective sample
+    size of the pairs (Kish's design effect): the seeds are independent, the two games of a seed
+    are not.  Never narrower than Wilson over the games taken as independent.
+
+    Forty seeds whose two games mostly go the same way (the deal decides): wider than
+    Wilson's interval of 80 independent games.
+
+    >>> rate, (lo, hi) = _paired_rate({0: 15, 1: 10, 2: 15}, 40)
+    >>> rate, round(lo, 3), round(hi, 3), [round(x, 3) for x in wilson(40, 80)]
+    (0.5, 0.369, 0.631, [0.393, 0.607])
+    """
+    n = seeds
+    if n == 0:
+        return 0.0, (0.0, 1.0)
+    mean = sum(k * c for k, c in per_seed.items()) / (2 * n)
+    var = sum(c * (k / 2 - mean) ** 2 for k, c in per_seed.items()) / (n - 1) if n > 1 else 0.0
+    n_eff = float(2 * n)
+    if var > 0 and 0 < mean < 1:
+        n_eff = min(n_eff, mean * (1 - mean) / (var / n))
+    return mean, wilson(mean * n_eff, n_eff)
+
+
+def matchups(sweep: Sweep, ceilings: frozenset[str] = frozenset()) -> list[MatchupCell]:
+    """Every ordered pair of agents that played each other: the row agent's wins over both
+    seatings, and as seat 1 and as seat 2 (Wilson intervals over those games)."""
+    out = []
+    for (players, a, b), m in sorted(sweep.matchups.items()):
+        n = m.seeds
+        ceiling = is_ceiling(a, ceilings) or is_ceiling(b, ceilings)
+        for me, other, first, second, per_seed in ((a, b, m.a_first, m.a_second, m.per_seed),
+                                                   (b, a, m.b_first, m.b_second, m.per_seed_b)):
+            rate, ci = _paired_rate(per_seed, n)
+            out.append(MatchupCell(players, me, other, 2 * n, first + second, round(rate, 4), Interval.of(ci),
+                                   round(first / n, 4) if n else 0.0, Interval.of(wilson(first, n)),
+                                   round(second / n, 4) if n else 0.0, Interval.of(wilson(second, n)),
+                                   m.incomplete, ceiling))
+    out.sort(key=lambda c: (c.players, c.agent, c.opponent))
+    return out
+
+
+def declarations(info: EngineInfo) -> list[MetricDeclaration]:
+    return [MetricDeclaration(m.name, m.kind, m.aggregate, m.label) for m in info.metrics]
+
+
+def metric_rows(sweep: Sweep) -> list[MetricRow]:
+    """Each setup's declared metrics, aggregated as each declares (in the declared order)."""
+    rows = []
+    for (players, agent), t in sorted(sweep.tallies.items()):
+        n = t.games
+        values = []
+        for m in t.info.metrics if t.info else ():
+            if m.aggregate is Aggregate.HISTOGRAM:
+                h = t.hists.get(m.name, {})
+                if h:
+                    values.append(MetricValue(m.name, m.aggregate, float(hist_median(h)), hist_percentile(h, 5),
+                                              hist_percentile(h, 95)))
+                else:
+                    values.append(MetricValue(m.name, m.aggregate, 0.0, 0.0, 0.0))
+            elif m.aggregate is Aggregate.SHARE:
+                values.append(MetricValue(m.name, m.aggregate, round(t.nonzero.get(m.name, 0) / n, 4) if n else 0.0))
+            else:
+                values.append(MetricValue(m.name, m.aggregate, round(t.sums.get(m.name, 0) / n, 3) if n else 0.0))
+        score = None
+        if t.info is not None and t.info.score_targets:
+            done = t.wins + t.losses + t.draws
+            score = round(t.score_sum / done, 3) if done else 0.0
+        if values or score is not None:
+            rows.append(MetricRow(players, agent, n, tuple(values), score))
+    return rows
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The new tables of one sweep, together: what the text and PDF reports draw."""
+
+    seats: tuple[SeatTable, ...]
+    matchups: tuple[MatchupCell, ...]
+    declared: tuple[MetricDeclaration, ...]
+    metrics: tuple[MetricRow, ...]
+
+    @classmethod
+    def of(cls, sweep: Sweep, info: EngineInfo, ceilings: frozenset[str] = frozenset()) -> Tables:
+        return cls(tuple(seat_tables(sweep)), tuple(matchups(sweep, ceilings)), tuple(declarations(info)),
+                   tuple(metric_rows(sweep)))
+
+
+# ------------------------------------------------------------------ the terminal
+def _pct(v: float) -> str:
+    return f"{v:.1%}"
+
+
+def _ci(i: Interval, sign: bool = False) -> str:
+    return f"[{i.lo:+.1%}, {i.hi:+.1%}]" if sign else f"[{i.lo:.1%}, {i.hi:.1%}]"
+
+
+def seat_text(tables: Sequence[SeatTable], names: Sequence[str] = ()) -> str:
+    """Per-seat win rates with intervals, and seat 1's advantage over each other seat."""
+    def name(seat: int) -> str:
+        return f"seat {seat} ({names[seat - 1]})" if seat - 1 < len(names) else f"seat {seat}"
+
+    lines = ["win rate by seat (seat 1 plays first; 95 % interval) and first-seat advantage (Newcombe, paired)"]
+    for t in tables:
+        cells = [f"{name(r.seat)} {_pct(r.win_rate)} {_ci(r.ci95)}" for r in t.seats]
+        draws = t.seats[0].draws if t.seats else 0
+        lines.append(f"  {t.players}p {t.agent}: " + "; ".join(cells) + f"; draws {draws}")
+        for a in t.first_advantage:
+            lines.append(f"      seat 1 minus seat {a.over_seat}: {a.difference:+.1%} {_ci(a.ci95, True)}")
+    return "\n".join(lines)
+
+
+def matchup_text(cells: Sequence[MatchupCell]) -> str:
+    """A table per player count: the row agent's win rate against the column agent, both seatings."""
+    lines = ["matchups: row agent's win rate against the column agent, both seatings of the same seeds [95 % interval]"]
+    for players in sorted({c.players for c in cells}):
+        mine = [c for c in cells if c.players == players]
+        agents = sorted({c.agent for c in mine})
+        by = {(c.agent, c.opponent): c for c in mine}
+        lines.append(f"  {players}p {'':<14}" + "".join(f"{a[:22]:>24}" for a in agents))
+        for a in agents:
+            row = []
+            for b in agents:
+                c = by.get((a, b))
+                row.append(f"{f'{_pct(c.win_rate)} {_ci(c.ci95)}' if c else '-':>24}")
+            lines.append(f"  {'':>2} {a[:14]:<14}" + "".join(row))
+        for c in mine:
+            lines.append(f"    {c.agent} vs {c.opponent}: {c.games} games; as seat 1 {_pct(c.first_win_rate)} "
+                         f"{_ci(c.first_ci95)}, as seat 2 {_pct(c.second_win_rate)} {_ci(c.second_ci95)}"
+                         + (f"; {c.incomplete} incomplete" if c.incomplete else "")
+                         + ("  [sees hidden cards]" if c.ceiling else ""))
+    return "\n".join(lines)
+
+
+_AGG = {Aggregate.MEAN: "mean per game", Aggregate.SHARE: "share of games", Aggregate.HISTOGRAM: "median (p5-p95)"}
+
+
+def metric_value_text(v: MetricValue) -> str:
+    if v.aggregate is Aggregate.SHARE:
+        return _pct(v.value)
+    if v.aggregate is Aggregate.HISTOGRAM:
+        return f"{v.value:g} ({v.p5:g}-{v.p95:g})"
+    return f"{v.value:g}"
+
+
+def metric_text(decl: Sequence[MetricDeclaration], rows: Sequence[MetricRow]) -> str:
+    """The game's declared metrics: what each is, then its value per setup."""
+    lines = ["declared metrics: " + "; ".join(f"{d.name.replace('_', ' ')} ({d.kind.value}, {_AGG[d.aggregate]})"
+                                               for d in decl)]
+    for r in rows:
+        cells = [f"{v.name.replace('_', ' ')} {metric_value_text(v)}" for v in r.values]
+        if r.score is not None:
+            cells.append(f"score {r.score:g} (mean)")
+        lines.append(f"  {r.players}p {r.agent}: " + ", ".join(cells))
+    return "\n".join(lines)
