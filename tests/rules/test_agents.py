@@ -64,7 +64,7 @@ def test_agent_names_generic_and_the_engines_own():
     specs = parse_agents(["random", "greedy", "flat-mc", "mcts", "mcts:30", "mcts:20ms", "clairvoyant:10"], ENGINE,
                          duel_set())
     assert [(s.base, s.budget) for s in specs] == [
-        ("random", None), ("greedy", None), ("flat-mc", Budget(playouts=20)), ("mcts", Budget(playouts=200)),
+        ("random", None), ("greedy", None), ("flat-mc", Budget(playouts=20)), ("mcts", Budget(playouts=20)),
         ("mcts", Budget(playouts=30)), ("mcts", Budget(seconds=0.02)), ("clairvoyant", Budget(playouts=10))]
     assert [s.ceiling for s in specs] == [False] * 6 + [True]
 
