@@ -301,9 +301,10 @@ def _settled(root: _Node, left: int) -> bool:
 
 
 def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
-           clairvoyant: bool = False) -> AgentFactory:
+           clairvoyant: bool = False, early_stop: bool = True) -> AgentFactory:
     """Single-observer information-set MCTS (see the module docstring);
-    ``clairvoyant`` searches copies of the true state instead (a ceiling)."""
+    ``clairvoyant`` searches copies of the true state instead (a ceiling);
+    ``early_stop=False`` spends a playout budget whole (the same choice, at full cost)."""
     values = Values(info)
 
     def factory(seed: int) -> Agent:
@@ -372,7 +373,7 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                     if seat != CHANCE:
                         n.total += Values.of(value, seat)
                 clock.done += 1
-                if budget.playouts and _settled(root, budget.playouts - clock.done):
+                if early_stop and budget.playouts and _settled(root, budget.playouts - clock.done):
                     break
             visits = [(root.children[o].visits if o in root.children else 0) for o in options]
             means = [_mean(root.children.get(o)) for o in options]
