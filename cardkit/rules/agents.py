@@ -301,17 +301,21 @@ def _settled(root: _Node, left: int) -> bool:
 
 
 def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
-           clairvoyant: bool = False, early_stop: bool = True) -> AgentFactory:
+           clairvoyant: bool = False, early_stop: bool = True, reuse: bool = True) -> AgentFactory:
     """Single-observer information-set MCTS (see the module docstring);
     ``clairvoyant`` searches copies of the true state instead (a ceiling);
-    ``early_stop=False`` spends a playout budget whole (the same choice, at full cost)."""
+    ``early_stop=False`` spends a playout budget whole (the same choice, at full cost);
+    ``reuse=False`` starts every decision from an empty tree."""
     values = Values(info)
 
     def factory(seed: int) -> Agent:
         rng = random.Random(seed)
         policy = rollout(rng.getrandbits(63)) if rollout is not None else None
+        # the subtree of the last choice, its seat and what that seat would know next (tree reuse)
+        carried: list[tuple[_Node, int, str] | None] = [None]
 
         def agent(state: State, decision: Decision) -> Option:
+            kept, carried[0] = carried[0], None
             if decision.player == CHANCE:
                 return sample_chance(state, rng)
             options = decision.options
@@ -320,6 +324,9 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
             me = decision.player
             root = _Node()
             clock = _Clock(budget)
+            if reuse and kept is not None and kept[1] == me and state.information_state(me) == kept[2]:
+                root = kept[0]  # the same seat decides next, knowing just what the search foresaw
+                clock.done = min(sum(c.visits for c in root.children.values()), budget.playouts or MAX_PLAYOUTS)
             first = None  # the rollout policy's choice: the tie-break when the search found no difference
             if policy is not None:
                 look = state.clone() if clairvoyant else state.determinize(me, rng)
@@ -377,7 +384,16 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                     break
             visits = [(root.children[o].visits if o in root.children else 0) for o in options]
             means = [_mean(root.children.get(o)) for o in options]
-            return options[max(range(len(options)), key=lambda i: (visits[i], means[i], options[i] == first, -i))]
+            choice = options[max(range(len(options)), key=lambda i: (visits[i], means[i], options[i] == first, -i))]
+            child = root.children.get(choice)
+            if reuse and child is not None and child.children:
+                # keep the chosen subtree when this seat decides next and nothing it could not foresee
+                # came between (no other seat, no chance): one world shows what the seat would then know
+                ahead = state.clone() if clairvoyant else state.determinize(me, rng)
+                ahead.apply(choice)
+                if ahead.decision is not None and ahead.decision.player == me:
+                    carried[0] = (child, me, ahead.information_state(me))
+            return choice
 
         return agent
 
