@@ -17,13 +17,16 @@ from cardkit.rules.agents import (
     SCORE_WEIGHT,
     Budget,
     Values,
+    ismcts,
     parse_agent,
     parse_agents,
     parse_budget,
     play,
+    sample_chance,
 )
 from cardkit.rules.conformance import hidden_independence
 from cardkit.rules.protocol import (
+    CHANCE,
     AgentFactory,
     ChanceMode,
     Cooperation,
@@ -64,7 +67,7 @@ def test_agent_names_generic_and_the_engines_own():
     specs = parse_agents(["random", "greedy", "flat-mc", "mcts", "mcts:30", "mcts:20ms", "clairvoyant:10"], ENGINE,
                          duel_set())
     assert [(s.base, s.budget) for s in specs] == [
-        ("random", None), ("greedy", None), ("flat-mc", Budget(playouts=20)), ("mcts", Budget(playouts=200)),
+        ("random", None), ("greedy", None), ("flat-mc", Budget(playouts=20)), ("mcts", Budget(playouts=20)),
         ("mcts", Budget(playouts=30)), ("mcts", Budget(seconds=0.02)), ("clairvoyant", Budget(playouts=10))]
     assert [s.ceiling for s in specs] == [False] * 6 + [True]
 
@@ -146,6 +149,41 @@ def test_mcts_beats_random_in_either_seat_with_intervals_apart():
     lo, _ = wilson(wins[0] + wins[1], 2 * n)
     _, hi = wilson(2 * n - wins[0] - wins[1], 2 * n)
     assert lo > hi
+
+
+def test_an_early_stop_makes_the_choice_the_whole_budget_makes(monkeypatch):
+    """A playout budget stops once the most visited option leads by more than the playouts
+    left: at every decision of six seeded games it chooses as the whole budget does, with
+    fewer playouts (each playout deals one determinization, which is what is counted here)."""
+    dealt = [0]
+    redeal = DuelState.determinize
+
+    def counted(self: DuelState, player: int, rng: random.Random) -> Any:
+        dealt[0] += 1
+        return redeal(self, player, rng)
+
+    monkeypatch.setattr(DuelState, "determinize", counted)
+    info, policy = ENGINE.info(duel_set()), ENGINE.rollout_policy()
+    makers = {stop: ismcts(info, Budget(playouts=60), policy, early_stop=stop) for stop in (False, True)}
+    spent = {False: 0, True: 0}
+    compared = 0
+    for seed in range(6):
+        st = ENGINE.new_game(duel_set(), 2).new_state(seed)
+        chance = random.Random(seed)
+        while (d := st.decision) is not None:
+            if d.player == CHANCE:
+                st.apply(sample_chance(st, chance))
+                continue
+            choices = {}
+            for stop, make in makers.items():
+                dealt[0] = 0
+                choices[stop] = make(seed)(st, d)
+                spent[stop] += dealt[0]
+            assert choices[True] == choices[False], (seed, d)
+            compared += len(d.options) > 1
+            st.apply(choices[True])
+    assert compared > 20
+    assert spent[True] < spent[False], spent
 
 
 def test_searching_agents_are_reproducible_from_their_seed():

@@ -209,6 +209,27 @@ def test_the_keeper_heuristic_beats_random_play_clearly(card_set: object, player
     assert tallies["keeper"][1] > tallies["random"][1] + 5, tallies
 
 
+def test_cardkit_s_search_beats_random_play_at_four_players(card_set: object) -> None:
+    """Four players, where the heuristic rollout policy loses every night to the crew deck: the
+    generic IS-MCTS at its default budget (ties read by the playouts' mean value, no bias towards
+    the policy) still finds winning nights, its 95 % interval above random play's (12 nights each)."""
+    made = TidelightsEngine()
+    game = made.new_game(card_set, 4)
+    wins = {}
+    for name in ("random", "mcts", "heuristic"):
+        factory = parse_agent(name, made, card_set).factory
+        won = 0
+        for seed in range(1, 13):
+            state = game.new_state(seed)
+            play(state, factory(seed))
+            result = state.result()
+            assert result is not None
+            won += result.seats[0].result is Result.WIN
+        wins[name] = won
+    assert wins["heuristic"] == 0, wins  # the policy alone never wins here: what search adds is its own
+    assert _wilson(wins["mcts"], 12)[0] > _wilson(wins["random"], 12)[1], wins
+
+
 def test_the_engine_passes_cardkit_s_conformance_suite(card_set: object) -> None:
     assert_conforms(TidelightsEngine(), card_set, games=12)
 
