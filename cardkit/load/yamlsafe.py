@@ -160,6 +160,8 @@ def parse_yaml(text: str, file: str) -> YamlDoc:
                               file=file, line=at_line, column=at_col)) from None
     try:
         node = loader.get_single_node()
+    except RecursionError:  # (PyYAML composes recursively: thousands of nested brackets exhaust the stack)
+        raise YamlError(_too_deep(text, file)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         at_line, at_col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -174,6 +176,25 @@ def parse_yaml(text: str, file: str) -> YamlDoc:
     conv = _Converter(file)
     conv.doc.data = conv.convert(node, (), 0)
     return conv.doc
+
+
+def _too_deep(text: str, file: str) -> Issue:
+    """Y005 at the first collection nested deeper than :data:`MAX_DEPTH`, found
+    with PyYAML's event parser, which keeps no stack of its own."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+                    return Issue("Y005", f"document nests deeper than {MAX_DEPTH} levels", file=file, line=line, column=column)
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return Issue("Y005", f"document nests deeper than {MAX_DEPTH} levels", file=file, line=1, column=1)
 
 
 def _fast_node(text: str) -> Node | None:
@@ -191,7 +212,7 @@ def _fast_node(text: str) -> Node | None:
         return None
     try:
         node: Node | None = loader.get_single_node()
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         return None
     finally:
         loader.dispose()

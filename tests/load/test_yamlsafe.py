@@ -35,10 +35,14 @@ def test_rejected(text, code):
     assert exc.value.issue.line >= 1
 
 
-def test_deep_nesting_is_bounded():
+@pytest.mark.parametrize("depth", [60, 5_000, 200_000])
+def test_deep_nesting_is_bounded(depth: int):
+    """Deeper than PyYAML's recursive composer can go too (5,000 brackets raised
+    RecursionError, an internal error): one located Y005 line."""
     with pytest.raises(YamlError) as exc:
-        parse_yaml("a: " + "[" * 60 + "]" * 60 + "\n", "f.yaml")
-    assert exc.value.issue.code == "Y005"
+        parse_yaml("x: 1\na: " + "[" * depth + "]" * depth + "\n", "f.yaml")
+    issue = exc.value.issue
+    assert (issue.code, issue.line) == ("Y005", 2) and 48 < issue.column < 60, issue.format()
 
 
 scalars = st.one_of(st.integers(-10**6, 10**6), st.booleans(), st.none(),
