@@ -600,6 +600,9 @@ def check_quotes(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
 @_check
 def check_end_punctuation(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     def end(s: str) -> str:
+        # (a string that ends with a placeholder or an icon has no end punctuation of its own:
+        # "{metric}: {kind}; {aggregate}" ends with the aggregate, not with ';')
+        s = re.sub(r"(\{[a-z_]+\}|\[[a-z-]+\])$", "x", s.rstrip())
         s = _strip_markup(s).rstrip()
         return s[-1] if s and s[-1] in ".!?:;" else ""
 
