@@ -55,6 +55,6 @@ def resolve_size(value: Any) -> Any:
 def size_problem(value: Any) -> str | None:
     """Why ``value`` is not a face size, or None when it is one."""
     if isinstance(value, str) and preset_size(value) is None:
-        return (f"unknown card size '{value}': use two lengths such as [63mm, 88mm] or one of "
-                f"{', '.join(PRESETS)} (add 'landscape' to turn it)")
+        quoted = repr(value) if len(repr(value)) <= 22 else repr(value)[:18] + "...'"  # (a line stays under 200)
+        return f"unknown card size {quoted}: [width, height] or a preset ({', '.join(PRESETS)}; add 'landscape')"
     return None

@@ -154,6 +154,12 @@ def _size_message(error: ValidationError, path: tuple[str | int, ...]) -> str:
 def _issues_for(error: ValidationError, doc: YamlDoc) -> Iterator[Issue]:
     path = tuple(error.absolute_path)
     kw = error.validator
+    branches = error.validator_value if kw in ("anyOf", "oneOf") else None
+    if isinstance(branches, list) and branches and all(isinstance(b, dict) and set(b) == {"required"} for b in branches):
+        # keys that go together, one set of them needed: a badge's radius, or its w and h
+        ways = " or ".join(" and ".join(f"'{k}'" for k in b["required"]) for b in branches)
+        yield doc.issue("S002", f"missing a required key: {ways}", path)
+        return
     if kw in ("allOf", "anyOf", "oneOf") and error.context:
         # Report the most specific sub-error (the effect branches use allOf + if/then);
         # a branch of another type does not apply (a plural text mapping is not a string).

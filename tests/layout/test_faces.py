@@ -82,6 +82,25 @@ def test_a_colour_of_the_wrong_form_is_said_in_words(project: Path, cli):
     assert all(len(ln) < 200 and "[0-9" not in ln for ln in lines)
 
 
+def test_a_badge_without_its_size_and_a_long_unknown_card_size_are_one_short_line_each(project: Path, cli):
+    """A badge needs `radius`, or `w` and `h` (without them compose met a KeyError:
+    exit 70); a size name of any length is quoted short (found by the faces fuzz)."""
+    def one_line(line: int, code: str) -> str:
+        result = cli("build", "pdf", "--root", str(project))
+        assert result.code == 1 and "Traceback" not in result.err and "internal error" not in result.err
+        lines = [ln for ln in result.err.splitlines() if "error[" in ln]
+        assert [(int(ln.split(":")[1]), re.search(r"error\[(\w+)\]", ln).group(1)) for ln in lines] == [(line, code)], result.err
+        assert len(lines[0]) < 200, lines[0]
+        return lines[0]
+
+    badge = "w: 10mm, h: 8mm, fill: gold, r: 1.2mm, text: \"{tier}\""
+    line = _edit(project, badge, "fill: gold, r: 1.2mm, text: \"{tier}\"")
+    assert one_line(line, "S002").endswith("missing a required key: 'radius' or 'w' and 'h'")
+    _edit(project, "fill: gold, r: 1.2mm, text: \"{tier}\"", badge)
+    line = _edit(project, "size: [63mm, 88mm]", "size: " + "\u00e9" * 300)
+    assert "unknown card size '\u00e9\u00e9" in one_line(line, "M070")
+
+
 def test_a_field_tested_by_if_may_be_missing_from_every_card(project: Path):
     _edit(project, "{type: use, group: blips}", "{type: value, if: bonus, text: \"{bonus}\", at: [1mm, 1mm]}\n      - {type: use, group: blips}")
     card_set = load_project(project).card_set("death-angel")
