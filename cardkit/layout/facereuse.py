@@ -275,7 +275,7 @@ def expand_uses(data: Any, doc: YamlDoc) -> list[Issue]:
     for gname in params:
         del groups[gname]
     for path, el in _plain_uses(data):
-        if el.get("group") in params:
+        if isinstance(el.get("group"), str) and el["group"] in params:  # (a group that is not a name: the schema's line)
             issues.append(doc.issue("M082", f"group {short(el['group'])} takes parameters; give them in `with`",
                                     path + ("group",)))
     return issues

@@ -618,8 +618,12 @@ def _face_names(spec: Mapping[str, Any], fname: str, doc: YamlDoc, issues: list[
         found.append(c)
     bleed = spec.get("bleed")
     if bleed is not None:
-        issues.extend(_check_length(bleed, ("faces", fname, "bleed") if "bleed" in doc.data["faces"][fname] else ("bleed",),
-                                    doc, {}, "length"))
+        at: JsonPath = ("faces", fname, "bleed") if "bleed" in doc.data["faces"][fname] else ("bleed",)
+        problems = _check_length(bleed, at, doc, {}, "length")
+        if not problems and not isinstance(bleed, list) and compile_length(bleed).const is None:
+            # (the bleed is measured before any face is drawn: W and H mean nothing yet)
+            problems = [doc.issue("M004", f"a face's bleed cannot use names ({str(bleed)[:40]!r})", at)]
+        issues.extend(i for i in problems if i not in issues)
     return {"W": found[0], "H": found[1], "i": 0.0, "n": 1.0}  # (i and n as outside a repeat, or at its one item)
 
 

@@ -101,6 +101,20 @@ def test_a_badge_without_its_size_and_a_long_unknown_card_size_are_one_short_lin
     assert "unknown card size '\u00e9\u00e9" in one_line(line, "M070")
 
 
+@pytest.mark.parametrize("old,new,code", [
+    ("bleed: 20pt", "bleed: W/0", "M004"),  # measured before a face is drawn (was: an unlocated U001 at build)
+    ("{type: use, group: blip, with: {x: 5mm, side: left}}", "{type: use, group: [blip], with: {x: 5mm, side: left}}",
+     "S003"),  # a group that is a list (was: TypeError, exit 70)
+])
+def test_a_face_file_mistake_found_by_the_fuzz_is_one_located_line(project: Path, cli, old: str, new: str, code: str):
+    line = _edit(project, old, new)
+    result = cli("build", "pdf", "--root", str(project))
+    assert result.code == 1 and "Traceback" not in result.err and "internal error" not in result.err, result.err
+    lines = [ln for ln in result.err.splitlines() if "error[" in ln]
+    assert lines and all(re.match(r"^cards/death-angel/faces\.yaml:\d+:\d+: error\[", ln) for ln in lines), result.err
+    assert (line, code) in {(int(ln.split(":")[1]), re.search(r"error\[(\w+)\]", ln).group(1)) for ln in lines}, result.err
+
+
 def test_a_field_tested_by_if_may_be_missing_from_every_card(project: Path):
     _edit(project, "{type: use, group: blips}", "{type: value, if: bonus, text: \"{bonus}\", at: [1mm, 1mm]}\n      - {type: use, group: blips}")
     card_set = load_project(project).card_set("death-angel")
