@@ -180,17 +180,17 @@ def parse_yaml(text: str, file: str) -> YamlDoc:
 
 def _too_deep(text: str, file: str) -> Issue:
     """Y005 at the first collection nested deeper than :data:`MAX_DEPTH`, found
-    with PyYAML's event parser, which keeps no stack of its own."""
+    with PyYAML's token stream (yaml.parse), which keeps no stack of its own."""
     depth = 0
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+        for item in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(item, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    mark = event.start_mark
+                    mark = item.start_mark
                     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
                     return Issue("Y005", f"document nests deeper than {MAX_DEPTH} levels", file=file, line=line, column=column)
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            elif isinstance(item, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
     except yaml.YAMLError:
         pass
