@@ -107,7 +107,15 @@ CHOICES_CHARS = 70  # of a list of allowed values in a message (the line stays u
 
 
 def _choices(values: Any) -> str:
-    items = [short(v) if not isinstance(v, str) else v for v in values]
+    """Allowed values as a message lists them: each cut to a short quote, the
+    list to about :data:`CHOICES_CHARS` (a data-made enum can hold anything).
+
+    >>> _choices(["fish", "salt", "tea"])
+    'fish, salt, tea'
+    >>> _choices(["x" * 300, "left"])
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..., left'
+    """
+    items = [short(v) if not isinstance(v, str) else _cut(v, SHORT) for v in values]  # (a choice as long as a line: cut)
     shown: list[str] = []
     for item in items[:8]:
         if shown and len(", ".join(shown + [item])) > CHOICES_CHARS:
