@@ -433,8 +433,9 @@ class PreviewServer(ThreadingHTTPServer):
     def __init__(self, preview: Preview, port: int = 0, poll: float = POLL_SECONDS) -> None:
         try:
             super().__init__(("127.0.0.1", port), _Handler)
-        except OSError as exc:
-            raise CardkitError(f"cannot serve the preview on 127.0.0.1:{port}: {exc.strerror or exc}", code="H003") from None
+        except (OSError, OverflowError) as exc:  # (a port in use, or not a port at all)
+            raise CardkitError(f"cannot serve the preview on 127.0.0.1:{port}: {getattr(exc, 'strerror', None) or exc}",
+                               code="H003") from None
         self.preview = preview
         self.poll = poll
         self.stop = threading.Event()

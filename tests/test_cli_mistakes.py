@@ -65,6 +65,7 @@ def run(cardkit: Path, root: Path, *args: str, timeout: float = 300) -> subproce
 MISTAKES = [
     (["playtest", "--games", "-5"], 2, "'--games'"),
     (["playtest", "--games", "many"], 2, "'--games'"),
+    (["preview", "--port", "99999", "--no-open"], 2, "'--port'"),  # (was: an internal OverflowError, exit 70)
     (["playtest", "--players", "9", "--games", "2"], 1, "--players 9: the game plays 1-6"),
     (["playtest", "--players", "one", "--games", "2"], 1, "error[G001]"),
     (["playtest", "--agent", "genius", "--games", "2"], 1, "error[G002]"),

@@ -16,7 +16,7 @@ from cardkit.cli.common import SET_HELP, RootOpt
 def preview_cmd(root: RootOpt = Path("."),
                 set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                 locale: Annotated[str, typer.Option("--locale", help="the locale the page opens in (it can switch)")] = "en",
-                port: Annotated[int, typer.Option("--port", help="port on 127.0.0.1 (default: a free one)")] = 0,
+                port: Annotated[int, typer.Option("--port", min=0, max=65535, help="port on 127.0.0.1 (default: a free one)")] = 0,
                 dpi: Annotated[int, typer.Option("--dpi", help="resolution of the face images")] = 110,
                 no_open: Annotated[bool, typer.Option("--no-open", help="do not open the page in the browser")] = False) -> None:
     """A local page with every face of a set that redraws the faces a saved
