@@ -24,6 +24,7 @@ from cardkit._compiled import engine_build  # noqa: E402
 from cardkit.load.project import load_project  # noqa: E402
 from cardkit.games.death_angel.rules_engine import ENGINE  # noqa: E402
 from cardkit.playtest.impact import impact_cards, impact_rows, plan_impact  # noqa: E402
+from cardkit.playtest.records import ImpactRow  # noqa: E402
 from cardkit.playtest.sweep import run_sweep, usable_cores  # noqa: E402
 
 TARGET_S = 90.0
@@ -83,20 +84,20 @@ def main() -> None:
         played = sum(p.games for p in sweep.paired.values()) + sum(x.games for x in sweep.tallies.values())
         print(f"{seed:>7} {args.players:>7} {args.games:>10} {played:>8} {jobs:>5} {wall:>8.1f} {cpu:>8.1f} "
               f"{cpu / jobs:>10.1f} {TARGET_S:>6.0f}s", flush=True)
-        runs.append([r for r in rows if "win_rate_delta" in r])
-    listed = {r["card"] for r in runs[0]} | set(fixed)
+        runs.append([r for r in rows if isinstance(r, ImpactRow)])
+    listed = {r.card for r in runs[0]} | set(fixed)
     print(f"abilities listed: {len(listed)} of {len(cards) + len(fixed)}")
     for seed, rows in zip(args.seeds, runs):
-        top = ", ".join(f"{r['card']} {r['win_rate_delta']:+.1%}" for r in rows[:5])
-        bottom = ", ".join(f"{r['card']} {r['win_rate_delta']:+.1%}" for r in rows[-5:])
+        top = ", ".join(f"{r.card} {r.win_rate_delta:+.1%}" for r in rows[:5])
+        bottom = ", ".join(f"{r.card} {r.win_rate_delta:+.1%}" for r in rows[-5:])
         print(f"seed {seed}: top five (switching off costs most): {top}")
         print(f"seed {seed}: bottom five: {bottom}")
-        print(f"seed {seed}: measurable effect: {sum(r['effect'] != 'no measurable effect' for r in rows)} cards")
+        print(f"seed {seed}: measurable effect: {sum(r.effect != 'no measurable effect' for r in rows)} cards")
     if len(runs) >= 2:
         a, b = runs[0], runs[1]
-        top = len({r["card"] for r in a[:5]} & {r["card"] for r in b[:5]})
-        bottom = len({r["card"] for r in a[-5:]} & {r["card"] for r in b[-5:]})
-        rho = spearman({r["card"]: r["win_rate_delta"] for r in a}, {r["card"]: r["win_rate_delta"] for r in b})
+        top = len({r.card for r in a[:5]} & {r.card for r in b[:5]})
+        bottom = len({r.card for r in a[-5:]} & {r.card for r in b[-5:]})
+        rho = spearman({r.card: r.win_rate_delta for r in a}, {r.card: r.win_rate_delta for r in b})
         print(f"ranking stability between seeds {args.seeds[0]} and {args.seeds[1]}: top five share {top} of 5, "
               f"bottom five share {bottom} of 5; Spearman rank correlation of all deltas {rho:.2f}")
 

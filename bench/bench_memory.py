@@ -36,7 +36,7 @@ def child(games: int, jobs: int, agent: str) -> None:
     card_set = load_project(ROOT).card_set("death-angel")
     report = summarize(sweep, (0.0, 1.0), ability_cards(card_set, range(1, 7)))
     dt = time.perf_counter() - t
-    played = sum(s["games"] for s in report["setups"])
+    played = sum(s.games for s in report.setups)
     print(json.dumps({"games": played, "seconds": dt, "engine": engine_build(),
                       "parent_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                       "worker_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))

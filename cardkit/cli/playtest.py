@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Optional, Sequence, cast
+from typing import Annotated, Iterable, Optional, Sequence
 
 import typer
 
@@ -55,6 +55,7 @@ def playtest(root: RootOpt = Path("."),
     from cardkit.playtest.agents import agents_for, ceilings
     from cardkit.playtest import tables
     from cardkit.playtest.ladder import ladder_table
+    from cardkit.playtest.records import PlaytestResult
     from cardkit.playtest.report import compare as compare_runs, table
     from cardkit.playtest.sweep import BACKENDS, Batch, Variant, plan, plan_matchups, run_sweep, summarize
     from cardkit.rules.protocol import Audited, Cooperation, Referenced
@@ -121,27 +122,23 @@ def playtest(root: RootOpt = Path("."),
                           progress=lambda done, total: bar.update(done * games_total // total))
     summary = summarize(sweep, (lo, hi), engine.abilities(card_set, counts), ceilings(AGENTS))
     reference = dict(engine.reference(card_set, min(counts))) if isinstance(engine, Referenced) else {}
-    summary["reference"] = reference
-    result: dict[str, object] = {"set": set_id, "seed": seed, "agents": agents, **summary, "band": [lo, hi]}
-    if compare is not None:
-        result["compare"] = compare_runs(sweep)
-    if impact:
-        summary["impact"] = result["impact"] = impact_rows(sweep, card_set, ablatable, unablatable,
-                                                           unswitchable_note(engine))
-        summary["teams"] = result["teams"] = team_tables(sweep)
+    result = PlaytestResult(set_id, seed, tuple(agents), summary, reference, (lo, hi),
+                            compare=tuple(compare_runs(sweep)) if compare is not None else None,
+                            impact=tuple(impact_rows(sweep, card_set, ablatable, unablatable,
+                                                     unswitchable_note(engine))) if impact else None,
+                            teams=tuple(team_tables(sweep)) if impact else None, engine=engine_build())
     if report is not None and report_loc is not None:
         from cardkit.playtest.pdfreport import write_report
 
         labels = {m.name: m.label for m in info.metrics if m.label}
-        write_report(report, summary, report_loc, report_loc.card("set.title"), games, seed, agents, labels,
+        write_report(report, result, report_loc, report_loc.card("set.title"), games, labels,
                      tables.Tables.of(sweep, info, ceilings(AGENTS)))
-    result["elapsed_s"] = round(time.perf_counter() - started, 2)
-    result["engine"] = engine_build()  # compiled or pure Python: it explains the elapsed time
+    result = replace(result, elapsed_s=round(time.perf_counter() - started, 2))  # the engine build explains it
     if format is Format.json:
-        typer.echo(json.dumps(result, indent=2))
+        typer.echo(json.dumps(result.to_json(), indent=2))
     else:
         typer.echo(table(summary))
-        typer.echo(ladder_table(summary["ladder"], reference))
+        typer.echo(ladder_table(summary.ladder, reference))
         typed = tables.Tables.of(sweep, info, ceilings(AGENTS))
         if typed.seats:
             typer.echo(tables.seat_text(typed.seats, info.seats))
@@ -149,13 +146,12 @@ def playtest(root: RootOpt = Path("."),
             typer.echo(tables.matchup_text(typed.matchups))
         if typed.metrics:
             typer.echo(tables.metric_text(typed.declared, typed.metrics))
-        if impact:
-            typer.echo(impact_table(summary["impact"]))
-            typer.echo(team_table(summary["teams"]))
-        for c in cast(list[dict[str, Any]], result.get("compare", [])):
-            lo_, hi_ = c["difference_ci95"]
-            typer.echo(f"compare {c['players']}p {c['agent']}: {c['win_rate_a']:.1%} -> {c['win_rate_b']:.1%} "
-                       f"({c['difference']:+.1%}, 95% CI [{lo_:+.1%}, {hi_:+.1%}])")
-        typer.echo(f"elapsed {result['elapsed_s']} s; rules engine {result['engine']}")
-    if any(s["verdict"] != "playable" for s in summary["setups"]):
+        if result.impact is not None:
+            typer.echo(impact_table(result.impact))
+            typer.echo(team_table(result.teams or ()))
+        for c in result.compare or ():
+            typer.echo(f"compare {c.players}p {c.agent}: {c.win_rate_a:.1%} -> {c.win_rate_b:.1%} "
+                       f"({c.difference:+.1%}, 95% CI [{c.difference_ci95.lo:+.1%}, {c.difference_ci95.hi:+.1%}])")
+        typer.echo(f"elapsed {result.elapsed_s} s; rules engine {result.engine}")
+    if any(s.verdict != "playable" for s in summary.setups):
         raise typer.Exit(1)

@@ -14,8 +14,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
+from cardkit.model import CardSet
+from cardkit.playtest.records import (Effect, GroupRate, ImpactEntry, ImpactRow, Interval, PairedMetric, TeamTable,
+                                      Unswitchable)
 from cardkit.playtest.sweep import BATCH, Batch, Paired, Sweep, Variant, hist_median, wilson
 from cardkit.rules.protocol import Engine, Switchable
 
@@ -78,27 +81,23 @@ def _mean_ci(total: float, squares: float, n: int) -> tuple[float, float, float]
     return (mean, mean - half, mean + half)
 
 
-def effect_word(lo: float, hi: float) -> str:
+def effect_word(lo: float, hi: float) -> Effect:
     if lo <= 0 <= hi:
         return "no measurable effect"
     return "helps" if hi < 0 else "hurts"  # switching it off lowers the win rate: the ability helps
 
 
-def impact_rows(sweep: Sweep, card_set: Any, cards: list[str], unablatable: list[str],
-                note: str = NOT_SWITCHABLE) -> list[dict[str, Any]]:
+def impact_rows(sweep: Sweep, card_set: CardSet, cards: list[str], unablatable: list[str],
+                note: str = NOT_SWITCHABLE) -> list[ImpactEntry]:
     """One row per ablated card and setup, ranked: the cards whose loss costs the most wins first."""
-    rows = []
-    for (label, _players, _agent), p in sweep.paired.items():
-        if label not in cards:
-            continue
-        rows.append(_row(p, sweep))
-    rows.sort(key=lambda r: (r["players"], r["agent"], r["win_rate_delta"], r["card"]))
-    for cid in unablatable:
-        rows.append({"card": cid, "ablatable": False, "note": note})
-    return rows
+    rows = [_row(p, sweep) for (label, _players, _agent), p in sweep.paired.items() if label in cards]
+    rows.sort(key=lambda r: (r.players, r.agent, r.win_rate_delta, r.card))
+    out: list[ImpactEntry] = list(rows)
+    out += [Unswitchable(cid, note) for cid in unablatable]
+    return out
 
 
-def _row(p: Paired, sweep: Sweep) -> dict[str, Any]:
+def _row(p: Paired, sweep: Sweep) -> ImpactRow:
     n = p.games
     delta = (p.wins_variant - p.wins_base) / n
     lo, hi = paired_ci(n, p.wins_base, p.wins_variant, p.only_base, p.only_variant)
@@ -106,49 +105,40 @@ def _row(p: Paired, sweep: Sweep) -> dict[str, Any]:
     rv = hist_median(p.rounds_variant) if p.rounds_variant else None
     base = sweep.tallies.get((p.players, p.agent))
     fired = base.fired.get(p.label, 0) if base else 0
-    return {"card": p.label, "players": p.players, "agent": p.agent, "games": n,
-            "win_rate_base": round(p.wins_base / n, 4), "win_rate_ablated": round(p.wins_variant / n, 4),
-            "win_rate_delta": round(delta, 4), "ci95": [round(lo, 4), round(hi, 4)],
-            "games_changed": p.only_base + p.only_variant,
-            "rounds_delta": (rv - rb) if rb is not None and rv is not None else None,
-            **_paired_metrics(p), "fired_games": fired, "fired_when_ablated": p.fired_variant,
-            "effect": effect_word(lo, hi)}
+    return ImpactRow(p.label, p.players, p.agent, n, round(p.wins_base / n, 4), round(p.wins_variant / n, 4),
+                     round(delta, 4), Interval.of((lo, hi)), p.only_base + p.only_variant,
+                     (rv - rb) if rb is not None and rv is not None else None, _paired_metrics(p), fired,
+                     p.fired_variant, effect_word(lo, hi))
 
 
-def _paired_metrics(p: Paired) -> dict[str, Any]:
-    """``<name>_delta`` and ``<name>_ci95`` for every metric the game declared ``paired``."""
-    out: dict[str, Any] = {}
+def _paired_metrics(p: Paired) -> tuple[PairedMetric, ...]:
+    """The mean change of every metric the game declared ``paired``."""
+    out = []
     for m in p.info.metrics if p.info else ():
         if m.paired:
             mean, lo, hi = _mean_ci(p.sums_variant.get(m.name, 0) - p.sums_base.get(m.name, 0),
                                     p.diff_sq.get(m.name, 0), p.games)
-            out[f"{m.name}_delta"] = round(mean, 3)
-            out[f"{m.name}_ci95"] = [round(lo, 3), round(hi, 3)]
-    return out
+            out.append(PairedMetric(m.name, round(mean, 3), Interval.of((lo, hi), 3)))
+    return tuple(out)
 
 
-def _delta(r: dict[str, Any], metric: str) -> str:
-    v = r.get(f"{metric}_delta")
+def _delta(r: ImpactRow, metric: str) -> str:
+    v = next((m.delta for m in r.metrics if m.name == metric), None)
     return f"{v:>+6.2f}" if v is not None else f"{'-':>6}"
 
 
-def team_tables(sweep: Sweep) -> list[dict[str, Any]]:
+def team_tables(sweep: Sweep) -> list[TeamTable]:
     """Win rate per group in play (the game's ``GameReport.groups``) and per pairing of groups
     (games in which both were in play) per setup."""
-    out = []
-    for (players, agent), t in sorted(sweep.tallies.items()):
-        def table(d: dict[str, list[int]]) -> list[dict[str, Any]]:
-            rows = []
-            for k, (g, w) in d.items():
-                lo, hi = wilson(w, g)
-                rows.append({"teams": k.split("+"), "games": g, "wins": w, "win_rate": round(w / g, 4) if g else 0.0,
-                             "ci95": [round(lo, 4), round(hi, 4)]})
-            return sorted(rows, key=lambda r: (-r["win_rate"], r["teams"]))
-        out.append({"players": players, "agent": agent, "teams": table(t.teams), "pairings": table(t.pairs)})
-    return out
+    def table(d: dict[str, list[int]]) -> tuple[GroupRate, ...]:
+        rows = [GroupRate(tuple(k.split("+")), g, w, round(w / g, 4) if g else 0.0, Interval.of(wilson(w, g)))
+                for k, (g, w) in d.items()]
+        return tuple(sorted(rows, key=lambda r: (-r.win_rate, r.teams)))
+
+    return [TeamTable(players, agent, table(t.teams), table(t.pairs)) for (players, agent), t in sorted(sweep.tallies.items())]
 
 
-def impact_cards(engine: Engine, card_set: Any, counts: Sequence[int]) -> tuple[list[str], list[str]]:
+def impact_cards(engine: Engine, card_set: CardSet, counts: Sequence[int]) -> tuple[list[str], list[str]]:
     """The ability cards of these player counts that the engine can switch off, and those it cannot."""
     cards = sorted(engine.abilities(card_set, counts))
     can = engine.switchable(card_set, counts) if isinstance(engine, Switchable) else frozenset(cards)
@@ -159,32 +149,31 @@ def unswitchable_note(engine: Engine) -> str:
     return engine.unswitchable_note() if isinstance(engine, Switchable) else NOT_SWITCHABLE
 
 
-def impact_table(rows: list[dict[str, Any]], names: dict[str, str] | None = None) -> str:
+def impact_table(rows: Sequence[ImpactEntry], names: dict[str, str] | None = None) -> str:
     """One line per card and setup; the last number column is the first paired metric's change."""
     names = names or {}
-    metric = next((k[:-len("_delta")] for r in rows for k in r if k.endswith("_delta") and k != "win_rate_delta"
-                   and k != "rounds_delta"), "")
+    metric = next((m.name for r in rows if isinstance(r, ImpactRow) for m in r.metrics), "")
     head = (f"{'players':>7} {'agent':<10} {'card':<28} {'win rate':>9} {'off':>7} {'delta':>7} {'95% CI':>17} {'rounds':>6} "
             f"{metric[:6]:>6}  effect")
     lines = [head, "-" * len(head)]
     for r in rows:
-        if r.get("ablatable") is False:
-            lines.append(f"{'':>7} {'':<10} {names.get(r['card'], r['card'])[:28]:<28} not switchable: {r['note']}")
+        if isinstance(r, Unswitchable):
+            lines.append(f"{'':>7} {'':<10} {names.get(r.card, r.card)[:28]:<28} not switchable: {r.note}")
             continue
-        lo, hi = r["ci95"]
-        rd = f"{r['rounds_delta']:+g}" if r["rounds_delta"] is not None else "-"
-        lines.append(f"{r['players']:>7} {r['agent']:<10} {names.get(r['card'], r['card'])[:28]:<28} "
-                     f"{r['win_rate_base']:>8.1%} {r['win_rate_ablated']:>6.1%} {r['win_rate_delta']:>+7.1%} "
-                     f"{f'[{lo:+.1%}, {hi:+.1%}]':>17} {rd:>6} {_delta(r, metric)}  {r['effect']}")
+        lo, hi = r.ci95.lo, r.ci95.hi
+        rd = f"{r.rounds_delta:+g}" if r.rounds_delta is not None else "-"
+        lines.append(f"{r.players:>7} {r.agent:<10} {names.get(r.card, r.card)[:28]:<28} "
+                     f"{r.win_rate_base:>8.1%} {r.win_rate_ablated:>6.1%} {r.win_rate_delta:>+7.1%} "
+                     f"{f'[{lo:+.1%}, {hi:+.1%}]':>17} {rd:>6} {_delta(r, metric)}  {r.effect}")
     return "\n".join(lines)
 
 
-def team_table(tables: list[dict[str, Any]]) -> str:
+def team_table(tables: Sequence[TeamTable]) -> str:
     """Win rate per group and per pairing of groups in play, per setup, best first."""
     lines = ["win rate by group and by pairing of groups in play (95 % interval)"]
     for t in tables:
-        for kind in ("teams", "pairings"):
-            cells = [f"{'+'.join(r['teams'])} {r['win_rate']:.1%} [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}] of {r['games']}"
-                     for r in t[kind]]
-            lines.append(f"  {t['players']}p {t['agent']} {kind}: " + "; ".join(cells))
+        for kind, groups in (("teams", t.teams), ("pairings", t.pairings)):
+            cells = [f"{'+'.join(r.teams)} {r.win_rate:.1%} [{r.ci95.lo:.1%}, {r.ci95.hi:.1%}] of {r.games}"
+                     for r in groups]
+            lines.append(f"  {t.players}p {t.agent} {kind}: " + "; ".join(cells))
     return "\n".join(lines)

@@ -12,18 +12,16 @@ strongest agent and random is "skill matters"; agents that see hidden informatio
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any, Literal, get_args
-
+from collections.abc import Mapping, Sequence
+from cardkit.playtest.records import VERDICTS, Interval, LadderAgent, LadderStep, Setup, SkillGap, Verdict
 from cardkit.playtest.sweep import Sweep, metric_shares, score_figures, wilson
+
+__all__ = ["DEFAULT_BAND", "VERDICTS", "Verdict", "diff_ci", "is_ceiling", "ladder", "ladder_table",
+           "paired_diff_ci"]
 
 DEFAULT_BAND = (0.03, 0.80)  # justified in docs/playtest.md
 
-#: a player count's verdict (checked in this order; JSON and the text table carry the words,
-#: the PDF report its ``report.verdict.<words_with_underscores>`` interface string)
-Verdict = Literal["incomplete games", "rule violations", "skill untested", "too hard", "too easy",
-                  "skill does not matter", "dead cards", "playable"]
-VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
+# Verdict and VERDICTS (from records): a player count's verdict, checked in this order
 
 
 def is_ceiling(agent: str, ceilings: frozenset[str] = frozenset()) -> bool:
@@ -79,95 +77,89 @@ def paired_diff_ci(both: int, only_1: int, only_2: int, neither: int,
     return (max(-1.0, d - math.sqrt(max(0.0, lower))), min(1.0, d + math.sqrt(max(0.0, upper))))
 
 
-def ladder(sweep: Sweep, setups: list[dict[str, Any]], band: tuple[float, float], never_fired: list[str],
-           ceilings: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+def ladder(sweep: Sweep, setups: Sequence[Setup], band: tuple[float, float], never_fired: list[str],
+           ceilings: frozenset[str] = frozenset()) -> list[LadderStep]:
     """One entry per player count: the agents by win rate, the skill gap and the verdict."""
     out = []
-    for players in sorted({s["players"] for s in setups}):
+    for players in sorted({s.players for s in setups}):
         rows = []
-        for s in (s for s in setups if s["players"] == players):
-            t = sweep.tallies[(players, s["agent"])]
-            row: dict[str, Any] = {
-                "agent": s["agent"], "games": s["games"], "wins": s["wins"], "win_rate": s["win_rate"],
-                "ci95": s["win_rate_ci95"], "ceiling": is_ceiling(s["agent"], ceilings),
-                "rounds_median": s["rounds"]["all"]["median"] if s["rounds"]["all"] else None,
-                "rounds_win_median": s["rounds"]["win"]["median"] if s["rounds"]["win"] else None,
-                **metric_shares(t), "completed": s["completed"], "violations": s["violations"]}
-            if t.info is not None and t.info.score_targets:
-                row["score"] = score_figures(t)
-            rows.append(row)
-        rows.sort(key=lambda r: (-r["win_rate"], r["agent"]))
-        judged = [r for r in rows if not r["ceiling"]]
+        for s in (s for s in setups if s.players == players):
+            t = sweep.tallies[(players, s.agent)]
+            rows.append(LadderAgent(
+                s.agent, s.games, s.wins, s.win_rate, s.win_rate_ci95, is_ceiling(s.agent, ceilings),
+                s.rounds.all.median if s.rounds.all else None, s.rounds.win.median if s.rounds.win else None,
+                metric_shares(t), s.completed, s.violations,
+                score_figures(t) if t.info is not None and t.info.score_targets else None))
+        rows.sort(key=lambda r: (-r.win_rate, r.agent))
+        judged = [r for r in rows if not r.ceiling]
         strongest = judged[0] if judged else None
-        random = next((r for r in rows if r["agent"] == "random"), None)
+        random = next((r for r in rows if r.agent == "random"), None)
         gap = None
         if strongest and random and strongest is not random:
-            lo, hi = diff_ci(strongest["wins"], strongest["games"], random["wins"], random["games"])
-            gap = {"agent": strongest["agent"], "value": round(strongest["win_rate"] - random["win_rate"], 4),
-                   "ci95": [round(lo, 4), round(hi, 4)]}
+            ci = diff_ci(strongest.wins, strongest.games, random.wins, random.games)
+            gap = SkillGap(strongest.agent, round(strongest.win_rate - random.win_rate, 4), Interval.of(ci))
         verdict, why = _verdict(rows, strongest, random, gap, band, never_fired)
-        out.append({"players": players, "agents": rows, "strongest": strongest["agent"] if strongest else None,
-                    "skill_gap": gap, "verdict": verdict, "why": why})
+        out.append(LadderStep(players, tuple(rows), strongest.agent if strongest else None, gap, verdict, why))
     return out
 
 
-def _verdict(rows: list[dict[str, Any]], strongest: dict[str, Any] | None, random: dict[str, Any] | None,
-             gap: dict[str, Any] | None, band: tuple[float, float], never_fired: list[str]) -> tuple[Verdict, str]:
-    if any(r["completed"] < r["games"] for r in rows):
-        bad = ", ".join(r["agent"] for r in rows if r["completed"] < r["games"])
+def _verdict(rows: list[LadderAgent], strongest: LadderAgent | None, random: LadderAgent | None,
+             gap: SkillGap | None, band: tuple[float, float], never_fired: list[str]) -> tuple[Verdict, str]:
+    if any(r.completed < r.games for r in rows):
+        bad = ", ".join(r.agent for r in rows if r.completed < r.games)
         return "incomplete games", f"games that did not end in a win or a loss ({bad})"
-    if any(r["violations"] for r in rows):
+    if any(r.violations for r in rows):
         return "rule violations", "invariant violations: see the failures and their seeds"
     if strongest is None:
         return "skill untested", "only agents that see hidden cards were played"
-    rate = strongest["win_rate"]
+    rate = strongest.win_rate
     if rate <= band[0]:
-        return "too hard", f"the strongest agent ({strongest['agent']}) wins {rate:.1%}, at or below {band[0]:.1%}"
+        return "too hard", f"the strongest agent ({strongest.agent}) wins {rate:.1%}, at or below {band[0]:.1%}"
     if rate >= band[1]:
-        return "too easy", f"the strongest agent ({strongest['agent']}) wins {rate:.1%}, at or above {band[1]:.1%}"
+        return "too easy", f"the strongest agent ({strongest.agent}) wins {rate:.1%}, at or above {band[1]:.1%}"
     if random is None or random is strongest:
         return "skill untested", "play the random agent too (--agent random) to see whether skill matters"
-    if gap is None or gap["ci95"][0] <= 0:
-        return "skill does not matter", (f"random play ({random['win_rate']:.1%}) is not clearly below "
-                                         f"{strongest['agent']} ({rate:.1%}): the interval of the gap holds 0")
+    if gap is None or gap.ci95.lo <= 0:
+        return "skill does not matter", (f"random play ({random.win_rate:.1%}) is not clearly below "
+                                         f"{strongest.agent} ({rate:.1%}): the interval of the gap holds 0")
     if never_fired:
         return "dead cards", f"abilities that never took effect: {', '.join(never_fired)}"
-    return "playable", (f"{strongest['agent']} wins {rate:.1%} (inside {band[0]:.0%}-{band[1]:.0%}), "
-                        f"clearly above random ({random['win_rate']:.1%})")
+    return "playable", (f"{strongest.agent} wins {rate:.1%} (inside {band[0]:.0%}-{band[1]:.0%}), "
+                        f"clearly above random ({random.win_rate:.1%})")
 
 
-def ladder_table(entries: list[dict[str, Any]], reference: Mapping[str, float] | None = None) -> str:
+def ladder_table(entries: Sequence[LadderStep], reference: Mapping[str, float] | None = None) -> str:
     """The ladder for the terminal: one line per player count, every agent side by side, then
     each agent's game length, score targets and shares beside the game's own reference figures."""
-    agents = sorted({r["agent"] for e in entries for r in e["agents"]})
+    agents = sorted({r.agent for e in entries for r in e.agents})
     cols = " ".join(f"{a[:20]:>21}" for a in agents)
     head = f"{'players':>7} {cols} {'skill matters (gap)':>23}  verdict"
     lines = ["skill ladder: win rate [95 % interval] per agent", head, "-" * len(head)]
     for e in entries:
-        by = {r["agent"]: r for r in e["agents"]}
+        by = {r.agent: r for r in e.agents}
         cells = []
         for a in agents:
             r = by.get(a)
-            cell = f"{r['win_rate']:.1%} [{r['ci95'][0]:.1%},{r['ci95'][1]:.1%}]" if r else "-"
+            cell = f"{r.win_rate:.1%} [{r.ci95.lo:.1%},{r.ci95.hi:.1%}]" if r else "-"
             cells.append(f"{cell:>21}")
-        g = e["skill_gap"]
-        gap = f"{g['value']:+.1%} [{g['ci95'][0]:+.1%},{g['ci95'][1]:+.1%}]" if g else "-"
-        lines.append(f"{e['players']:>7} {' '.join(cells)} {gap:>23}  {e['verdict']}: {e['why']}")
+        g = e.skill_gap
+        gap = f"{g.value:+.1%} [{g.ci95.lo:+.1%},{g.ci95.hi:+.1%}]" if g else "-"
+        lines.append(f"{e.players:>7} {' '.join(cells)} {gap:>23}  {e.verdict}: {e.why}")
     if reference:
         figures = ", ".join(f"{k.replace('_', ' ')} {_figure(v)}" for k, v in reference.items())
         lines.append(f"game length and results against the game's own figures ({figures}):")
     else:
         lines.append("game length and results:")
     for e in entries:
-        for r in e["agents"]:
-            rw = f"{r['rounds_win_median']:g}" if r["rounds_win_median"] is not None else "-"
-            rm = f"{r['rounds_median']:g}" if r["rounds_median"] is not None else "-"
+        for r in e.agents:
+            rw = f"{r.rounds_win_median:g}" if r.rounds_win_median is not None else "-"
+            rm = f"{r.rounds_median:g}" if r.rounds_median is not None else "-"
             extra = "".join(f", {k[:-len('_share')].replace('_', ' ')} {v:.0%}" if v is not None else f", {k} -"
-                            for k, v in r.items() if k.endswith("_share"))
-            for tg in r.get("score", {}).get("targets", []):
-                extra += f", score {tg['target']:g}+ {tg['rate']:.1%} [{tg['ci95'][0]:.1%},{tg['ci95'][1]:.1%}]"
-            lines.append(f"  {e['players']}p {r['agent']:<12} median rounds {rm} (wins {rw}), "
-                         f"win rate {r['win_rate']:.1%}{extra}" + ("  [sees hidden cards]" if r["ceiling"] else ""))
+                            for k, v in r.shares.items())
+            for tg in r.score.targets if r.score else ():
+                extra += f", score {tg.target:g}+ {tg.rate:.1%} [{tg.ci95.lo:.1%},{tg.ci95.hi:.1%}]"
+            lines.append(f"  {e.players}p {r.agent:<12} median rounds {rm} (wins {rw}), "
+                         f"win rate {r.win_rate:.1%}{extra}" + ("  [sees hidden cards]" if r.ceiling else ""))
     return "\n".join(lines)
 
 

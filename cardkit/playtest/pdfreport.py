@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from babel import Locale
 from babel.numbers import format_percent
@@ -19,10 +19,12 @@ from cardkit.i18n.localize import Localizer
 from cardkit.layout.ops import Circle, Line, Op, Rect, Text
 from cardkit.layout.textfit import Style, break_lines
 from cardkit.layout.units import MM
+from cardkit.playtest.records import ImpactRow
 from cardkit.render.pdf import PdfDocument
 
 if TYPE_CHECKING:
-    from cardkit.playtest.tables import MatchupCell, MetricValue, SeatTable, Tables
+    from cardkit.playtest.records import LadderStep, MatchupCell, MetricValue, PlaytestResult, SeatTable
+    from cardkit.playtest.tables import Tables
 
 A4 = (210 * MM, 297 * MM)
 INK = "#1d1b18"
@@ -74,11 +76,12 @@ def _axes(p: _Page, x: float, y: float, w: float, h: float, title: str, xlabel: 
     p.text(x + w / 2, y - 9 * MM, xlabel, 8, align="center")
 
 
-def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title: str, games: int, seed: int,
-                 agents: list[str], labels: Mapping[str, str] | None = None, tables: Tables | None = None) -> Path:
-    """The report; ``labels`` maps a metric's name to the id of the set string that names it
+def write_report(path: Path, result: PlaytestResult, loc: Localizer, set_title: str, games: int,
+                 labels: Mapping[str, str] | None = None, tables: Tables | None = None) -> Path:
+    """The report of ``result`` (``games`` per setup); ``labels`` maps a metric's name to the id of the set string that names it
     (:attr:`cardkit.rules.protocol.Metric.label`); ``tables`` adds the seat, matchup and declared
     metric pages (:mod:`cardkit.playtest.tables`)."""
+    summary, seed, agents = result.summary, result.seed, result.agents
     locale = loc.locale
     doc = PdfDocument(A4, loc.ui("report.title", set=set_title), lang=locale)
     p = _Page(doc, locale)
@@ -92,16 +95,16 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
     for key, dx in cols:
         p.text(left + dx * MM, y, loc.ui(key), 8, "bold")
     p.ops.append(Line(left, y - 2 * MM, A4[0] - left, y - 2 * MM, INK, 0.5))
-    for s in summary["setups"]:
+    for s in summary.setups:
         y -= 5.2 * MM
-        lo, hi = s["win_rate_ci95"]
-        rounds = s["rounds"]["all"]["median"] if s["rounds"]["all"] else "-"
-        verdict = loc.ui("report.verdict." + s["verdict"].replace(" ", "_"))
-        values = [str(s["players"]), s["agent"], str(s["games"]), _pct(s["win_rate"], locale),
+        lo, hi = s.win_rate_ci95.lo, s.win_rate_ci95.hi
+        rounds = s.rounds.all.median if s.rounds.all else "-"
+        verdict = loc.ui("report.verdict." + (s.verdict or "").replace(" ", "_"))
+        values = [str(s.players), s.agent, str(s.games), _pct(s.win_rate, locale),
                   f"{_pct(lo, locale)} - {_pct(hi, locale)}", str(rounds), verdict]
         for (_, dx), v in zip(cols, values):
             p.text(left + dx * MM, y, v, 8)
-    never = summary["coverage"]["never_fired"]
+    never = summary.coverage.never_fired
     names = []
     for cid in never:
         try:
@@ -118,18 +121,18 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
         y -= 8 * 1.2
     # chart 1: win rate with intervals per player count, one colour per agent
     cx, cy, cw, ch = left + 12 * MM, 60 * MM, A4[0] - 2 * left - 14 * MM, 70 * MM
-    top = _top(max((s["win_rate_ci95"][1] for s in summary["setups"]), default=1.0))
+    top = _top(max((s.win_rate_ci95.hi for s in summary.setups), default=1.0))
     _axes(p, cx, cy, cw, ch, loc.ui("report.chart.win_rate"), loc.ui("report.players"), top)
-    players = sorted({s["players"] for s in summary["setups"]})
-    agents_seen = sorted({s["agent"] for s in summary["setups"]})
+    players = sorted({s.players for s in summary.setups})
+    agents_seen = sorted({s.agent for s in summary.setups})
     slot = cw / max(1, len(players))
-    for s in summary["setups"]:
-        i, a = players.index(s["players"]), agents_seen.index(s["agent"])
+    for s in summary.setups:
+        i, a = players.index(s.players), agents_seen.index(s.agent)
         x = cx + slot * i + slot * (a + 1) / (len(agents_seen) + 1)
-        lo, hi = s["win_rate_ci95"]
+        lo, hi = s.win_rate_ci95.lo, s.win_rate_ci95.hi
         colour = PALETTE[a % len(PALETTE)]
         p.ops.append(Line(x, cy + lo / top * ch, x, cy + hi / top * ch, colour, 1.2))
-        p.ops.append(Circle(x, cy + s["win_rate"] / top * ch, 1.4, fill=colour))
+        p.ops.append(Circle(x, cy + s.win_rate / top * ch, 1.4, fill=colour))
     for i, n in enumerate(players):
         p.text(cx + slot * (i + 0.5), cy - 5 * MM, str(n), 8, align="center")
     for a, name in enumerate(agents_seen):
@@ -138,16 +141,16 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
     p.flush()
     # page 2: rounds histogram and survival curve for the first agent
     agent = agents_seen[0] if agents_seen else ""
-    setups = [s for s in summary["setups"] if s["agent"] == agent]
+    setups = [s for s in summary.setups if s.agent == agent]
     hx, hy, hw, hh = left + 12 * MM, 165 * MM, A4[0] - 2 * left - 14 * MM, 85 * MM
-    shares = [n / (sum(s["rounds_histogram"].values()) or 1) for s in setups for n in s["rounds_histogram"].values()]
+    shares = [n / (sum(s.rounds_histogram.values()) or 1) for s in setups for n in s.rounds_histogram.values()]
     htop = _top(max(shares, default=1.0))
     _axes(p, hx, hy, hw, hh, loc.ui("report.chart.rounds", agent=agent), loc.ui("report.round"), htop)
-    max_round = max((max(map(int, s["rounds_histogram"]), default=0) for s in setups), default=1) or 1
+    max_round = max((max(map(int, s.rounds_histogram), default=0) for s in setups), default=1) or 1
     bw = hw / max_round
     for k, s in enumerate(setups):
-        total = sum(s["rounds_histogram"].values()) or 1
-        pts = [(int(r), n / total) for r, n in s["rounds_histogram"].items()]
+        total = sum(s.rounds_histogram.values()) or 1
+        pts = [(int(r), n / total) for r, n in s.rounds_histogram.items()]
         colour = PALETTE[k % len(PALETTE)]
         for r, share in pts:
             x = hx + (r - 1) * bw + bw * k / (len(setups) + 1)
@@ -156,28 +159,28 @@ def write_report(path: Path, summary: dict[str, Any], loc: Localizer, set_title:
         p.text(hx + (r - 0.5) * bw, hy - 5 * MM, str(r), 7, align="center")
     sx, sy, sw, sh = hx, 40 * MM, hw, 85 * MM
     _axes(p, sx, sy, sw, sh, loc.ui("report.chart.survival", agent=agent), loc.ui("report.round"))
-    longest = max((len(s["survival_by_round"]) for s in setups), default=1) or 1
+    longest = max((len(s.survival_by_round) for s in setups), default=1) or 1
     for r in range(1, longest + 1, max(1, longest // 12)):
         p.text(sx + sw * r / longest, sy - 5 * MM, str(r), 7, align="center")
     for k, s in enumerate(setups):
         colour = PALETTE[k % len(PALETTE)]
-        curve = [(sx + sw * (i + 1) / longest, sy + v * sh) for i, v in enumerate(s["survival_by_round"])]
+        curve = [(sx + sw * (i + 1) / longest, sy + v * sh) for i, v in enumerate(s.survival_by_round)]
         prev = (sx, sy + sh)
         for pt in curve:
             p.ops.append(Line(prev[0], prev[1], pt[0], pt[1], colour, 1.1))
             prev = pt
         p.ops.append(Rect(sx + k * 25 * MM, 20 * MM, 3 * MM, 3 * MM, fill=colour))
-        p.text(sx + k * 25 * MM + 5 * MM, 20.5 * MM, loc.ui_n("report.legend", s["players"]), 8)
+        p.text(sx + k * 25 * MM + 5 * MM, 20.5 * MM, loc.ui_n("report.legend", s.players), 8)
     p.flush()
-    if summary.get("ladder"):
-        _ladder_page(p, summary["ladder"], loc, summary.get("reference") or {}, labels or {})
+    if summary.ladder:
+        _ladder_page(p, summary.ladder, loc, result.reference, labels or {})
     if tables is not None and (tables.seats or tables.matchups):
         _seats_page(p, tables.seats, tables.matchups, loc)
     if tables is not None and tables.metrics:
         _metrics_page(p, tables, loc, labels or {})
-    for players, agent in sorted({(r["players"], r["agent"]) for r in summary.get("impact", []) if "players" in r}):
-        _impact_page(p, [r for r in summary["impact"] if r.get("players") == players and r.get("agent") == agent],
-                     loc, players, agent)
+    measured = [r for r in result.impact or () if isinstance(r, ImpactRow)]
+    for count, judged in sorted({(r.players, r.agent) for r in measured}):
+        _impact_page(p, [r for r in measured if r.players == count and r.agent == judged], loc, count, judged)
     atomic_write_bytes(path, doc.finish())
     return path
 
@@ -198,7 +201,7 @@ def _label(loc: Localizer, labels: Mapping[str, str], name: str) -> str:
         return name.replace("_", " ")
 
 
-def _ladder_page(p: _Page, ladder: list[dict[str, Any]], loc: Localizer, reference: Mapping[str, float],
+def _ladder_page(p: _Page, ladder: Sequence[LadderStep], loc: Localizer, reference: Mapping[str, float],
                  labels: Mapping[str, str]) -> None:
     """Every agent side by side per player count, the skill gap, and the verdict read from the strongest."""
     locale = p.locale
@@ -216,7 +219,7 @@ def _ladder_page(p: _Page, ladder: list[dict[str, Any]], loc: Localizer, referen
                 if piece.kind == "text" and piece.value.strip():
                     p.text(left + piece.x, y, piece.value, 8, piece.role)
             y -= 8 * 1.2
-    shares = [k for k in dict.fromkeys(k for e in ladder for r in e["agents"] for k in r if k.endswith("_share"))]
+    shares = [k for k in dict.fromkeys(k for e in ladder for r in e.agents for k in r.shares)]
     cols: list[tuple[str, float]] = [("report.agent", 4), ("report.win_rate", 44), ("report.interval", 66),
                                      ("report.rounds", 104), ("report.ladder.rounds_win", 132)]
     cols += [(k, 156 + 22 * i) for i, k in enumerate(shares[:2])]
@@ -228,37 +231,37 @@ def _ladder_page(p: _Page, ladder: list[dict[str, Any]], loc: Localizer, referen
     y -= 3 * MM
     for e in ladder:
         y -= 5.5 * MM
-        verdict = loc.ui("report.verdict." + e["verdict"].replace(" ", "_"))
-        p.text(left, y, f"{loc.ui_n('report.legend', e['players'])}: {verdict}", 8.5, "bold")
-        for r in e["agents"]:
+        verdict = loc.ui("report.verdict." + e.verdict.replace(" ", "_"))
+        p.text(left, y, f"{loc.ui_n('report.legend', e.players)}: {verdict}", 8.5, "bold")
+        for r in e.agents:
             y -= 4.6 * MM
-            name = loc.ui("report.ladder.ceiling", agent=r["agent"]) if r["ceiling"] else r["agent"]
-            rounds = "-" if r["rounds_median"] is None else f"{r['rounds_median']:g}"
-            wins = "-" if r["rounds_win_median"] is None else f"{r['rounds_win_median']:g}"
-            lo, hi = r["ci95"]
-            values = [name, _pct(r["win_rate"], locale), f"{_pct(lo, locale)} - {_pct(hi, locale)}", rounds, wins]
-            values += ["-" if r.get(k) is None else _pct(r[k], locale) for k in shares[:2]]
+            name = loc.ui("report.ladder.ceiling", agent=r.agent) if r.ceiling else r.agent
+            rounds = "-" if r.rounds_median is None else f"{r.rounds_median:g}"
+            wins = "-" if r.rounds_win_median is None else f"{r.rounds_win_median:g}"
+            lo, hi = r.ci95.lo, r.ci95.hi
+            values = [name, _pct(r.win_rate, locale), f"{_pct(lo, locale)} - {_pct(hi, locale)}", rounds, wins]
+            values += ["-" if (share := r.shares.get(k)) is None else _pct(share, locale) for k in shares[:2]]
             for (_, dx), v in zip(cols, values):
-                p.text(left + dx * MM, y, v, 8, "bold" if r["agent"] == e["strongest"] and dx == 4 else "body")
-        if e["skill_gap"]:
-            g = e["skill_gap"]
+                p.text(left + dx * MM, y, v, 8, "bold" if r.agent == e.strongest and dx == 4 else "body")
+        if e.skill_gap:
+            g = e.skill_gap
             y -= 4.6 * MM
-            p.text(left + 4 * MM, y, f"{loc.ui('report.ladder.gap')}: {_pct(g['value'], locale)} "
-                   f"({_pct(g['ci95'][0], locale)} - {_pct(g['ci95'][1], locale)})", 8)
+            p.text(left + 4 * MM, y, f"{loc.ui('report.ladder.gap')}: {_pct(g.value, locale)} "
+                   f"({_pct(g.ci95.lo, locale)} - {_pct(g.ci95.hi, locale)})", 8)
         p.ops.append(Line(left, y - 2.2 * MM, A4[0] - left, y - 2.2 * MM, "#dddddd", 0.3))
     p.flush()
 
 
-def _impact_page(p: _Page, rows: list[dict[str, Any]], loc: Localizer, players: int, agent: str) -> None:
+def _impact_page(p: _Page, rows: Sequence[ImpactRow], loc: Localizer, players: int, agent: str) -> None:
     """One bar per card: the change in win rate with its ability switched off, with the 95 % interval."""
     locale = p.locale
     left, top = 18 * MM, A4[1] - 20 * MM
     p.text(left, top, loc.ui_n("report.impact.title", players, players=players, agent=agent), 13, "title")
-    games = rows[0]["games"] if rows else 0
+    games = rows[0].games if rows else 0
     p.text(left, top - 6 * MM, loc.ui_n("report.impact.subtitle", games, games=games), 8)
     label_w, value_w = 52 * MM, 30 * MM
     bx, bw = left + label_w, A4[0] - 2 * left - label_w - value_w
-    span = max([abs(v) for r in rows for v in r["ci95"]] + [0.01])
+    span = max([abs(v) for r in rows for v in (r.ci95.lo, r.ci95.hi)] + [0.01])
     span = math.ceil(span * 100 / 2) * 2 / 100  # whole even percentage points
     y0, y1 = 22 * MM, top - 16 * MM
     step = min(5 * MM, (y1 - y0) / max(1, len(rows)))
@@ -274,16 +277,16 @@ def _impact_page(p: _Page, rows: list[dict[str, Any]], loc: Localizer, players: 
         p.text(x, y0 - 4 * MM, f"{span * k / 2 * 100:+.0f}".replace("+0", "0"), 7, align="center")
     for i, r in enumerate(rows):
         y = y1 - (i + 0.5) * step
-        lo, hi = r["ci95"]
-        none = r["effect"] == "no measurable effect"
-        colour = "#9aa0a6" if none else (PALETTE[0] if r["win_rate_delta"] < 0 else PALETTE[1])
-        x0, x1 = sorted((zero, at(r["win_rate_delta"])))
+        lo, hi = r.ci95.lo, r.ci95.hi
+        none = r.effect == "no measurable effect"
+        colour = "#9aa0a6" if none else (PALETTE[0] if r.win_rate_delta < 0 else PALETTE[1])
+        x0, x1 = sorted((zero, at(r.win_rate_delta)))
         p.ops.append(Rect(x0, y - step * 0.3, max(0.4, x1 - x0), step * 0.6, fill=colour))
         p.ops.append(Line(at(lo), y, at(hi), y, INK, 0.6))
         for v in (lo, hi):
             p.ops.append(Line(at(v), y - step * 0.25, at(v), y + step * 0.25, INK, 0.6))
-        p.text(bx - 2 * MM, y - size * 0.35, _name(loc, r["card"]), size, align="right")
-        value = loc.ui("report.impact.no_effect") if none else _pct(r["win_rate_delta"], locale)
+        p.text(bx - 2 * MM, y - size * 0.35, _name(loc, r.card), size, align="right")
+        value = loc.ui("report.impact.no_effect") if none else _pct(r.win_rate_delta, locale)
         p.text(bx + bw + 2 * MM, y - size * 0.35, value, size)
     p.flush()
 

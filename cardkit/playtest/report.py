@@ -4,27 +4,26 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
-
+from cardkit.playtest.records import CompareRow, Interval, Summary
 from cardkit.playtest.sweep import Sweep
 
 
-def table(summary: dict[str, Any]) -> str:
+def table(summary: Summary) -> str:
     head = f"{'players':>7} {'agent':<10} {'games':>6} {'done':>6} {'win rate':>9} {'95% CI':>15} {'rounds':>7} {'viol.':>5}  verdict"
     lines = [head, "-" * len(head)]
-    for s in summary["setups"]:
-        lo, hi = s["win_rate_ci95"]
-        rounds = s["rounds"]["all"]["median"] if s["rounds"]["all"] else "-"
-        lines.append(f"{s['players']:>7} {s['agent']:<10} {s['games']:>6} {s['completed']:>6} {s['win_rate']:>8.1%} "
-                     f"{f'[{lo:.1%}, {hi:.1%}]':>15} {rounds:>7} {s['violations']:>5}  {s['verdict']}")
-        for f in s["failures"][:3]:
-            lines.append(f"        failure: seed {f['seed']} {f['result']} {f['reason']} {f['violations'][:2]}")
-    never = summary["coverage"]["never_fired"]
-    lines.append(f"cards whose ability fired: {len(summary['coverage']['fired'])}; never fired: {', '.join(never) or 'none'}")
+    for s in summary.setups:
+        lo, hi = s.win_rate_ci95.lo, s.win_rate_ci95.hi
+        rounds = s.rounds.all.median if s.rounds.all else "-"
+        lines.append(f"{s.players:>7} {s.agent:<10} {s.games:>6} {s.completed:>6} {s.win_rate:>8.1%} "
+                     f"{f'[{lo:.1%}, {hi:.1%}]':>15} {rounds:>7} {s.violations:>5}  {s.verdict or ''}")
+        for f in s.failures[:3]:
+            lines.append(f"        failure: seed {f.seed} {f.result} {f.reason} {list(f.violations[:2])}")
+    never = summary.coverage.never_fired
+    lines.append(f"cards whose ability fired: {len(summary.coverage.fired)}; never fired: {', '.join(never) or 'none'}")
     return "\n".join(lines)
 
 
-def compare(sweep: Sweep, label: str = "compare") -> list[dict[str, Any]]:
+def compare(sweep: Sweep, label: str = "compare") -> list[CompareRow]:
     """Win-rate difference (b minus a) per setup on common seeds, with a paired 95 % interval
     (normal approximation on the per-seed differences)."""
     out = []
@@ -38,7 +37,6 @@ def compare(sweep: Sweep, label: str = "compare") -> list[dict[str, Any]]:
               + (n - p.only_variant - p.only_base) * diff ** 2)
         half = 1.959963984540054 * math.sqrt(float(ss / (n - 1)) / n) if n > 1 else 1.0
         mean = float(diff)
-        out.append({"players": players, "agent": agent, "games": n,
-                    "win_rate_a": round(p.wins_base / n, 4), "win_rate_b": round(p.wins_variant / n, 4),
-                    "difference": round(mean, 4), "difference_ci95": [round(mean - half, 4), round(mean + half, 4)]})
+        out.append(CompareRow(players, agent, n, round(p.wins_base / n, 4), round(p.wins_variant / n, 4),
+                              round(mean, 4), Interval.of((mean - half, mean + half))))
     return out

@@ -23,22 +23,27 @@ import math
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from collections.abc import Sequence
-from typing import Any, Callable, Iterable, Iterator, Literal, cast, get_args, overload
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, TypeVar, get_args, overload
 
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import (CHANCE, Agent, Aggregate, AgentFactory, Cooperation, End, Engine, EngineInfo, Game,
                                     GameReport, GameResult, MetricKind, Result, State)
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from cardkit.model import CardSet
+from cardkit.playtest.records import (Coverage, Failure, Figure, Finish, Interval, Rounds, Score, ScoreTarget,
+                                      SeatRow, Setup, Spread, Summary)
 
 BATCH = 250
 MAX_FAILURES = 20  # failed games kept per setup (the ones with the smallest seeds), for their reproduce command
 
 
-#: how one game ended for the playtest: the first seat's :class:`Result` in a complete game,
-#: else the :class:`End` that cut it short (the ``result`` of a failure in the JSON report)
-Finish = Literal["win", "loss", "draw", "abandoned", "error"]
+# Finish (from records): how one game ended for the playtest: the first seat's :class:`Result` in a
+# complete game, else the :class:`End` that cut it short (the ``result`` of a failure in the JSON report)
 #: where the batches run: worker processes on this machine, or a Dask cluster
 Backend = Literal["local", "dask"]
 BACKENDS: tuple[Backend, ...] = get_args(Backend)
@@ -63,7 +68,7 @@ class Played:
         r = self.report.result
         if r.end is End.COMPLETE:
             return (r.seats[0].result if r.seats else Result.DRAW).value
-        return cast(Finish, r.end.value)
+        return "abandoned" if r.end is End.ABANDONED else "error"
 
     def metric(self, name: str, kind: MetricKind) -> int | float:
         """A declared metric's value in this game (0 when the game did not report it); counts and flags are integers."""
@@ -144,7 +149,11 @@ def plan(root: Path, set_id: str, players: Iterable[int], agents: Iterable[str],
 
 
 # ------------------------------------------------------------------ mergeable tallies
-def _add(into: dict[Any, Any], other: dict[Any, Any]) -> None:
+_K = TypeVar("_K")
+_N = TypeVar("_N", int, float, "int | float")
+
+
+def _add(into: dict[_K, _N], other: dict[_K, _N]) -> None:
     for k, v in other.items():
         into[k] = into.get(k, 0) + v
 
@@ -388,11 +397,11 @@ class Sweep:
 
 
 # ------------------------------------------------------------------ playing
-_CACHE: dict[tuple[str, str], Any] = {}
+_CACHE: dict[tuple[str, str], CardSet] = {}
 _GAMES: dict[tuple[str, str, str | None, int], Game] = {}
 
 
-def _card_set(root: str, set_id: str) -> Any:
+def _card_set(root: str, set_id: str) -> CardSet:
     key = (root, set_id)
     if key not in _CACHE:
         from cardkit.errors import CardkitError
@@ -405,7 +414,7 @@ def _card_set(root: str, set_id: str) -> Any:
     return _CACHE[key]
 
 
-def engine_of(card_set: Any, command: str = "playtest") -> Engine:
+def engine_of(card_set: CardSet, command: str = "playtest") -> Engine:
     """The rules engine of the set's game, from its plugin (G008 when it has none)."""
     from cardkit.games import engine_for
 
@@ -567,7 +576,7 @@ def _pooled(batches: Sequence[Batch], jobs: int) -> Iterator[BatchResult]:
     previous = signal.signal(signal.SIGINT, on_interrupt) if main else None
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
     todo = iter(batches)
-    running: set[Any] = set()
+    running: set[Future[BatchResult]] = set()
     try:
         while True:
             while len(running) < 4 * jobs and not interrupted:
@@ -682,10 +691,10 @@ def _mean(total: int, n: int) -> float:
     return round(total // n if total % n == 0 else total / n, 3)
 
 
-def metric_figures(t: Tally) -> dict[str, Any]:
+def metric_figures(t: Tally) -> dict[str, Figure]:
     """The declared metrics of a setup as the report shows them: ``<name>_mean`` (MEAN),
     ``<name>`` as an exact histogram (HISTOGRAM), ``<name>_games`` with a non-zero value (SHARE)."""
-    out: dict[str, Any] = {}
+    out: dict[str, Figure] = {}
     n = t.games
     for m in t.info.metrics if t.info else ():
         total = t.sums.get(m.name, 0)
@@ -708,90 +717,73 @@ def metric_shares(t: Tally) -> dict[str, float | None]:
     return out
 
 
-def seat_table(t: Tally) -> list[dict[str, Any]]:
+def seat_table(t: Tally) -> tuple[SeatRow, ...]:
     """Per seat of a competitive game: complete games won, with a 95 % interval (seat 1 is the first player)."""
     done = t.wins + t.losses + t.draws
     names = t.info.seats if t.info else ()
-    rows = []
-    for i, w in enumerate(t.seat_wins):
-        lo, hi = wilson(w, done)
-        rows.append({"seat": i + 1, "name": names[i] if i < len(names) else f"seat {i + 1}", "games": done, "wins": w,
-                     "draws": t.seat_draws[i], "win_rate": round(w / done, 4) if done else 0.0,
-                     "ci95": [round(lo, 4), round(hi, 4)]})
-    return rows
+    return tuple(SeatRow(i + 1, names[i] if i < len(names) else f"seat {i + 1}", done, w, t.seat_draws[i],
+                         round(w / done, 4) if done else 0.0, Interval.of(wilson(w, done)))
+                 for i, w in enumerate(t.seat_wins))
 
 
-def score_figures(t: Tally) -> dict[str, Any]:
+def score_figures(t: Tally) -> Score:
     """The first seat's mean score and the share of complete games reaching each declared target."""
     done = t.wins + t.losses + t.draws
     targets = []
     for target in t.info.score_targets if t.info else ():
         k = t.reached.get(target, 0)
-        lo, hi = wilson(k, done)
-        targets.append({"target": target, "games": k, "rate": round(k / done, 4) if done else 0.0,
-                        "ci95": [round(lo, 4), round(hi, 4)]})
-    return {"mean": round(t.score_sum / done, 3) if done else 0.0, "targets": targets}
+        targets.append(ScoreTarget(target, k, round(k / done, 4) if done else 0.0, Interval.of(wilson(k, done))))
+    return Score(round(t.score_sum / done, 3) if done else 0.0, tuple(targets))
+
+
+def _spread(hist: dict[int, int]) -> Spread | None:
+    if not hist:
+        return None
+    return Spread(hist_median(hist), hist_percentile(hist, 5), hist_percentile(hist, 95))
+
+
+def setup_of(t: Tally) -> Setup:
+    """One setup's record, not yet judged (its verdict comes from the ladder of its player count)."""
+    from cardkit.playtest import tables
+
+    n = t.games
+    completed = t.wins + t.losses + t.draws
+    done = dict(t.rounds_win)
+    _add(done, t.rounds_loss)
+    # games not lost after each round: the wins, and the games still running after it
+    survival = tuple(round((t.wins + sum(g for ln, g in t.running.items() if ln > k)) / n, 4)
+                     for k in range(t.max_running))
+    competitive = t.info is not None and t.info.cooperation is Cooperation.COMPETITIVE
+    return Setup(
+        players=t.players, agent=t.agent, games=n, completed=completed,
+        completion_ci95=Interval.of(wilson(completed, n)), wins=t.wins,
+        win_rate=round(t.wins / n if n else 0.0, 4), win_rate_ci95=Interval.of(wilson(t.wins, n)),
+        rounds=Rounds(_spread(t.rounds_win), _spread(t.rounds_loss), _spread(done)),
+        figures=metric_figures(t), survival_by_round=survival, rounds_histogram=dict(sorted(done.items())),
+        defeat_causes=dict(sorted(t.defeat.items())), violations=t.violations,
+        failures=tuple(Failure(seed, result, reason, tuple(bad)) for seed, result, reason, bad in t.failures),
+        shares=metric_shares(t),
+        draws=t.draws if competitive else None,
+        seats=seat_table(t) if competitive else None,
+        first_seat_advantage=tables.seat_table(t).first_advantage if competitive else None,
+        score=score_figures(t) if t.info is not None and t.info.score_targets else None)
 
 
 def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str] | frozenset[str],
-              ceilings: Iterable[str] = ()) -> dict[str, Any]:
+              ceilings: Iterable[str] = ()) -> Summary:
     """The report of a sweep: one entry per setup, the ability coverage and the verdicts
     (``ceilings``: agents that see hidden information, shown but never judged)."""
     from cardkit.playtest import tables
-    from cardkit.playtest.tables import to_json
-
-    setups: list[dict[str, Any]] = []
-    for players, agent in sorted(sweep.tallies):
-        t = sweep.tallies[(players, agent)]
-        n = t.games
-        completed = t.wins + t.losses + t.draws
-        lo, hi = wilson(t.wins, n)
-        clo, chi = wilson(completed, n)
-
-        def rounds(hist: dict[int, int]) -> dict[str, float] | None:
-            if not hist:
-                return None
-            return {"median": hist_median(hist), "p5": hist_percentile(hist, 5), "p95": hist_percentile(hist, 95)}
-
-        done = dict(t.rounds_win)
-        _add(done, t.rounds_loss)
-        # games not lost after each round: the wins, and the games still running after it
-        survival = [round((t.wins + sum(g for ln, g in t.running.items() if ln > k)) / n, 4)
-                    for k in range(t.max_running)]
-        win_rate = t.wins / n if n else 0.0
-        entry: dict[str, Any] = {
-            "players": players, "agent": agent, "games": n, "completed": completed,
-            "completion_ci95": [round(clo, 4), round(chi, 4)],
-            "wins": t.wins, "win_rate": round(win_rate, 4), "win_rate_ci95": [round(lo, 4), round(hi, 4)],
-            "rounds": {"win": rounds(t.rounds_win), "loss": rounds(t.rounds_loss), "all": rounds(done)},
-            **metric_figures(t),
-            "survival_by_round": survival,
-            "rounds_histogram": dict(sorted(done.items())),
-            "defeat_causes": dict(sorted(t.defeat.items())),
-            "violations": t.violations,
-            "failures": [{"seed": seed, "result": result, "reason": reason, "violations": list(bad)}
-                         for seed, result, reason, bad in t.failures],
-            **metric_shares(t),
-        }
-        if t.info is not None and t.info.cooperation is Cooperation.COMPETITIVE:
-            entry["draws"] = t.draws
-            entry["seats"] = seat_table(t)
-            entry["first_seat_advantage"] = to_json(tables.seat_table(t).first_advantage)
-        if t.info is not None and t.info.score_targets:
-            entry["score"] = score_figures(t)
-        entry["verdict"] = ""
-        setups.append(entry)
-    fired = sorted({c for t in sweep.tallies.values() for c in t.fired} & set(all_cards))
-    never = sorted(set(all_cards) - set(fired))
     from cardkit.playtest.ladder import ladder
 
-    steps = ladder(sweep, setups, band, never, frozenset(ceilings))
-    verdicts = {e["players"]: e["verdict"] for e in steps}
-    for s in setups:  # every agent's row carries its player count's verdict, read from the strongest agent
-        s["verdict"] = verdicts[s["players"]]
-    out: dict[str, Any] = {"setups": setups, "coverage": {"fired": fired, "never_fired": never}, "ladder": steps}
-    if sweep.matchups:
-        out["matchups"] = to_json(tables.matchups(sweep, frozenset(ceilings)))
+    drafts = [setup_of(sweep.tallies[key]) for key in sorted(sweep.tallies)]
+    fired = sorted({c for t in sweep.tallies.values() for c in t.fired} & set(all_cards))
+    never = sorted(set(all_cards) - set(fired))
+    steps = ladder(sweep, drafts, band, never, frozenset(ceilings))
+    verdicts = {e.players: e.verdict for e in steps}
+    # every agent's row carries its player count's verdict, read from the strongest agent
+    setups = tuple(replace(s, verdict=verdicts[s.players]) for s in drafts)
     info = next((t.info for t in sweep.tallies.values() if t.info is not None), None)
-    out["metrics"] = to_json(tables.declarations(info)) if info is not None else []
-    return out
+    return Summary(setups, Coverage(tuple(fired), tuple(never)), tuple(steps),
+                   tuple(tables.matchups(sweep, frozenset(ceilings))) if sweep.matchups else (),
+                   tuple(tables.declarations(info)) if info is not None else ())

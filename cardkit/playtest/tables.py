@@ -1,8 +1,9 @@
-"""The playtest's tables as typed records: seat advantage, matchups, declared metrics.
+"""The playtest's tables: seat advantage, matchups, declared metrics.
 
 Built from a merged :class:`~cardkit.playtest.sweep.Sweep` (counts only, so the same
-for any number of workers), rendered for the terminal here and as PDF pages by
-:mod:`cardkit.playtest.pdfreport`, and serialized to JSON at the edge by :func:`to_json`.
+for any number of workers) as the records of :mod:`cardkit.playtest.records`, rendered for the
+terminal here and as PDF pages by :mod:`cardkit.playtest.pdfreport`, and serialized to JSON at
+the edge by :func:`~cardkit.playtest.records.to_json`.
 
 * :class:`SeatTable`: per seat of a competitive game, complete games won with a Wilson
   interval, and the first seat's advantage over each other seat: the difference of two
@@ -17,120 +18,17 @@ for any number of workers), rendered for the terminal here and as PDF pages by
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from cardkit.playtest.ladder import is_ceiling, paired_diff_ci
+from cardkit.playtest.records import (Advantage, Interval, MatchupCell, MetricDeclaration, MetricRow, MetricValue,
+                                      SeatRate, SeatTable, to_json)
 from cardkit.playtest.sweep import Sweep, Tally, hist_median, hist_percentile, wilson
-from cardkit.rules.protocol import Aggregate, Cooperation, EngineInfo, MetricKind
+from cardkit.rules.protocol import Aggregate, Cooperation, EngineInfo
 
-
-@dataclass(frozen=True)
-class Interval:
-    """A 95 % interval; JSON ``[lo, hi]``."""
-
-    lo: float
-    hi: float
-
-    @classmethod
-    def of(cls, pair: tuple[float, float]) -> Interval:
-        return cls(round(pair[0], 4), round(pair[1], 4))
-
-
-@dataclass(frozen=True)
-class SeatRate:
-    seat: int  # 1 is the first player
-    games: int  # complete games
-    wins: int
-    draws: int
-    win_rate: float
-    ci95: Interval
-
-
-@dataclass(frozen=True)
-class Advantage:
-    """Seat 1's win rate minus another seat's, in the same games."""
-
-    over_seat: int
-    difference: float
-    ci95: Interval
-
-
-@dataclass(frozen=True)
-class SeatTable:
-    players: int
-    agent: str
-    seats: tuple[SeatRate, ...]
-    first_advantage: tuple[Advantage, ...]
-
-
-@dataclass(frozen=True)
-class MatchupCell:
-    """``agent`` against ``opponent``: the games of both seatings of the same seeds."""
-
-    players: int
-    agent: str
-    opponent: str
-    games: int  # twice the seeds
-    wins: int
-    win_rate: float
-    ci95: Interval  # from the per-seed pairs (see :func:`matchups`)
-    first_win_rate: float  # playing seat 1
-    first_ci95: Interval
-    second_win_rate: float  # playing seat 2
-    second_ci95: Interval
-    incomplete: int
-    ceiling: bool  # one of the two sees hidden cards
-
-
-@dataclass(frozen=True)
-class MetricDeclaration:
-    name: str
-    kind: MetricKind
-    aggregate: Aggregate
-    label: str  # the set's string id that names it ("" : the name is shown)
-
-
-@dataclass(frozen=True)
-class MetricValue:
-    """A metric over a setup's games, as its aggregate says: ``value`` is the mean per game
-    (MEAN), the share of games where it is non-zero (SHARE) or the median (HISTOGRAM, with
-    ``p5`` and ``p95``)."""
-
-    name: str
-    aggregate: Aggregate
-    value: float
-    p5: float | None = None
-    p95: float | None = None
-
-
-@dataclass(frozen=True)
-class MetricRow:
-    players: int
-    agent: str
-    games: int
-    values: tuple[MetricValue, ...]
-    #: the outcome's score (seat 1's, over complete games), for a game that declares score targets
-    score: float | None = None
-
-
-def to_json(value: Any) -> Any:
-    """A record (or a sequence of records) as plain JSON values: intervals as ``[lo, hi]``, enums
-    by their value, the fields of every other dataclass by name."""
-    if isinstance(value, Interval):
-        return [value.lo, value.hi]
-    if isinstance(value, enum.Enum):
-        return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (list, tuple)):
-        return [to_json(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: to_json(v) for k, v in value.items()}
-    return value
+__all__ = ["Advantage", "Interval", "MatchupCell", "MetricDeclaration", "MetricRow", "MetricValue", "SeatRate",
+           "SeatTable", "Tables", "declarations", "matchups", "metric_rows", "seat_table", "seat_tables", "to_json"]
 
 
 # ------------------------------------------------------------------ building

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardkit.playtest.ladder import DEFAULT_BAND, diff_ci
+from cardkit.playtest.records import LadderStep
 from cardkit.playtest.sweep import Sweep, Tally, summarize
 from cardkit.rules.protocol import Aggregate, Cooperation, ChanceMode, EngineInfo, Information, Metric, MetricKind
 from tests.conftest import REPO
@@ -28,49 +29,49 @@ def _tally(players: int, agent: str, games: int, wins: int, done: int | None = N
     return t
 
 
-def _verdicts(*tallies: Tally, band=DEFAULT_BAND, cards=frozenset({"gun_jam"})) -> dict:
+def _verdicts(*tallies: Tally, band=DEFAULT_BAND, cards=frozenset({"gun_jam"})) -> dict[int, LadderStep]:
     sweep = Sweep({(t.players, t.agent): t for t in tallies})
-    return {e["players"]: e for e in summarize(sweep, band, set(cards))["ladder"]}
+    return {e.players: e for e in summarize(sweep, band, set(cards)).ladder}
 
 
 def test_the_verdict_reads_the_strongest_agent_and_needs_random_clearly_below():
     e = _verdicts(_tally(1, "heuristic", 1000, 90), _tally(1, "random", 1000, 1))[1]
-    assert e["strongest"] == "heuristic" and e["verdict"] == "playable"
-    assert [r["agent"] for r in e["agents"]] == ["heuristic", "random"]
-    assert e["skill_gap"]["value"] == 0.089 and e["skill_gap"]["ci95"][0] > 0
+    assert e.strongest == "heuristic" and e.verdict == "playable"
+    assert [r.agent for r in e.agents] == ["heuristic", "random"]
+    assert e.skill_gap.value == 0.089 and e.skill_gap.ci95.lo > 0
     # random within reach of the strongest: skill is not shown to matter
-    assert _verdicts(_tally(1, "heuristic", 100, 6), _tally(1, "random", 100, 3))[1]["verdict"] == "skill does not matter"
+    assert _verdicts(_tally(1, "heuristic", 100, 6), _tally(1, "random", 100, 3))[1].verdict == "skill does not matter"
     # 5 of 40 against 0 of 40: the two Wilson intervals overlap, but the gap's interval excludes 0
     e = _verdicts(_tally(1, "heuristic", 40, 5), _tally(1, "random", 40, 0))[1]
-    assert e["agents"][1]["ci95"][1] > e["agents"][0]["ci95"][0] and e["skill_gap"]["ci95"][0] > 0
-    assert e["verdict"] == "playable"
+    assert e.agents[1].ci95.hi > e.agents[0].ci95.lo and e.skill_gap.ci95.lo > 0
+    assert e.verdict == "playable"
     # no random agent: untested, whatever the strongest agent does
-    assert _verdicts(_tally(1, "heuristic", 1000, 90))[1]["verdict"] == "skill untested"
+    assert _verdicts(_tally(1, "heuristic", 1000, 90))[1].verdict == "skill untested"
     # the band reads the strongest agent, not the random one
-    assert _verdicts(_tally(2, "heuristic", 1000, 20), _tally(2, "random", 1000, 0))[2]["verdict"] == "too hard"
-    assert _verdicts(_tally(2, "heuristic", 1000, 900), _tally(2, "random", 1000, 0))[2]["verdict"] == "too easy"
+    assert _verdicts(_tally(2, "heuristic", 1000, 20), _tally(2, "random", 1000, 0))[2].verdict == "too hard"
+    assert _verdicts(_tally(2, "heuristic", 1000, 900), _tally(2, "random", 1000, 0))[2].verdict == "too easy"
     assert _verdicts(_tally(2, "heuristic", 1000, 900), _tally(2, "random", 1000, 0),
-                     band=(0.5, 0.95))[2]["verdict"] == "playable"
+                     band=(0.5, 0.95))[2].verdict == "playable"
 
 
 def test_failures_of_any_agent_and_dead_cards_fail_the_verdict():
-    assert _verdicts(_tally(1, "heuristic", 1000, 90), _tally(1, "random", 1000, 0, done=999))[1]["verdict"] == "incomplete games"
-    assert _verdicts(_tally(1, "heuristic", 1000, 90, violations=1), _tally(1, "random", 1000, 0))[1]["verdict"] == "rule violations"
+    assert _verdicts(_tally(1, "heuristic", 1000, 90), _tally(1, "random", 1000, 0, done=999))[1].verdict == "incomplete games"
+    assert _verdicts(_tally(1, "heuristic", 1000, 90, violations=1), _tally(1, "random", 1000, 0))[1].verdict == "rule violations"
     e = _verdicts(_tally(1, "heuristic", 1000, 90), _tally(1, "random", 1000, 0), cards={"gun_jam", "block"})[1]
-    assert e["verdict"] == "dead cards" and "block" in e["why"]
+    assert e.verdict == "dead cards" and "block" in e.why
 
 
 def test_an_agent_that_sees_hidden_cards_is_shown_but_never_judged():
     e = _verdicts(_tally(3, "heuristic", 1000, 90), _tally(3, "random", 1000, 0), _tally(3, "clairvoyant", 1000, 950))[3]
-    assert e["agents"][0]["agent"] == "clairvoyant" and e["agents"][0]["ceiling"]
-    assert e["strongest"] == "heuristic" and e["verdict"] == "playable"  # 95 % would be "too easy"
+    assert e.agents[0].agent == "clairvoyant" and e.agents[0].ceiling
+    assert e.strongest == "heuristic" and e.verdict == "playable"  # 95 % would be "too easy"
 
 
 def test_declared_shares_and_lengths_per_agent():
     e = _verdicts(_tally(1, "heuristic", 1000, 90), _tally(1, "random", 1000, 0))[1]
-    h = e["agents"][0]
-    assert h["lost_share"] == round(3 * 910 / (3 * 910 + 3 * 1090), 4) and "kept_share" not in h
-    assert h["rounds_win_median"] == 12 and h["rounds_median"] == 8
+    h = e.agents[0]
+    assert h.shares["lost_share"] == round(3 * 910 / (3 * 910 + 3 * 1090), 4) and "kept_share" not in h.shares
+    assert h.rounds_win_median == 12 and h.rounds_median == 8
 
 
 def test_difference_interval_of_independent_rates():

@@ -13,6 +13,7 @@ from cardkit.games.death_angel.agents import AGENTS
 from cardkit.games.death_angel.rules_engine import ENGINE, ablated, ability_cards, ability_of
 from cardkit.load.project import load_project
 from cardkit.playtest.impact import impact_cards, paired_ci
+from cardkit.playtest.records import Interval, Spread
 from cardkit.playtest.sweep import (BatchResult, Sweep, Tally, hist_median, hist_percentile, percentile, plan,
                                     play_game, run_batch, summarize, wilson)
 from tests.conftest import REPO
@@ -60,26 +61,25 @@ def test_merged_summaries_give_the_report_of_the_records(card_set):
     cards = ability_cards(card_set, [1, 3])
     rep = summarize(forward, (0.0, 1.0), cards)
     assert rep == summarize(backward, (0.0, 1.0), cards)
-    for setup in rep["setups"]:
-        recs = _records(card_set, setup["players"], setup["agent"], range(11, 51))
+    for setup in rep.setups:
+        recs = _records(card_set, setup.players, setup.agent, range(11, 51))
         done = [r for r in recs if r.result in ("win", "loss")]
         wins = [r for r in recs if r.result == "win"]
-        assert setup["games"] == 40 and setup["wins"] == len(wins) and setup["completed"] == len(done)
+        assert setup.games == 40 and setup.wins == len(wins) and setup.completed == len(done)
         rounds = [r.report.result.rounds for r in done]
-        assert setup["rounds"]["all"] == {"median": statistics.median(rounds), "p5": percentile(rounds, 5),
-                                          "p95": percentile(rounds, 95)}
-        assert setup["casualties_mean"] == round(statistics.mean(r.report.metrics["casualties"] for r in recs), 3)
-        assert setup["reshuffles_mean"] == round(statistics.mean(r.report.metrics["reshuffles"] for r in recs), 3)
+        assert setup.rounds.all == Spread(statistics.median(rounds), percentile(rounds, 5), percentile(rounds, 95))
+        assert setup.figures["casualties_mean"] == round(statistics.mean(r.report.metrics["casualties"] for r in recs), 3)
+        assert setup.figures["reshuffles_mean"] == round(statistics.mean(r.report.metrics["reshuffles"] for r in recs), 3)
         # a game that ended in round r was still running after r - 1 rounds
         after = [max(0, r.report.result.rounds - 1) for r in recs]
-        assert setup["survival_by_round"] == [
-            round(sum(1 for a, r in zip(after, recs) if a > k or r.result == "win") / 40, 4) for k in range(max(after))]
+        assert setup.survival_by_round == tuple(
+            round(sum(1 for a, r in zip(after, recs) if a > k or r.result == "win") / 40, 4) for k in range(max(after)))
         causes: dict[str, int] = {}
         for r in recs:
             if r.result == "loss":
                 causes[r.report.result.reason] = causes.get(r.report.result.reason, 0) + 1
-        assert setup["defeat_causes"] == dict(sorted(causes.items()))
-        assert setup["win_rate_ci95"] == [round(x, 4) for x in wilson(len(wins), 40)]
+        assert setup.defeat_causes == dict(sorted(causes.items()))
+        assert setup.win_rate_ci95 == Interval(*(round(x, 4) for x in wilson(len(wins), 40)))
 
 
 def test_failures_keep_the_smallest_seeds_in_any_merge_order():

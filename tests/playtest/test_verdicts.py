@@ -4,17 +4,18 @@ give is a member, and every member has its interface string for the PDF report."
 from __future__ import annotations
 
 from cardkit.playtest.ladder import VERDICTS, _verdict
+from cardkit.playtest.records import Interval, LadderAgent, SkillGap
 
 BAND = (0.03, 0.80)
 
 
-def row(agent: str, rate: float, games: int = 100, completed: int = 100, violations: int = 0) -> dict[str, object]:
-    return {"agent": agent, "win_rate": rate, "wins": round(rate * games), "games": games, "completed": completed,
-            "violations": violations}
+def row(agent: str, rate: float, games: int = 100, completed: int = 100, violations: int = 0) -> LadderAgent:
+    return LadderAgent(agent, games, round(rate * games), rate, Interval(0.0, 1.0), False, None, None, {}, completed,
+                       violations)
 
 
-def gap(lo: float) -> dict[str, object]:
-    return {"agent": "smart", "value": lo + 0.1, "ci95": [lo, lo + 0.2]}
+def gap(lo: float) -> SkillGap:
+    return SkillGap("smart", lo + 0.1, Interval(lo, lo + 0.2))
 
 
 def test_every_branch_of_the_verdict_is_in_the_vocabulary_and_each_member_is_reached():

@@ -72,9 +72,9 @@ def _playability(root: Path, card_set: CardSet) -> PlayabilityFact:
         return AuditFailed(card_set.id, problems[0].card, problems[0].message)
     result = summarize(run_sweep(plan(root.resolve(), card_set.id, counts, ["heuristic"], 100, 1), jobs=0),
                        (0.0, 1.0), set(ENGINE.abilities(card_set, counts)))
-    complete = all(s["completed"] == s["games"] and not s["violations"] for s in result["setups"])
-    return DeathAngelFacts(card_set.id, 100, complete, tuple((s["players"], s["win_rate"]) for s in result["setups"]),
-                           len(result["coverage"]["never_fired"]))
+    complete = all(s.completed == s.games and not s.violations for s in result.setups)
+    return DeathAngelFacts(card_set.id, 100, complete, tuple((s.players, s.win_rate) for s in result.setups),
+                           len(result.coverage.never_fired))
 
 
 PLUGIN = GamePlugin(name="death-angel", views=_views, checks=_checks, effect_vocabularies=_vocabularies,
