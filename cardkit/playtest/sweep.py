@@ -28,7 +28,7 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, TypeVar, get_args, overload
 
-from cardkit.rules.core import Decision, Option
+from cardkit.rules.core import Decision, EndReason, Option
 from cardkit.rules.protocol import (CHANCE, Agent, Aggregate, AgentFactory, Cooperation, End, Engine, EngineInfo, Game,
                                     GameReport, GameResult, MetricKind, Result, State)
 if TYPE_CHECKING:
@@ -447,7 +447,7 @@ def play_game(game: Game, make_agent: AgentFactory, seed: int, certify: bool, ma
                 break
         report = st.report()
     except Exception as exc:  # a crash is a finding, never a lost batch
-        return Played(seed, GameReport(GameResult(End.ERROR, f"{type(exc).__name__}: {exc}", 0),
+        return Played(seed, GameReport(GameResult(End.ERROR, EndReason(f"{type(exc).__name__}: {exc}"), 0),
                                        violations=tuple(sorted(set(bad)))))
     if bad:
         from dataclasses import replace

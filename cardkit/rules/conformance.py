@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cardkit.errors import CardkitError, Issue
-from cardkit.rules.core import Decision, Option
+from cardkit.rules.core import Decision, DecisionKind, Option
 from cardkit.rules.protocol import (
     CHANCE,
     AgentFactory,
@@ -149,7 +149,7 @@ def _play_on(state: State, seed: int, start: int, limit: int) -> Played:
             n += 1
         return Played(tuple(trace), state.result(), _report_key(state), n)
     except Exception as exc:  # noqa: BLE001 - reported where the original breaks, or as a difference
-        trace.append((CHANCE, "<raised>", _short(exc)))
+        trace.append((CHANCE, DecisionKind("<raised>"), _short(exc)))
         return Played(tuple(trace), None, (), n)
 
 

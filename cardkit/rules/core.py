@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal, Mapping, Sequence, TypeVar
+from typing import Any, Iterable, Literal, Mapping, NewType, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -59,6 +59,18 @@ class Option:
         return cls(kind, value)
 
 
+#: a game's word for a kind of decision (``Decision.kind``).  Each game declares its own
+#: vocabulary (a set of named constants, an Enum's values or a ``Literal``) and makes its words
+#: with ``DecisionKind("move")`` once; the generic side (agents, playtest, conformance) only
+#: compares, counts and prints them, so it needs no game's list (see docs/engines.md).
+DecisionKind = NewType("DecisionKind", str)
+
+#: a game's word for why a game ended (``Outcome.reason``, ``GameResult.reason``): the game's own
+#: vocabulary too (the playtest counts defeats by it); the generic side adds only the text of an
+#: engine error for a game that raised
+EndReason = NewType("EndReason", str)
+
+
 class Decision:
     """A choice the game waits for: ``player`` picks one of ``options``.
 
@@ -70,7 +82,7 @@ class Decision:
 
     __slots__ = ("player", "kind", "options", "_context")
 
-    def __init__(self, player: int, kind: str, options: tuple[Option, ...],
+    def __init__(self, player: int, kind: DecisionKind, options: tuple[Option, ...],
                  context: Mapping[str, Any] | Iterable[tuple[str, Any]] = (), fresh: bool = False) -> None:
         self.player = player
         self.kind = kind
@@ -109,7 +121,7 @@ Ending = Literal["win", "loss", "abandoned"]
 class Outcome:
     result: Ending
     round: int
-    reason: str
+    reason: EndReason
 
     @property
     def win(self) -> bool:

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from cardkit.rules.core import Decision, Option
+from cardkit.rules.core import Decision, DecisionKind as DecisionKind, EndReason, Option
 
 #: ``Decision.player`` of a chance node: the outcomes are the options, with
 #: :meth:`State.chance_outcomes` giving their probabilities.
@@ -136,7 +136,7 @@ class GameResult:
     """A finished (or stopped) game: a result per seat, why it ended, how long it took."""
 
     end: End
-    reason: str
+    reason: EndReason
     rounds: int
     seats: tuple[SeatResult, ...] = ()
 

@@ -1,5 +1,6 @@
 """Decision kinds: every kind the engine asks is a named constant of ``kinds.ALL``,
-and the heuristic answers each one by a handler or deliberately by its default."""
+and the heuristic answers each one by a handler or deliberately by its default; every game
+ends for a reason of ``kinds.REASONS``."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ def test_the_engine_asks_by_constant_and_uses_every_constant():
 def test_played_games_ask_only_listed_kinds():
     cards = load_project(REPO).card_set("death-angel")
     seen: set[str] = set()
+    reasons: set[str] = set()
     for players in range(1, 7):
         game = Game(cards, players)
         for seed in range(40):
@@ -45,5 +47,10 @@ def test_played_games_ask_only_listed_kinds():
             while st.decision is not None:
                 seen.add(st.decision.kind)
                 st.apply(agent(st, st.decision))
+            result = st.result()
+            assert result is not None
+            reasons.add(result.reason)
     assert seen <= set(K.ALL), sorted(seen - set(K.ALL))
     assert len(seen) >= 25  # the random agent reaches most of the rules code
+    # every game ends for a reason of the game's own vocabulary (``kinds.Reason``)
+    assert reasons <= set(K.REASONS) and "all_marines_dead" in reasons, sorted(reasons)

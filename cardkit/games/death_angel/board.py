@@ -21,7 +21,8 @@ from cardkit.games.death_angel.cards import Action, Event, Genestealer, Location
 from cardkit.games.death_angel.cards import DeathAngelSet as CardSet
 from cardkit.games.death_angel.cards import Marine as MarineCard
 from cardkit.model import Effect
-from cardkit.rules.core import Decision, Ending, GameOver, Option, Outcome, Rng
+from cardkit.games.death_angel.kinds import Reason
+from cardkit.rules.core import Decision, DecisionKind, EndReason, Ending, GameOver, Option, Outcome, Rng
 
 Flow = Generator[Decision, Option, Any]
 Ask = Generator[Decision, Option, Option]  # a question: its answer is the option picked
@@ -268,7 +269,7 @@ class Board:
         self.attack_queue = [swarm(sw) for sw in src.attack_queue]  # (after the rows: the same swarm objects)
 
     # ------------------------------------------------------------ questions
-    def ask(self, player: int, kind: str, options: Sequence[Option], **context: Any) -> Ask:
+    def ask(self, player: int, kind: DecisionKind, options: Sequence[Option], **context: Any) -> Ask:
         """Ask ``player``; a single legal option is taken without asking."""
         if not options:
             raise AssertionError(f"no legal option for {kind}")
@@ -277,7 +278,7 @@ class Board:
         choice = yield Decision(player, kind, tuple(options), context, fresh=True)
         return choice
 
-    def ask_in(self, player: int, kind: str, options: Sequence[Option], context: dict[str, Any]) -> Ask:
+    def ask_in(self, player: int, kind: DecisionKind, options: Sequence[Option], context: dict[str, Any]) -> Ask:
         """:meth:`ask` for a caller that holds the context as a dict already
         (compiled, ``ask(**context)`` would be a generic Python call)."""
         if not options:
@@ -351,8 +352,8 @@ class Board:
     def player_of(self, team: str) -> int:
         return self.teams[team].player
 
-    def end(self, result: Ending, reason: str) -> None:
-        raise GameOver(Outcome(result, self.round, reason))
+    def end(self, result: Ending, reason: Reason) -> None:
+        raise GameOver(Outcome(result, self.round, EndReason(reason)))
 
     def at_final_location(self) -> bool:
         return not self.location_deck and self.location is not None and self.location.win is not None
@@ -417,7 +418,7 @@ class Board:
         plain = [c for c in swarm.cards if not c.last]
         return plain or list(swarm.cards)
 
-    def pick_swarm(self, player: int, kind: str, targets: list[tuple[int, str, Swarm]], optional: bool = False,
+    def pick_swarm(self, player: int, kind: DecisionKind, targets: list[tuple[int, str, Swarm]], optional: bool = False,
                    **context: Any) -> Flow:
         """Ask for one of ``targets`` by position (option ``swarm:<row>:<side>``,
         plus ``swarm:stop`` when ``optional``); returns (row, side, swarm) or None."""

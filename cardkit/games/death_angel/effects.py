@@ -19,7 +19,7 @@ from cardkit.games.death_angel.combat import attack_for_support, in_reach, marin
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
 from cardkit.games.death_angel.support import HANDLERS, Handler, _active, _find_marine, _marine_option, _yes_no, run_effect
 from cardkit.model import Effect
-from cardkit.rules.core import Option
+from cardkit.rules.core import DecisionKind, Option
 
 
 
@@ -75,7 +75,7 @@ def _engaged(st: Board, m: Marine) -> bool:
 
 
 def _one(st: Board, player: int, target: str, ctx: dict[str, Any], weigh: Callable[[Marine], int] | None = None,
-         kind: str = K.TARGET, effect: str = "") -> Flow:
+         kind: DecisionKind = K.TARGET, effect: str = "") -> Flow:
     """Pick one marine for a 'chosen' target; the choice must make the effect as
     strong as possible (rulebook), so only the best-scoring marines are offered."""
     cands = _targets(st, target, ctx)

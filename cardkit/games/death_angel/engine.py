@@ -33,7 +33,7 @@ from cardkit.games.death_angel.phases import (
     rest_of_round,
     setup,
 )
-from cardkit.rules.core import Decision, GameOver, Option, Outcome
+from cardkit.rules.core import Decision, EndReason, GameOver, Option, Outcome
 from cardkit.rules.protocol import End, GameReport, GameResult, Result, SeatResult
 
 __all__ = ["ROUND_LIMIT", "Ask", "Board", "Flow", "Game", "RoundEffects", "Rules", "State", "Stats"]
@@ -151,7 +151,7 @@ class State(Board):
         invariant violations and the combat teams in play."""
         result = self.result()
         if result is None:
-            result = GameResult(End.ABANDONED, "unfinished", self.round, ())
+            result = GameResult(End.ABANDONED, EndReason("unfinished"), self.round, ())
         st = self.stats
         metrics: dict[str, float] = {
             "casualties": len(self.dead), "survivors": len(self.marines()), "locations": st.locations,

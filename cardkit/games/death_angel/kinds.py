@@ -1,4 +1,6 @@
-"""The kinds of decision the engine asks (``Decision.kind``), one named constant each.
+"""The kinds of decision the engine asks (``Decision.kind``), one named constant each, and
+the reasons a game ends (:data:`Reason`): Death Angel's own vocabularies, made into the generic
+:data:`~cardkit.rules.core.DecisionKind` and :data:`~cardkit.rules.core.EndReason` words.
 
 Agents dispatch on these; :data:`ALL` lists every kind the rules code can ask
 (``tests/engine/test_decision_kinds.py`` checks it against the engine source and
@@ -7,52 +9,54 @@ the heuristic's handlers).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal, get_args
 
-ACTION: Final = "action"
-ACTIVATE: Final = "activate"
-ARTEFACT: Final = "artefact"
-ATTACK_AGAIN: Final = "attack_again"
-ATTACK_TARGET: Final = "attack_target"
-BLIP_DISCARD: Final = "blip_discard"
-BLIP_DISCARD_PAID: Final = "blip_discard_paid"
-CHARGE_TARGET: Final = "charge_target"
-DOOR_BONUS: Final = "door_bonus"
-DOOR_KILL: Final = "door_kill"
-ENTER_FORMATION: Final = "enter_formation"
-EVASION_ATTACKER: Final = "evasion_attacker"
-EXTRA_ATTACK: Final = "extra_attack"
-FACING: Final = "facing"
-FLIP: Final = "flip"
-HEROIC_CHARGE: Final = "heroic_charge"
-INTIMIDATION: Final = "intimidation"
-KILL: Final = "kill"
-KILL_SWARM: Final = "kill_swarm"
-LAUNCH: Final = "launch"
-LEAD_BY_EXAMPLE: Final = "lead_by_example"
-MOVE: Final = "move"
-NEXT_MARINE: Final = "next_marine"
-PAYER: Final = "payer"
-PILE: Final = "pile"
-PLACE_TERRAIN: Final = "place_terrain"
-POWER_FIELD: Final = "power_field"
-REROLL_ATTACK: Final = "reroll_attack"
-REROLL_DEFENCE: Final = "reroll_defence"
-RETURN: Final = "return"
-REVIVE: Final = "revive"
-SCOUT: Final = "scout"
-SPAWN_FIRST: Final = "spawn_first"
-SPEND_TO_KILL: Final = "spend_to_kill"
-STRATEGIZE: Final = "strategize"
-SUPPORT: Final = "support"
-SWARM_TARGET: Final = "swarm_target"
-TARGET: Final = "target"
-TEAM: Final = "team"
-TEAM_TARGET: Final = "team_target"
-TELEPORT_PAY: Final = "teleport_pay"
-TERRAIN_TARGET: Final = "terrain_target"
+from cardkit.rules.core import DecisionKind
 
-ALL: Final[tuple[str, ...]] = (
+ACTION: Final = DecisionKind("action")
+ACTIVATE: Final = DecisionKind("activate")
+ARTEFACT: Final = DecisionKind("artefact")
+ATTACK_AGAIN: Final = DecisionKind("attack_again")
+ATTACK_TARGET: Final = DecisionKind("attack_target")
+BLIP_DISCARD: Final = DecisionKind("blip_discard")
+BLIP_DISCARD_PAID: Final = DecisionKind("blip_discard_paid")
+CHARGE_TARGET: Final = DecisionKind("charge_target")
+DOOR_BONUS: Final = DecisionKind("door_bonus")
+DOOR_KILL: Final = DecisionKind("door_kill")
+ENTER_FORMATION: Final = DecisionKind("enter_formation")
+EVASION_ATTACKER: Final = DecisionKind("evasion_attacker")
+EXTRA_ATTACK: Final = DecisionKind("extra_attack")
+FACING: Final = DecisionKind("facing")
+FLIP: Final = DecisionKind("flip")
+HEROIC_CHARGE: Final = DecisionKind("heroic_charge")
+INTIMIDATION: Final = DecisionKind("intimidation")
+KILL: Final = DecisionKind("kill")
+KILL_SWARM: Final = DecisionKind("kill_swarm")
+LAUNCH: Final = DecisionKind("launch")
+LEAD_BY_EXAMPLE: Final = DecisionKind("lead_by_example")
+MOVE: Final = DecisionKind("move")
+NEXT_MARINE: Final = DecisionKind("next_marine")
+PAYER: Final = DecisionKind("payer")
+PILE: Final = DecisionKind("pile")
+PLACE_TERRAIN: Final = DecisionKind("place_terrain")
+POWER_FIELD: Final = DecisionKind("power_field")
+REROLL_ATTACK: Final = DecisionKind("reroll_attack")
+REROLL_DEFENCE: Final = DecisionKind("reroll_defence")
+RETURN: Final = DecisionKind("return")
+REVIVE: Final = DecisionKind("revive")
+SCOUT: Final = DecisionKind("scout")
+SPAWN_FIRST: Final = DecisionKind("spawn_first")
+SPEND_TO_KILL: Final = DecisionKind("spend_to_kill")
+STRATEGIZE: Final = DecisionKind("strategize")
+SUPPORT: Final = DecisionKind("support")
+SWARM_TARGET: Final = DecisionKind("swarm_target")
+TARGET: Final = DecisionKind("target")
+TEAM: Final = DecisionKind("team")
+TEAM_TARGET: Final = DecisionKind("team_target")
+TELEPORT_PAY: Final = DecisionKind("teleport_pay")
+TERRAIN_TARGET: Final = DecisionKind("terrain_target")
+
+ALL: Final[tuple[DecisionKind, ...]] = (
     ACTION,
     ACTIVATE,
     ARTEFACT,
@@ -96,3 +100,7 @@ ALL: Final[tuple[str, ...]] = (
     TELEPORT_PAY,
     TERRAIN_TARGET,
 )
+
+#: why a game of Death Angel ended (``Outcome.reason``; the playtest's defeat causes)
+Reason = Literal["cleared", "brood_lords_dead", "launch_control", "all_marines_dead", "round_limit", "unfinished"]
+REASONS: Final[tuple[Reason, ...]] = get_args(Reason)

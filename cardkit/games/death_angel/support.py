@@ -8,7 +8,7 @@ from typing import Any, Callable, Final, Iterator
 from cardkit.games.death_angel.board import Flow, Board
 from cardkit.games.death_angel.state import SIDES, Marine, other
 from cardkit.model import Effect
-from cardkit.rules.core import Option
+from cardkit.rules.core import DecisionKind, Option
 
 
 YES: Final = Option("choice", "yes")
@@ -39,7 +39,7 @@ def run_effect(st: Board, eff: Effect, source: str, player: int, ctx: dict[str, 
     st.check_victory()
 
 
-def _yes_no(st: Board, player: int, kind: str, **ctx: Any) -> Flow:
+def _yes_no(st: Board, player: int, kind: DecisionKind, **ctx: Any) -> Flow:
     pick = yield from st.ask_in(player, kind, [YES, NO], ctx)
     return pick == YES
 

@@ -29,7 +29,9 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from cardkit.rules.core import Decision, Option
+from typing import Literal
+
+from cardkit.rules.core import Decision, DecisionKind, EndReason, Option
 from cardkit.rules.protocol import (
     End,
     GameReport,
@@ -39,6 +41,12 @@ from cardkit.rules.protocol import (
     State,
 )
 from tidelights_engine.cards import BAY_LIMIT, FINAL_DEPTH, WRECK_LIMIT, Deck
+
+#: the decision kinds of the table above (Tidelights' own vocabulary; ``Decision.kind`` is the
+#: generic :data:`~cardkit.rules.core.DecisionKind` made of it)
+Kind = Literal["peek", "tide", "shelter", "discard", "slack", "guide", "berth"]
+#: why a night ended (``GameResult.reason``; the playtest's defeat causes)
+Reason = Literal["final_ship_berthed", "final_ship_wrecked", "wrecks", "crew_deck_out", "round_limit", "unfinished"]
 
 #: a night that has not ended after this many rounds is abandoned (it never happens in play:
 #: the slack rule drains the crew deck once the tide deck is empty)
@@ -142,7 +150,7 @@ class Night:
         self.over: GameResult | None = None
         # what happened, for the narration: a linked list of events (newest first), shared by clones
         self.log: tuple[tuple[str, ...], object] | None = None
-        self.kind: str | None = None
+        self.kind: Kind | None = None
         self.options: tuple[Option, ...] = ()
         self._decision: Decision | None = None
         self._start_turn()
@@ -159,7 +167,7 @@ class Night:
         if self.kind is None:
             return None
         if self._decision is None:
-            self._decision = Decision(self.seat, self.kind, self.options)
+            self._decision = Decision(self.seat, DecisionKind(self.kind), self.options)
         return self._decision
 
     def apply(self, option: Option) -> None:
@@ -329,7 +337,7 @@ class Night:
     def _keeper_rule(self) -> str:
         return self.keepers[self.seat].rule
 
-    def _ask(self, kind: str, options: list[Option]) -> None:
+    def _ask(self, kind: Kind, options: list[Option]) -> None:
         self.kind, self.options, self._decision = kind, tuple(options), None
 
     def _settle(self) -> None:
@@ -343,11 +351,11 @@ class Night:
         # the option's kind names its handler (a guide decision has several: play, move, dock, end)
         getattr(self, "_on_" + option.kind)(option.value)
 
-    def _result(self, end: End, reason: str, result: Result) -> GameResult:
-        return GameResult(end=end, reason=reason, rounds=self.rounds(),
+    def _result(self, end: End, reason: Reason, result: Result) -> GameResult:
+        return GameResult(end=end, reason=EndReason(reason), rounds=self.rounds(),
                           seats=tuple(SeatResult(result, float(self.score)) for _ in range(self.players)))
 
-    def _end(self, reason: str, result: Result = Result.LOSS, end: End = End.COMPLETE) -> None:
+    def _end(self, reason: Reason, result: Result = Result.LOSS, end: End = End.COMPLETE) -> None:
         if self.over is None:
             self.over = self._result(end, reason, result)
         self.kind, self.options, self._decision = None, (), None
