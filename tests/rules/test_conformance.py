@@ -5,6 +5,8 @@ test game registered through the plugin registry (cardkit.games.register)."""
 
 from __future__ import annotations
 
+import json
+
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -34,6 +36,15 @@ DUEL = REPO / "tests" / "games" / "duel"
 @lru_cache(maxsize=1)
 def duel_set() -> Any:
     return load_project(DUEL).card_set("duel")
+
+
+def test_the_test_game_keeps_current_copies_of_the_generic_schemas():
+    """Its schemas/ are the editor's copies of cardkit's (no stale set schema without the generic
+    ``players`` field); the example game's too."""
+    from cardkit.load.project import core_schemas
+
+    assert core_schemas(DUEL) == [] and core_schemas(REPO / "examples" / "tidelights") == []
+    assert "players" in json.loads((DUEL / "schemas" / "set.schema.json").read_text(encoding="utf-8"))["properties"]
 
 
 class Rigged(DuelEngine):
