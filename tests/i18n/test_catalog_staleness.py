@@ -7,6 +7,7 @@ import io
 import json
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,22 @@ CATALOGS = [(loc, d) for loc in ("fi", "ko") for d in ("death-angel", "deep-stri
 POEDIT = {"Last-Translator": "Aino Virtanen <aino@example.fi>", "Language-Team": "Finnish <fi@li.org>",
           "PO-Revision-Date": "2026-11-30 21:05+0200", "X-Generator": "Poedit 3.4.2",
           "X-Poedit-SourceCharset": "UTF-8"}
+
+
+@pytest.fixture
+def english_change(project: Path, cli) -> Callable[[], None]:
+    """Call it to change one English card text of the project and run ``l10n update``, which
+    must rewrite the Finnish Death Angel catalog (after the test has edited the catalogs its way)."""
+    def change() -> None:
+        cards = project / "cards" / "death-angel" / "events.yaml"
+        old = "Choose a blip pile and discard its top card."
+        text = cards.read_text(encoding="utf-8")
+        assert old in text
+        cards.write_text(text.replace(old, "Choose a blip pile; discard its top card."), encoding="utf-8")
+        result = cli("l10n", "update", "--root", str(project))
+        assert result.code == 0 and "updated locales/fi/LC_MESSAGES/death-angel.po" in result.out
+
+    return change
 
 
 def _babel(path: Path, loc: str, width: int) -> None:
@@ -71,15 +88,10 @@ def test_rewritten_catalogs_are_current(style: str, project: Path, cli):
     assert {p: p.read_bytes() for p in before} == before
 
 
-def test_update_keeps_translator_headers(project: Path, cli):
+def test_update_keeps_translator_headers(project: Path, cli, english_change):
     for loc, domain in CATALOGS:
         _poedit(po_path(project, loc, domain))
-    cards = project / "cards" / "death-angel" / "events.yaml"
-    old = "Choose a blip pile and discard its top card."
-    cards.write_text(cards.read_text(encoding="utf-8").replace(old, "Choose a blip pile; discard its top card."),
-                     encoding="utf-8")
-    result = cli("l10n", "update", "--root", str(project))
-    assert result.code == 0 and "updated locales/fi/LC_MESSAGES/death-angel.po" in result.out
+    english_change()
     path = po_path(project, "fi", "death-angel")
     text = path.read_text(encoding="utf-8")
     for name, value in POEDIT.items():
@@ -114,7 +126,7 @@ def test_semantic_changes_are_stale(edit, tmp_path: Path):
 
 
 @pytest.mark.parametrize("tool", ["poedit", "msgcat"])
-def test_update_keeps_the_header_as_the_file_had_it(tool: str, project: Path, cli):
+def test_update_keeps_the_header_as_the_file_had_it(tool: str, project: Path, cli, english_change):
     """A header in an editor's order, X- headers first and last, a Generated-By
     line: after one English change the header entry is byte for byte the old one."""
     path = po_path(project, "fi", "death-angel")
@@ -125,12 +137,7 @@ def test_update_keeps_the_header_as_the_file_had_it(tool: str, project: Path, cl
     lines[at:at] = ['"X-Editor-First: yes\\n"', '"Generated-By: Babel 2.14.0\\n"']
     head = "\n".join(lines + ['"X-Editor-Last: also\\n"'])
     path.write_text(head + "\n\n" + rest, encoding="utf-8")
-    cards = project / "cards" / "death-angel" / "events.yaml"
-    old = "Choose a blip pile and discard its top card."
-    cards.write_text(cards.read_text(encoding="utf-8").replace(old, "Choose a blip pile; discard its top card."),
-                     encoding="utf-8")
-    result = cli("l10n", "update", "--root", str(project))
-    assert result.code == 0 and "updated locales/fi/LC_MESSAGES/death-angel.po" in result.out
+    english_change()
     text = path.read_text(encoding="utf-8")
     assert text.split("\n\n", 1)[0] == head
     assert "Choose a blip pile; discard its top card." in text
