@@ -369,9 +369,10 @@ def text_paths(data: Any, schema_name: str) -> Iterator[tuple[tuple[str | int, .
     yield from walk(data, get_schema(schema_name), schema_name, ())
 
 
-def load_validated(path: Path, rel: str, schema_name: str) -> YamlDoc:
-    """Read a YAML file with the untrusting reader and check it against a schema;
-    raise :class:`~cardkit.errors.CardkitError` with every located problem."""
+def load_validated(path: Path, rel: str, schema: str | Mapping[str, Any]) -> YamlDoc:
+    """Read a YAML file with the untrusting reader and check it against a schema (the name of
+    one of cardkit's, or a game's own schema document whose ``$ref``s may point into cardkit's
+    shared schemas); raise :class:`~cardkit.errors.CardkitError` with every located problem."""
     from cardkit.errors import CardkitError
     from cardkit.load.yamlsafe import YamlError, read_yaml_file
 
@@ -379,7 +380,10 @@ def load_validated(path: Path, rel: str, schema_name: str) -> YamlDoc:
         doc = read_yaml_file(path, rel)
     except YamlError as exc:
         raise CardkitError(exc.issue) from None
-    problems = validate_doc(doc, schema_name)
+    if isinstance(schema, str):
+        problems = validate_doc(doc, schema)
+    else:
+        problems = validate_with(doc, validator_for(rel, dict(schema)))
     if problems:
         raise CardkitError(problems)
     return doc

@@ -8,6 +8,8 @@ language through the ``ui`` catalogs.
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -72,9 +74,16 @@ class ScoreResult:
         return None if a == b else ("a" if a > b else "b")
 
 
+@functools.lru_cache(maxsize=1)
+def state_schema() -> dict[str, Any]:
+    """The JSON Schema of an end-of-game state file: Deep Strike's own, beside this module."""
+    schema: dict[str, Any] = json.loads(Path(__file__).with_name("state.schema.json").read_text(encoding="utf-8"))
+    return schema
+
+
 def load_state(path: Path, rel: str) -> tuple[YamlDoc, list[Unit]]:
     """Read and validate a state file; every problem is an issue with file and line."""
-    doc = load_validated(path, rel, "deepstrike-state.schema.json")
+    doc = load_validated(path, rel, state_schema())
     units: list[Unit] = []
     issues: list[Issue] = []
     seen: dict[str, int] = {}
