@@ -412,7 +412,8 @@ def import_sheet(root: Path, loaded: Any, sheet: Path) -> tuple[list[Imported], 
     the set's YAML files; raise :class:`CardkitError` with every problem and
     write nothing if any card fails.  Returns what was written and warnings."""
     from cardkit.load import kinds as kindsmod
-    from cardkit.load.project import KINDS_FILE, _effect_kind_issues, _rel
+    from cardkit.games import plugin_for
+    from cardkit.load.project import KINDS_FILE, _effect_kind_issues, _rel, game_schemas_of
     from cardkit.load.schema import validate_with, validator_for
     from cardkit.load.yamlsafe import parse_yaml
 
@@ -422,9 +423,11 @@ def import_sheet(root: Path, loaded: Any, sheet: Path) -> tuple[list[Imported], 
         raise CardkitError(Issue("F001", "file does not exist", file=rel))
     docs, issues = read_sheet_file(sheet, rel, kinds)
     plugin_vocab = _vocabularies(loaded)
+    game_schemas = game_schemas_of(plugin_for(loaded.set.game))
     for doc in docs:
         kind = kinds.by_file[doc.data["kind"]]
-        issues.extend(p for p in validate_with(doc, validator_for(kind.file_kind, kindsmod.derive_schema(kind, KINDS_FILE)))
+        issues.extend(p for p in validate_with(doc, validator_for(kind.file_kind, kindsmod.derive_schema(kind, KINDS_FILE),
+                                                                  game_schemas))
                       if not doc.follow_on(p))
         issues.extend(_effect_kind_issues(doc, kind, plugin_vocab))
     if issues:

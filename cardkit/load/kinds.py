@@ -151,9 +151,11 @@ class Kinds:
 
 
 class _Parser:
-    def __init__(self, doc: YamlDoc, vocabularies: Mapping[str, frozenset[str]]) -> None:
+    def __init__(self, doc: YamlDoc, vocabularies: Mapping[str, frozenset[str]],
+                 game_schemas: Mapping[str, str] | None = None) -> None:
         self.doc = doc
         self.vocab = vocabularies
+        self.game_schemas = game_schemas
         self.issues: list[Issue] = []
         self.types: dict[str, Any] = doc.data.get("types", {}) or {}
         self.kind_names = set(doc.data.get("kinds", {}))
@@ -294,7 +296,8 @@ class _Parser:
         if not spec.has_default:
             return spec
         node = {"$defs": DEFS, **field_schema(spec)}
-        errors = sorted(bounded_validator(node).iter_errors(spec.default), key=lambda e: len(e.absolute_path))
+        errors = sorted(bounded_validator(node, self.game_schemas).iter_errors(spec.default),
+                        key=lambda e: len(e.absolute_path))
         if not errors:
             return spec
         err = errors[0]
@@ -394,9 +397,11 @@ def _ref_allowed(ref: str) -> bool:
     return True
 
 
-def parse_kinds(doc: YamlDoc, vocabularies: Mapping[str, frozenset[str]]) -> tuple[Kinds | None, list[Issue]]:
-    """The declaration in a schema-valid ``kinds.yaml``, or None and every problem."""
-    p = _Parser(doc, vocabularies)
+def parse_kinds(doc: YamlDoc, vocabularies: Mapping[str, frozenset[str]],
+                game_schemas: Mapping[str, str] | None = None) -> tuple[Kinds | None, list[Issue]]:
+    """The declaration in a schema-valid ``kinds.yaml``, or None and every problem
+    (``game_schemas``: the game plugin's schemas that effect fields refer to)."""
+    p = _Parser(doc, vocabularies, game_schemas)
     kinds: dict[str, KindSpec] = {}
     by_file: dict[str, KindSpec] = {}
     claimed: dict[str, str] = {}

@@ -230,8 +230,18 @@ def _read_card_file(root: Path, rel: str, path: Path, kinds: Kinds, issues: list
     return list(docs)
 
 
+#: the name effect fields ``$ref`` (``effect.schema.json#/$defs/<vocabulary>``): the game plugin's schema
+EFFECT_SCHEMA = "effect.schema.json"
+
+
+def game_schemas_of(plugin: Any) -> dict[str, str]:
+    """The JSON texts by name that a set's game plugin supplies for its cards' ``$ref``s (its
+    effect vocabulary's ``effect.schema.json``); none for a game without a plugin or effects."""
+    return {EFFECT_SCHEMA: plugin.effect_schema()} if plugin is not None and plugin.effect_schema else {}
+
+
 def _load_kinds(root: Path, set_dir: Path, manifest: YamlDoc, vocabularies: Mapping[str, frozenset[str]],
-                issues: list[Issue]) -> tuple[Kinds | None, YamlDoc | None]:
+                issues: list[Issue], game_schemas: Mapping[str, str] | None = None) -> tuple[Kinds | None, YamlDoc | None]:
     path = set_dir / KINDS_FILE
     rel = _rel(root, path)
     if not os.path.lexists(path):
@@ -245,7 +255,7 @@ def _load_kinds(root: Path, set_dir: Path, manifest: YamlDoc, vocabularies: Mapp
     if problems:
         issues.extend(problems)
         return None, doc
-    kinds, problems = kindsmod.parse_kinds(doc, vocabularies)
+    kinds, problems = kindsmod.parse_kinds(doc, vocabularies, game_schemas)
     issues.extend(problems)
     return kinds, doc
 
@@ -280,7 +290,9 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
             loaded.schema_clean = False
             return loaded
     vocabularies = plugin.effect_vocabularies() if plugin and plugin.effect_vocabularies else {}
-    kinds, kinds_doc = _load_kinds(root, set_dir, manifest, vocabularies, issues)
+    # the game's own schemas that effect fields refer to: not in cardkit's generic schemas/
+    game_schemas = game_schemas_of(plugin)
+    kinds, kinds_doc = _load_kinds(root, set_dir, manifest, vocabularies, issues, game_schemas)
     if kinds_doc is not None:
         loaded.docs[kinds_doc.file] = kinds_doc
     if kinds is None:
@@ -292,7 +304,7 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
     loaded.derived = {f"{schema_dir}/{fk}.schema.json": kindsmod.schema_text(d) for fk, d in derived.items()}
     if plugin and plugin.effect_schema and any(f.type in ("effects", "effect") for k in kinds.kinds.values()
                                                 for f in kindsmod.all_fields(k.fields)):
-        loaded.derived[f"{schema_dir}/effect.schema.json"] = plugin.effect_schema()
+        loaded.derived[f"{schema_dir}/{EFFECT_SCHEMA}"] = game_schemas[EFFECT_SCHEMA]
     strings: list[SourceString] = _manifest_strings(manifest)
     cards: dict[str, Card] = {}
     duplicates: list[Issue] = []
@@ -323,7 +335,8 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
                 continue
             kind_issues = _effect_kind_issues(doc, kind, vocabularies)
             follow_on = getattr(doc, "follow_on", None)  # a spreadsheet's unreadable cell is reported once
-            problems = [p for p in validate_with(doc, validator_for(f"{set_dir.name}/{kind.file_kind}", derived[kind.file_kind]))
+            problems = [p for p in validate_with(doc, validator_for(f"{set_dir.name}/{kind.file_kind}", derived[kind.file_kind],
+                                                                    game_schemas))
                         if not (kind_issues and p.code == "S004" and p.path and p.path[-1] == "kind")
                         and not (follow_on and follow_on(p))]
             if problems or kind_issues or getattr(doc, "failed", False):

@@ -257,22 +257,27 @@ def _bounded_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -
 BoundedValidator = validators.extend(Draft202012Validator, {"pattern": _bounded_pattern})
 
 
-def bounded_validator(schema: dict[str, Any]) -> Any:
+def bounded_validator(schema: dict[str, Any], game_schemas: Mapping[str, str] | None = None) -> Any:
     """A validator for a schema made from a project's data (``kinds.yaml``):
-    patterns bounded in time, ``$ref`` only into cardkit's own schemas."""
-    return BoundedValidator(schema, registry=_registry()[0])
+    patterns bounded in time, ``$ref`` only into cardkit's own schemas and the set's game's
+    (``game_schemas``: name -> JSON text a game plugin supplies, e.g. its ``effect.schema.json``)."""
+    registry = _registry()[0]
+    if game_schemas:
+        registry = registry.with_resources(  # type: ignore[call-arg]
+            (name, Resource.from_contents(json.loads(text))) for name, text in sorted(game_schemas.items()))
+    return BoundedValidator(schema, registry=registry)
 
 
 @functools.lru_cache(maxsize=256)
-def _validator_from_text(text: str) -> Any:
-    return bounded_validator(json.loads(text))
+def _validator_from_text(text: str, game_schemas: tuple[tuple[str, str], ...] = ()) -> Any:
+    return bounded_validator(json.loads(text), dict(game_schemas))
 
 
-def validator_for(name: str, schema: dict[str, Any]) -> Any:
-    """A validator for a derived schema (``$ref``s to the shared schemas resolve),
-    cached by content so an edited declaration never reuses a stale one."""
+def validator_for(name: str, schema: dict[str, Any], game_schemas: Mapping[str, str] | None = None) -> Any:
+    """A validator for a derived schema (``$ref``s to the shared schemas and the game's own
+    resolve), cached by content so an edited declaration never reuses a stale one."""
     del name  # the content is the key
-    return _validator_from_text(json.dumps(schema, sort_keys=True))
+    return _validator_from_text(json.dumps(schema, sort_keys=True), tuple(sorted((game_schemas or {}).items())))
 
 
 def validate_doc(doc: YamlDoc, schema_name: str) -> list[Issue]:

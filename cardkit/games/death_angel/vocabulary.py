@@ -4,9 +4,9 @@ A card's ability is a list of effects; each effect is a ``kind`` plus
 parameters (``{kind: spawn_at_marine, target: chosen_marine, side: rear,
 count: 2}``).  This module is the single source of truth for which kinds exist
 and which parameters each takes: the JSON Schema section for effects
-(``effect.schema.json``, beside the set's derived schemas, and cardkit's
-``schemas/effect.schema.json``) is generated from it through the plugin's
-``effect_schema`` hook, the validator reports an unknown kind
+(``effect.schema.json``, beside the set's derived schemas; cardkit's generic ``schemas/``
+has no copy: the loader resolves the cards' ``$ref`` through the plugin) is generated from it
+through the plugin's ``effect_schema`` hook, the validator reports an unknown kind
 (``effect_vocabularies``), and the rules engine registers exactly one handler per
 kind (:mod:`cardkit.games.death_angel.effects`).  The building blocks (a kind, a
 parameter, a vocabulary's schema and table) are generic: :mod:`cardkit.effects`.
