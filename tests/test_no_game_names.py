@@ -54,7 +54,7 @@ ALLOWED = (
 # a playtest "setup" is a player count and an agent; a "rule scenario" is what
 # ``cardkit rules scenario`` runs (the protocol's Scenarios hook).
 GENERIC_WORDS = {"setup", "setups", "scenario", "scenarios"}
-GENERIC_WORD_PLACES = ("cardkit/playtest/", "cardkit/cli/", "cardkit/rules/")
+GENERIC_WORD_PLACES = ("cardkit/playtest/", "cardkit/cli/", "cardkit/rules/", "schemas/")
 
 
 def allowed(rel: str, word: str, line: str) -> bool:
@@ -120,6 +120,14 @@ def test_terms_are_read_from_the_sets():
 def test_generic_code_names_no_game():
     found = hits(REPO, game_terms(REPO))
     assert found == [], "game names in the generic code:\n" + "\n".join(found)
+
+
+def test_the_generic_schemas_hold_no_game_schema():
+    """cardkit's schemas/ (shipped in the wheel, copied into every project) names no game: a
+    game's effect vocabulary and its own files' schemas live with its plugin."""
+    found = hits(REPO, game_terms(REPO), ("schemas",))
+    assert found == [], "game names in the generic schemas:\n" + "\n".join(found)
+    assert (REPO / "cardkit/games/deep_strike/state.schema.json").is_file()
 
 
 def test_the_scan_covers_every_generic_module_and_the_interface_strings():

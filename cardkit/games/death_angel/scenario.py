@@ -1,5 +1,5 @@
 """Rule scenarios: an exact situation, scripted decisions, forced dice, and the
-state expected afterwards (``schemas/rule-scenario.schema.json``).
+state expected afterwards (``scenario.schema.json`` beside this module: the game's own schema).
 
 ``cardkit rules scenario FILE...`` runs them and prints a readable diff for
 every expectation that does not hold.
@@ -7,6 +7,8 @@ every expectation that does not hold.
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,8 +24,15 @@ from cardkit.games.death_angel.cards import SetupCard
 from cardkit.rules.core import Option
 
 
+@functools.lru_cache(maxsize=1)
+def scenario_schema() -> dict[str, Any]:
+    """The JSON Schema of a Death Angel rule scenario: the game's own, beside this module."""
+    schema: dict[str, Any] = json.loads(Path(__file__).with_name("scenario.schema.json").read_text(encoding="utf-8"))
+    return schema
+
+
 def load_scenario(path: Path, rel: str) -> YamlDoc:
-    return load_validated(path, rel, "rule-scenario.schema.json")
+    return load_validated(path, rel, scenario_schema())
 
 
 class _Pool:
