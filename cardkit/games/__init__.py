@@ -73,6 +73,15 @@ class Token:
 
 
 @dataclass(frozen=True)
+class ManifestKeys:
+    """What a game adds to the generic ``set.yaml`` schema besides its ``rules`` section:
+    top-level ``keys`` and ``components`` counts, each name with its JSON Schema."""
+
+    keys: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    components: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GamePlugin:
     """The Python side of one game.
 
@@ -88,6 +97,10 @@ class GamePlugin:
     is not valid JSON Schema: G040).  The player range is not part of it: every
     game states it in the generic ``players: {min, max}`` field
     (:func:`declared_players`).
+    ``manifest_keys() -> ManifestKeys``: keys of ``set.yaml`` the game adds beside its
+    ``rules`` section (top-level keys, and counts under ``components``), each with its JSON
+    Schema; the loader validates the manifest against cardkit's schema extended by them (a
+    key that redefines a generic one: G055; an extension that is no JSON Schema: G040).
     ``tokens(card_set, ui) -> tokens``: the game's own tokens (:class:`Token`, labels
     worded through ``ui(id)``), printed on the token page before the markers of the
     manifest's ``teams``.
@@ -105,6 +118,7 @@ class GamePlugin:
     effect_vocabularies: Callable[[], Mapping[str, frozenset[str]]] | None = None
     effect_schema: Callable[[], str] | None = None
     manifest_schema: Callable[[], Mapping[str, object]] | None = None
+    manifest_keys: Callable[[], ManifestKeys] | None = None
     tokens: Callable[[CardSet, Ui], Sequence[Token]] | None = None
     playability: Callable[[Path, CardSet], PlayabilityFact] | None = None
     engine: Callable[[], Engine] | None = None

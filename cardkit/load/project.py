@@ -26,7 +26,8 @@ from cardkit.load import kinds as kindsmod
 from cardkit.load.files import check_project_file, guard_for, resolve_reference
 from cardkit.load.kinds import Kinds, KindSpec
 from cardkit.load.bounds import with_finite
-from cardkit.load.schema import GAME_SECTION, short, text_paths, validate_doc, validate_section, validate_with, validator_for
+from cardkit.load.schema import (GAME_SECTION, short, text_paths, validate_doc, validate_manifest, validate_section,
+                                 validate_with, validator_for)
 from cardkit.load.yamlsafe import YamlDoc, YamlError, read_yaml_file
 from cardkit.model import Card, CardSet, Origin, SourceString, Team
 
@@ -270,7 +271,10 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
         loaded.schema_clean = False
         return loaded
     loaded.docs[manifest_rel] = manifest
-    problems = validate_doc(manifest, "set.schema.json")
+    game = manifest.data.get("game") if isinstance(manifest.data, dict) else None
+    owner = plugin_for(game) if isinstance(game, str) else None
+    extra = owner.manifest_keys() if owner is not None and owner.manifest_keys else None
+    problems = validate_manifest(manifest, game, extra.keys if extra else None, extra.components if extra else None)
     if problems:
         issues.extend(problems)
         loaded.schema_clean = False

@@ -7,6 +7,7 @@ wheel carries the same files under ``cardkit/_data/schemas`` (see
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 from importlib import resources
@@ -283,6 +284,34 @@ def validator_for(name: str, schema: dict[str, Any], game_schemas: Mapping[str, 
 def validate_doc(doc: YamlDoc, schema_name: str) -> list[Issue]:
     """Every schema problem in ``doc``, each located at its YAML node."""
     return validate_with(doc, validator(schema_name))
+
+
+def validate_manifest(doc: YamlDoc, owner: str | None, keys: Mapping[str, Mapping[str, Any]] | None = None,
+                      components: Mapping[str, Mapping[str, Any]] | None = None) -> list[Issue]:
+    """Every schema problem of a ``set.yaml``, against cardkit's schema extended by the keys its
+    game's plugin adds (``GamePlugin.manifest_keys``: top-level ``keys`` and ``components``
+    counts).  A key that redefines a generic one is the plugin's fault (G055), an extension that
+    is no JSON Schema too (G040): one line each at the manifest, the manifest not checked."""
+    if not keys and not components:
+        return validate_doc(doc, "set.schema.json")
+    from jsonschema.exceptions import SchemaError
+
+    schema = copy.deepcopy(get_schema("set.schema.json"))
+    top, counts = schema["properties"], schema["properties"]["components"]["properties"]
+    clash = sorted(k for k in keys or {} if k in top) + sorted(f"components.{k}" for k in components or {} if k in counts)
+    if clash:
+        return [doc.issue("G055", f"game '{owner}': its plugin's manifest keys redefine cardkit's own "
+                                  f"({', '.join(clash)}); the manifest is not checked", ())]
+    top.update({k: dict(v) for k, v in (keys or {}).items()})
+    counts.update({k: dict(v) for k, v in (components or {}).items()})
+    try:
+        Draft202012Validator.check_schema(schema)
+        check = validator_for("set.schema.json", schema)
+    except (SchemaError, TypeError, ValueError) as exc:
+        reason = " ".join((exc.message if isinstance(exc, SchemaError) else str(exc)).split())
+        return [doc.issue("G040", f"game '{owner}': its plugin's manifest keys are not valid JSON Schema "
+                                  f"({reason if len(reason) <= 120 else reason[:119] + '…'}); the manifest is not checked", ())]
+    return validate_with(doc, check)
 
 
 #: the key of ``set.yaml`` that holds a game's own manifest section

@@ -81,3 +81,32 @@ def test_death_angel_reads_its_range_from_the_generic_field():
     assert declared_players(card_set) == (1, 6)
     rules = card_set.rules  # type: ignore[attr-defined]
     assert (rules.min_players, rules.max_players) == (1, 6)
+
+
+def test_a_plugin_may_add_manifest_keys_but_never_redefine_cardkit_ones(tidelights: Path, cli):
+    """``GamePlugin.manifest_keys``: a game's own top-level keys and component counts are checked
+    with the generic schema, located; without the plugin they are unknown keys (S001)."""
+    from cardkit.games import ManifestKeys
+
+    manifest = tidelights / "cards/tidelights/set.yaml"
+    text = manifest.read_text(encoding="utf-8").replace("rules:\n  tide_height: 12\n", "lantern: {height: 99}\n")
+    manifest.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("lantern: {height: 99}") + 1
+    cardkit.games.unregister("tidelights")
+    assert f"set.yaml:{line}:1: error[S001]: unknown key 'lantern'" in cli("validate", "--root", str(tidelights)).err
+    lantern = {"type": "object", "properties": {"height": {"type": "integer", "maximum": 9}}}
+    for keys, code in ((ManifestKeys(keys={"lantern": lantern}), "S005"),
+                       (ManifestKeys(keys={"lantern": lantern, "title": {"type": "string"}}), "G055"),
+                       (ManifestKeys(keys={"lantern": {"type": "lamp"}}), "G040")):
+        cardkit.games.register(GamePlugin(name="tidelights", manifest_keys=lambda keys=keys: keys))
+        try:
+            result = cli("validate", "--root", str(tidelights))
+        finally:
+            cardkit.games.unregister("tidelights")
+        errors = [ln for ln in result.err.splitlines() if "error[" in ln]
+        assert result.code == 1 and "Traceback" not in result.err and len(errors) == 1, result.err
+        assert f"error[{code}]" in errors[0], result.err
+        if code == "G055":
+            assert "redefine cardkit's own (title)" in errors[0]
+        if code == "S005":
+            assert errors[0].startswith(f"cards/tidelights/set.yaml:{line}:")

@@ -36,3 +36,19 @@ RULES_SCHEMA: dict[str, Any] = {
         },
     },
 }
+
+#: ``set.yaml`` keys Death Angel adds beside ``rules`` (the plugin's ``manifest_keys``): the combat
+#: die's faces, and the counts of its tokens and markers under ``components``
+COMBAT_DIE_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["faces"],
+    "properties": {"faces": {
+        "type": "array", "minItems": 2, "maxItems": 20,
+        "items": {"type": "object", "additionalProperties": False, "required": ["value", "skull"],
+                  "properties": {"value": {"type": "integer", "minimum": 0, "maximum": 20},
+                                 "skull": {"type": "boolean"}}},
+    }},
+}
+COMPONENT_SCHEMAS: dict[str, dict[str, Any]] = {
+    "support_tokens": {"type": "integer", "minimum": 0, "maximum": 100},
+    "combat_team_markers": {"type": "integer", "minimum": 0, "maximum": 100},
+}

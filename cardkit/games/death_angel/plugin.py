@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from cardkit.errors import Issue
-from cardkit.games import GamePlugin, PlayabilityFact, Token, Ui
+from cardkit.games import GamePlugin, ManifestKeys, PlayabilityFact, Token, Ui
 from cardkit.model import CardSet
 from cardkit.rules.protocol import Engine
 
@@ -43,6 +43,12 @@ def _manifest_schema() -> Mapping[str, object]:
     from cardkit.games.death_angel.manifest import RULES_SCHEMA
 
     return RULES_SCHEMA
+
+
+def _manifest_keys() -> ManifestKeys:
+    from cardkit.games.death_angel.manifest import COMBAT_DIE_SCHEMA, COMPONENT_SCHEMAS
+
+    return ManifestKeys(keys={"combat_die": COMBAT_DIE_SCHEMA}, components=COMPONENT_SCHEMAS)
 
 
 def _tokens(card_set: CardSet, ui: Ui) -> Sequence[Token]:
@@ -78,4 +84,4 @@ def _playability(root: Path, card_set: CardSet) -> PlayabilityFact:
 
 
 PLUGIN = GamePlugin(name="death-angel", views=_views, checks=_checks, effect_vocabularies=_vocabularies,
-                    effect_schema=_effect_schema, manifest_schema=_manifest_schema, tokens=_tokens, playability=_playability, engine=_engine)
+                    effect_schema=_effect_schema, manifest_schema=_manifest_schema, manifest_keys=_manifest_keys, tokens=_tokens, playability=_playability, engine=_engine)
