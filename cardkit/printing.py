@@ -286,7 +286,9 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
     r = 11 * MM
     margin = 18 * MM
     x, y = margin, sheet.page_h - 30 * MM
-    heading = loc.ui("tokens.title")
+    # the heading and the team markers' label are the game's words (its set's strings
+    # ``tokens.title`` and ``tokens.team``); a set without them is headed by its title
+    heading = loc.ui("tokens.title") if "tokens.title" in loc.set_ui else title
     ops.append(Text(margin, sheet.page_h - 15 * MM, heading, loc.locale, "title", 12, INK))
     ops.append(Text(margin, sheet.page_h - 20 * MM, loc.ui("tokens.cut"), loc.locale, "body", 8, INK))
     book = doc.book
@@ -307,7 +309,10 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
         name = loc.card(f"set.teams.{team.id}.name")
         ops.append(Circle(cx, cy, r, fill=team.colour, stroke=INK, lw=0.6))
         ops.append(Circle(cx, cy, r - 2 * MM, stroke="#ffffff", lw=1))
-        for txt, dy, role, size in ((name, 0.5 * MM, "title", 9), (loc.ui("tokens.team"), -4 * MM, "body", 6)):
+        label = loc.ui("tokens.team") if "tokens.team" in loc.set_ui else ""
+        for txt, dy, role, size in ((name, 0.5 * MM, "title", 9), (label, -4 * MM, "body", 6)):
+            if not txt:
+                continue
             w = book.width(txt, book.chain(loc.locale, role), size)
             ops.append(Text(cx - w / 2, cy + dy, txt, loc.locale, role, size, "#ffffff"))
         x += 2 * r + 5 * MM
