@@ -197,3 +197,22 @@ def test_replayed_faces_write_what_drawing_them_writes(tmp_path):
     assert drawn_again == 0
     assert replayed >= len(faces) - len({id(f) for f in faces}) > 100
     assert fast == slow
+
+
+def test_ascii85_writes_what_reportlabs_encoder_writes():
+    """The page streams' ASCII85 encoder gives reportlab's own encoding of any
+    bytes: every length modulo 4, zero words (``z``), a zero last group, high
+    bytes, and compressed page content."""
+    import random
+    import zlib
+
+    from reportlab.lib.rl_accel import _py_asciiBase85Encode
+
+    from cardkit.render.pdf import ascii85
+
+    rng = random.Random(23)
+    samples = [b"", b"\0", b"\0" * 4, b"\0" * 5, b"\0" * 7, b"\xff" * 9, b"\x01\0\0\0\0\0\0\0\x80",
+               zlib.compress(b"BT 1 0 0 1 72 720 Tm (x) Tj T* ET\n" * 50)]
+    samples += [bytes(rng.choice((0, 0, 0, 255, rng.randrange(256))) for _ in range(n)) for n in range(1, 90)]
+    for data in samples:
+        assert ascii85(data) == _py_asciiBase85Encode(data), data
