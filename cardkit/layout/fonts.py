@@ -20,6 +20,7 @@ import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -73,6 +74,9 @@ class FontBook:
     def __init__(self, font_dir: Path | None = None) -> None:
         self.font_dir = font_dir or Path(os.environ.get(FONT_DIR_ENV) or FONT_DIR)
         self._dir = str(self.font_dir)
+        # line breaking's results by its arguments (cardkit.layout.textfit.break_lines): the same
+        # text in the same box again (a card's copies, a column's blocks at each size tried)
+        self.lines_memo: dict[tuple[Any, ...], tuple[tuple[Any, ...], bool]] = {}
 
     def chain(self, locale: str, role: str) -> tuple[str, ...]:
         return _chain(locale, role)
