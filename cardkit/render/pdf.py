@@ -23,6 +23,7 @@ from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color, HexColor, toColor
+from reportlab.lib import rl_accel
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfdoc import PDFStream, PDFStreamFilterBase85Encode, PDFZCompress
@@ -50,6 +51,7 @@ PAPER_WHITE = "#ffffff"
 
 
 _CONTENT_ONLY = (Text, Rect, Icon, Circle, Line, Poly)
+_py_fp_str: Callable[..., str] | None = getattr(rl_accel, "_py_fp_str", None)  # (None: reportlab's C accelerator)
 
 
 def ascii85(data: bytes) -> str:
@@ -72,6 +74,52 @@ class _Ascii85Filter(PDFStreamFilterBase85Encode):
 
 
 _ASCII85 = _Ascii85Filter()
+
+
+_FP_MEMO: dict[Any, str] = {}
+FP_MEMO_MAX = 200_000  # formatted numbers kept
+
+
+def memo_fp_str(*args: Any) -> str:
+    """reportlab's pure-Python number formatter (``fp_str``: the numbers of every
+    operator it writes), each number formatted once: the same coordinates, sizes
+    and colours recur all through a document.  Each number of a call is formatted
+    on its own and the results joined by spaces, so the text is reportlab's."""
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    memo, fmt = _FP_MEMO, _py_fp_str
+    assert fmt is not None
+    out = []
+    try:
+        for v in args:
+            s = memo.get(v)
+            if s is None:
+                s = fmt(v)
+                if len(memo) >= FP_MEMO_MAX:
+                    memo.clear()
+                memo[v] = s
+            out.append(s)
+    except TypeError:  # (an unhashable number-like value: reportlab's own way)
+        return fmt(*args)
+    return " ".join(out)
+
+
+def _install_memo_fp_str() -> None:
+    """Where reportlab writes numbers with its pure-Python ``fp_str`` (no C
+    accelerator installed), :func:`memo_fp_str` writes the same text faster."""
+    import importlib
+
+    if _py_fp_str is None:
+        return
+    for name in ("reportlab.pdfgen.canvas", "reportlab.pdfgen.textobject", "reportlab.pdfgen.pathobject",
+                 "reportlab.pdfbase.pdfdoc", "reportlab.lib.colors", "reportlab.pdfbase.ttfonts"):
+        module = importlib.import_module(name)
+        if getattr(module, "fp_str", None) is _py_fp_str:
+            module.fp_str = memo_fp_str  # type: ignore[attr-defined]
+
+
+_install_memo_fp_str()
+_fp_str = memo_fp_str if _py_fp_str is not None else fp_str
 
 
 def _replayable(ops: Iterable[Op]) -> bool:
@@ -297,11 +345,11 @@ class PdfDocument:
         key = (font, size, part)
         rest = known.get(key)
         if rest is not None:
-            c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {rest}")
+            c._code.append(f"BT 1 0 0 1 {_fp_str(x, y)} Tm {rest}")
             return
         start = len(c._code)
         c.drawString(x, y, part)
-        head = f"BT 1 0 0 1 {fp_str(x, y)} Tm "
+        head = f"BT 1 0 0 1 {_fp_str(x, y)} Tm "
         if len(c._code) == start + 1 and c._code[start].startswith(head) and c.bottomup:
             known[key] = c._code[start][len(head):]
 
