@@ -26,6 +26,7 @@ from reportlab.lib.colors import CMYKColor, Color, HexColor, toColor
 from reportlab.lib import rl_accel
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFStream, PDFStreamFilterBase85Encode, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
@@ -50,7 +51,6 @@ from cardkit.render.cmyk import RGB_OUTPUT, THIN_LINE, ColourOptions, Role
 PAPER_WHITE = "#ffffff"
 
 
-_CONTENT_ONLY = (Text, Rect, Icon, Circle, Line, Poly)
 _py_fp_str: Callable[..., str] | None = getattr(rl_accel, "_py_fp_str", None)  # (None: reportlab's C accelerator)
 
 
@@ -122,11 +122,6 @@ _install_memo_fp_str()
 _fp_str = memo_fp_str if _py_fp_str is not None else fp_str
 
 
-def _replayable(ops: Iterable[Op]) -> bool:
-    """Whether drawing ``ops`` only writes page content (no image or form resources)."""
-    return all(_replayable(op.ops) if isinstance(op, Group) else isinstance(op, _CONTENT_ONLY) for op in ops)
-
-
 class PdfDocument:
     """A multi-page PDF built in memory; :meth:`finish` returns its bytes.
     ``replay=False`` draws every operation each time (the same bytes, slower:
@@ -152,9 +147,11 @@ class PdfDocument:
         self._cmyk_cache: dict[tuple[str, Role], CMYKColor] = {}
         # operations and group contents drawn so far -> the page content they wrote
         self._recorded: dict[Op | tuple[Op, ...], list[str]] | None = {} if replay else None
-        # (font, size, string) -> what a text object writes after its origin (replay only)
+        # (font, size, string) -> what a text object writes after its origin (replay only: else
+        # reportlab's drawString writes every string)
         self._text_code: dict[tuple[str, float, str], str] | None = {} if replay else None
         self.replayed = 0  # operations and group contents written from a recording (for tests)
+        self._resources = 0  # pictures and SVG drawings drawn so far (they register page resources)
 
     def colour(self, hex_colour: str, role: Role = "fill") -> HexColor | CMYKColor:
         """The colour to paint: RGB as given (a ``cmyk(...)`` colour shown
@@ -246,9 +243,9 @@ class PdfDocument:
             self.canvas._code.extend(code)
             self.replayed += 1
             return
-        start = len(self.canvas._code)
+        start, resources = len(self.canvas._code), self._resources
         draw(arg)
-        if _replayable(key if isinstance(key, tuple) else (key,)):
+        if self._resources == resources:  # only page content written: replayable
             recorded[key] = self.canvas._code[start:]
 
     def _draw_op(self, op: Op) -> None:
@@ -289,6 +286,7 @@ class PdfDocument:
         elif isinstance(op, Picture):
             scale = min(op.w / op.px_w, op.h / op.px_h)
             w, h = op.px_w * scale, op.px_h * scale
+            self._resources += 1
             src = ImageReader(cmyk.png_to_cmyk(op.png, self.colours.ink_limit) if self.cmyk else io.BytesIO(op.png))
             c.drawImage(src, op.x + (op.w - w) / 2, op.y + (op.h - h) / 2, w, h)
         elif isinstance(op, Group):
@@ -306,6 +304,7 @@ class PdfDocument:
         elif isinstance(op, SvgOp):
             from reportlab.graphics import renderPDF
 
+            self._resources += 1
             # the renderer starts from the drawing's font (reportlab's default, an unembedded
             # Helvetica, even for a drawing without text): start from the embedded default instead
             if getattr(op.drawing, "initialFontName", None) != "NotoSans":
@@ -338,20 +337,29 @@ class PdfDocument:
 
     def _string(self, known: dict[tuple[str, float, str], str], font: str, size: float, x: float, y: float,
                 part: str) -> None:
-        """``canvas.drawString(x, y, part)``: a text object's origin, then what the
-        same string in the same font and size wrote before in this document (its
-        font subsets are fixed the first time a character is drawn), else drawn."""
+        """What ``canvas.drawString(x, y, part)`` writes after ``setFont(font,
+        size)``, written here: the text object's origin, then its font subsets'
+        strings as reportlab's text object formats them for a TrueType font (the
+        subsets a character goes to are fixed the first time it is drawn, so the
+        same string in the same font and size writes the same after its origin)."""
         c = self.canvas
         key = (font, size, part)
         rest = known.get(key)
-        if rest is not None:
-            c._code.append(f"BT 1 0 0 1 {_fp_str(x, y)} Tm {rest}")
-            return
-        start = len(c._code)
-        c.drawString(x, y, part)
-        head = f"BT 1 0 0 1 {_fp_str(x, y)} Tm "
-        if len(c._code) == start + 1 and c._code[start].startswith(head) and c.bottomup:
-            known[key] = c._code[start][len(head):]
+        if rest is None:
+            face = pdfmetrics.getFont(font)
+            if not (getattr(face, "_dynamicFont", False) and c.bottomup and c._fontname == font and c._fontsize == size):
+                c.drawString(x, y, part)  # (not a TrueType font as cardkit sets it: reportlab's own way)
+                return
+            doc = c._doc
+            tf = f"{_fp_str(size)} Tf {_fp_str(c._leading)} TL"
+            out, current = [], -1
+            for subset, chars in face.splitString(part, doc):
+                if subset != current:
+                    out.append(f"{face.getSubsetInternalName(subset, doc)} {tf}")
+                    current = subset
+                out.append(f"({c._escape(chars)}) Tj")
+            rest = known[key] = " ".join(out) + " T* ET"
+        c._code.append(f"BT 1 0 0 1 {_fp_str(x, y)} Tm {rest}")
 
     def _icon(self, op: Icon) -> None:
         c = self.canvas
