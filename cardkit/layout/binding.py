@@ -50,6 +50,8 @@ def kind_field_names(cards: Iterable[Card], kinds: Iterable[str]) -> set[str]:
 
 
 def _step(value: Any, seg: str) -> Any:
+    if type(value) is dict:  # (the usual case, without the abstract Mapping check)
+        return value.get(seg, MISSING)
     if isinstance(value, Mapping):
         return value.get(seg, MISSING)
     if isinstance(value, (list, tuple)):

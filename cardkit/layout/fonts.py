@@ -20,6 +20,7 @@ import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -73,6 +74,9 @@ class FontBook:
     def __init__(self, font_dir: Path | None = None) -> None:
         self.font_dir = font_dir or Path(os.environ.get(FONT_DIR_ENV) or FONT_DIR)
         self._dir = str(self.font_dir)
+        # line breaking's results by its arguments (cardkit.layout.textfit.break_lines): the same
+        # text in the same box again (a card's copies, a column's blocks at each size tried)
+        self.lines_memo: dict[tuple[Any, ...], tuple[tuple[Any, ...], bool]] = {}
 
     def chain(self, locale: str, role: str) -> tuple[str, ...]:
         return _chain(locale, role)
@@ -119,14 +123,19 @@ def _chain(locale: str, role: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=65536)
 def _segments(font_dir: str, text: str, chain: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     book = FontBook(Path(font_dir))
-    out: list[tuple[str, str]] = []
+    if not text:
+        return ()
+    first, cmap = chain[0], book.info(chain[0]).cmap  # (the first font is asked first for every character)
+    if cmap.issuperset(map(ord, text)):  # (the usual case: one run)
+        return ((first, text),)
+    runs: list[tuple[str, list[str]]] = []
     for ch in text:
-        font = book.font_for(ch, chain) or chain[0]
-        if out and out[-1][0] == font:
-            out[-1] = (font, out[-1][1] + ch)
+        font = first if ord(ch) in cmap else book.font_for(ch, chain) or first
+        if runs and runs[-1][0] == font:
+            runs[-1][1].append(ch)
         else:
-            out.append((font, ch))
-    return tuple(out)
+            runs.append((font, [ch]))
+    return tuple((font, "".join(chars)) for font, chars in runs)
 
 
 @functools.lru_cache(maxsize=65536)

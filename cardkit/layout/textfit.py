@@ -277,7 +277,23 @@ def break_lines(text: str, style: Style, size: float, width: float, book: FontBo
                 icons: frozenset[str] = frozenset()) -> tuple[list[Line], bool]:
     """Lines of ``text`` at ``size`` within ``width``; second value is True when
     some unit could not be made to fit the width.  ``icons``: the set's own icon
-    names, inline tokens besides the built-in ones."""
+    names, inline tokens besides the built-in ones.  The result is kept in
+    ``book`` (:attr:`FontBook.lines_memo`) for the same arguments again."""
+    key = (text, style, size, width, icons)
+    memo = book.lines_memo
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) >= LINES_MEMO_MAX:
+            memo.clear()
+        hit = memo[key] = _break_lines(text, style, size, width, book, icons)
+    return list(hit[0]), hit[1]
+
+
+LINES_MEMO_MAX = 50_000  # line breakings a FontBook keeps
+
+
+def _break_lines(text: str, style: Style, size: float, width: float, book: FontBook,
+                 icons: frozenset[str]) -> tuple[tuple[Line, ...], bool]:
     br = _Breaker(book, style, size, width)
     for kind, value in _tokens(text, style.role, icons):
         if kind in ("unit", "name"):
@@ -289,7 +305,7 @@ def break_lines(text: str, style: Style, size: float, width: float, book: FontBo
     lines = [Line(tuple(Piece(*x) for x in p), sum(x[4] for x in p)) for p in br.lines]
     while len(lines) > 1 and not lines[-1].pieces:
         lines.pop()
-    return lines, br.too_wide
+    return tuple(lines), br.too_wide
 
 
 EXTENT = 1.2  # ascent plus descent of one line, in ems (what the renderer occupies)

@@ -178,5 +178,7 @@ def names_in(value: str | float | int) -> set[str]:
 
 def length(value: str | float | int, names: dict[str, float]) -> float:
     """Evaluate a length (``"63mm"``, ``12``, ``"W/2 - 13mm"``) in points."""
-    e = compile_length(value)
+    if type(value) is float or type(value) is int:  # (a plain number: no expression to build)
+        return _finite(float(value), value)
+    e = (_CACHE.get(value) if type(value) is str else None) or compile_length(value)
     return e.const if e.const is not None else _eval(e.code, names)

@@ -16,12 +16,18 @@ are drawn, are always drawn.
 
 from __future__ import annotations
 
+import base64
 import io
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color, HexColor, toColor
+from reportlab.lib import rl_accel
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFStream, PDFStreamFilterBase85Encode, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
 from cardkit.layout.colour import display_hex
@@ -45,12 +51,75 @@ from cardkit.render.cmyk import RGB_OUTPUT, THIN_LINE, ColourOptions, Role
 PAPER_WHITE = "#ffffff"
 
 
-_CONTENT_ONLY = (Text, Rect, Icon, Circle, Line, Poly)
+_py_fp_str: Callable[..., str] | None = getattr(rl_accel, "_py_fp_str", None)  # (None: reportlab's C accelerator)
 
 
-def _replayable(ops: Iterable[Op]) -> bool:
-    """Whether drawing ``ops`` only writes page content (no image or form resources)."""
-    return all(_replayable(op.ops) if isinstance(op, Group) else isinstance(op, _CONTENT_ONLY) for op in ops)
+def ascii85(data: bytes) -> str:
+    """``data`` in ASCII base-85 as reportlab's own encoder writes it (``z`` for
+    a zero word, a short last group, ``~>`` at the end), through the standard
+    library's encoder: several times faster than reportlab's pure-Python loop."""
+    return base64.a85encode(data).decode("ascii") + "~>"
+
+
+class _Ascii85Filter(PDFStreamFilterBase85Encode):
+    """reportlab's ASCII85 stream filter with :func:`ascii85` as the encoder."""
+
+    def encode(self, text: Any) -> Any:
+        if not isinstance(text, bytes):  # (page streams reach it compressed: bytes)
+            return super().encode(text)
+        from reportlab.pdfbase.pdfutils import _wrap
+
+        out = ascii85(text)
+        return _wrap(out) if rl_config.wrapA85 else out
+
+
+_ASCII85 = _Ascii85Filter()
+
+
+_FP_MEMO: dict[Any, str] = {}
+FP_MEMO_MAX = 200_000  # formatted numbers kept
+
+
+def memo_fp_str(*args: Any) -> str:
+    """reportlab's pure-Python number formatter (``fp_str``: the numbers of every
+    operator it writes), each number formatted once: the same coordinates, sizes
+    and colours recur all through a document.  Each number of a call is formatted
+    on its own and the results joined by spaces, so the text is reportlab's."""
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    memo, fmt = _FP_MEMO, _py_fp_str
+    assert fmt is not None
+    out = []
+    try:
+        for v in args:
+            s = memo.get(v)
+            if s is None:
+                s = fmt(v)
+                if len(memo) >= FP_MEMO_MAX:
+                    memo.clear()
+                memo[v] = s
+            out.append(s)
+    except TypeError:  # (an unhashable number-like value: reportlab's own way)
+        return fmt(*args)
+    return " ".join(out)
+
+
+def _install_memo_fp_str() -> None:
+    """Where reportlab writes numbers with its pure-Python ``fp_str`` (no C
+    accelerator installed), :func:`memo_fp_str` writes the same text faster."""
+    import importlib
+
+    if _py_fp_str is None:
+        return
+    for name in ("reportlab.pdfgen.canvas", "reportlab.pdfgen.textobject", "reportlab.pdfgen.pathobject",
+                 "reportlab.pdfbase.pdfdoc", "reportlab.lib.colors", "reportlab.pdfbase.ttfonts"):
+        module = importlib.import_module(name)
+        if getattr(module, "fp_str", None) is _py_fp_str:
+            module.fp_str = memo_fp_str  # type: ignore[attr-defined]
+
+
+_install_memo_fp_str()
+_fp_str = memo_fp_str if _py_fp_str is not None else fp_str
 
 
 class PdfDocument:
@@ -78,7 +147,11 @@ class PdfDocument:
         self._cmyk_cache: dict[tuple[str, Role], CMYKColor] = {}
         # operations and group contents drawn so far -> the page content they wrote
         self._recorded: dict[Op | tuple[Op, ...], list[str]] | None = {} if replay else None
+        # (font, size, string) -> what a text object writes after its origin (replay only: else
+        # reportlab's drawString writes every string)
+        self._text_code: dict[tuple[str, float, str], str] | None = {} if replay else None
         self.replayed = 0  # operations and group contents written from a recording (for tests)
+        self._resources = 0  # pictures and SVG drawings drawn so far (they register page resources)
 
     def colour(self, hex_colour: str, role: Role = "fill") -> HexColor | CMYKColor:
         """The colour to paint: RGB as given (a ``cmyk(...)`` colour shown
@@ -126,6 +199,20 @@ class PdfDocument:
         self._boxed = False
         self.canvas.showPage()
         self.pages += 1
+        if self._recorded is not None:
+            self._page_stream_filters()
+
+    def _page_stream_filters(self) -> None:
+        """The page just shown gets its content stream as reportlab would make it
+        at save time (compressed, then ASCII85), with the faster ASCII85 encoder."""
+        page = self.canvas._doc.Pages.pages[-1]
+        if page.Contents or not page.compression or not page.stream:
+            return
+        stream = PDFStream()
+        stream.filters = [_ASCII85, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
+        stream.content = page.stream
+        stream.__Comment__ = "page stream"
+        page.Contents = stream
 
     def finish(self) -> bytes:
         if self.cmyk:
@@ -156,9 +243,9 @@ class PdfDocument:
             self.canvas._code.extend(code)
             self.replayed += 1
             return
-        start = len(self.canvas._code)
+        start, resources = len(self.canvas._code), self._resources
         draw(arg)
-        if _replayable(key if isinstance(key, tuple) else (key,)):
+        if self._resources == resources:  # only page content written: replayable
             recorded[key] = self.canvas._code[start:]
 
     def _draw_op(self, op: Op) -> None:
@@ -199,6 +286,7 @@ class PdfDocument:
         elif isinstance(op, Picture):
             scale = min(op.w / op.px_w, op.h / op.px_h)
             w, h = op.px_w * scale, op.px_h * scale
+            self._resources += 1
             src = ImageReader(cmyk.png_to_cmyk(op.png, self.colours.ink_limit) if self.cmyk else io.BytesIO(op.png))
             c.drawImage(src, op.x + (op.w - w) / 2, op.y + (op.h - h) / 2, w, h)
         elif isinstance(op, Group):
@@ -216,6 +304,7 @@ class PdfDocument:
         elif isinstance(op, SvgOp):
             from reportlab.graphics import renderPDF
 
+            self._resources += 1
             # the renderer starts from the drawing's font (reportlab's default, an unembedded
             # Helvetica, even for a drawing without text): start from the embedded default instead
             if getattr(op.drawing, "initialFontName", None) != "NotoSans":
@@ -237,10 +326,40 @@ class PdfDocument:
         c.setFillColor(self.colour(op.colour, "text"))
         x = op.x
         chain = self.book.chain(op.locale, op.role)
+        known = self._text_code
         for font, part in self.book.segments(op.text, chain):
             c.setFont(font, op.size)
-            c.drawString(x, op.y, part)
+            if known is None:
+                c.drawString(x, op.y, part)
+            else:
+                self._string(known, font, op.size, x, op.y, part)
             x += self.book.width(part, (font,), op.size)
+
+    def _string(self, known: dict[tuple[str, float, str], str], font: str, size: float, x: float, y: float,
+                part: str) -> None:
+        """What ``canvas.drawString(x, y, part)`` writes after ``setFont(font,
+        size)``, written here: the text object's origin, then its font subsets'
+        strings as reportlab's text object formats them for a TrueType font (the
+        subsets a character goes to are fixed the first time it is drawn, so the
+        same string in the same font and size writes the same after its origin)."""
+        c = self.canvas
+        key = (font, size, part)
+        rest = known.get(key)
+        if rest is None:
+            face = pdfmetrics.getFont(font)
+            if not (getattr(face, "_dynamicFont", False) and c.bottomup and c._fontname == font and c._fontsize == size):
+                c.drawString(x, y, part)  # (not a TrueType font as cardkit sets it: reportlab's own way)
+                return
+            doc = c._doc
+            tf = f"{_fp_str(size)} Tf {_fp_str(c._leading)} TL"
+            out, current = [], -1
+            for subset, chars in face.splitString(part, doc):
+                if subset != current:
+                    out.append(f"{face.getSubsetInternalName(subset, doc)} {tf}")
+                    current = subset
+                out.append(f"({c._escape(chars)}) Tj")
+            rest = known[key] = " ".join(out) + " T* ET"
+        c._code.append(f"BT 1 0 0 1 {_fp_str(x, y)} Tm {rest}")
 
     def _icon(self, op: Icon) -> None:
         c = self.canvas

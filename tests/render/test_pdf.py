@@ -197,3 +197,49 @@ def test_replayed_faces_write_what_drawing_them_writes(tmp_path):
     assert drawn_again == 0
     assert replayed >= len(faces) - len({id(f) for f in faces}) > 100
     assert fast == slow
+
+
+def test_ascii85_writes_what_reportlabs_encoder_writes():
+    """The page streams' ASCII85 encoder gives reportlab's own encoding of any
+    bytes: every length modulo 4, zero words (``z``), a zero last group, high
+    bytes, and compressed page content."""
+    import random
+    import zlib
+
+    from reportlab.lib.rl_accel import _py_asciiBase85Encode
+
+    from cardkit.render.pdf import ascii85
+
+    rng = random.Random(23)
+    samples = [b"", b"\0", b"\0" * 4, b"\0" * 5, b"\0" * 7, b"\xff" * 9, b"\x01\0\0\0\0\0\0\0\x80",
+               zlib.compress(b"BT 1 0 0 1 72 720 Tm (x) Tj T* ET\n" * 50)]
+    samples += [bytes(rng.choice((0, 0, 0, 255, rng.randrange(256))) for _ in range(n)) for n in range(1, 90)]
+    for data in samples:
+        assert ascii85(data) == _py_asciiBase85Encode(data), data
+
+
+def test_memo_fp_str_writes_what_reportlabs_formatter_writes():
+    """The memo of reportlab's number formatter gives its text for any numbers:
+    every magnitude, sign, ints, tiny values, a sequence argument, and numbers
+    met again (from the memo); reportlab's modules write numbers through it."""
+    import random
+
+    from reportlab.lib.rl_accel import _py_fp_str
+    from reportlab.pdfgen import canvas, pathobject, textobject
+
+    from cardkit.render.pdf import memo_fp_str
+
+    rng = random.Random(23)
+    values: list[float] = [0, 0.0, -0.0, 1, -1, 1e-7, 1.5e-7, -1e-7, 0.5, 1.0, 1.2, 10, 100.25, 595.2756, 841.8898,
+                           123456.789, 1e9, -3.14159, 2 ** 40 + 1, 0.999999, 9.9999996, True]
+    values += [rng.uniform(-1000, 1000) for _ in range(300)] + [10 ** rng.uniform(-9, 8) for _ in range(300)]
+    values += [round(rng.uniform(0, 600), rng.randrange(5)) for _ in range(300)]
+    for _ in range(2):  # the second round reads the memo
+        for v in values:
+            assert memo_fp_str(v) == _py_fp_str(v), v
+        for i in range(0, len(values) - 6, 5):
+            group = values[i:i + 6]
+            assert memo_fp_str(*group) == _py_fp_str(*group)
+            assert memo_fp_str(group) == _py_fp_str(group)
+            assert memo_fp_str(tuple(group)) == _py_fp_str(tuple(group))
+    assert all(m.fp_str is memo_fp_str for m in (canvas, pathobject, textobject))
