@@ -23,8 +23,7 @@ def _storm_odds(night: Night) -> float:
     """The chance that the next tide card is a storm, from what everyone knows."""
     if not night.tide:
         return 0.0
-    total = sum(s.copies for s in night.deck.storms.values())
-    left = total - len(night.storm_discard) - (night.storm is not None)
+    left = night.deck.storm_cards - len(night.storm_discard) - (night.storm is not None)
     return max(left, 0) / len(night.tide)
 
 
@@ -32,21 +31,22 @@ class _Harbours:
     """What the berths look like at one decision (computed once per decision: the agent is
     also the search agents' rollout policy, so it runs in every playout)."""
 
-    __slots__ = ("best", "brigs_to_come", "free", "free_deep", "lefts", "night", "ships")
+    __slots__ = ("best", "best_any", "brigs_to_come", "free_deep", "lefts", "night", "ships")
 
     def __init__(self, night: Night) -> None:
         self.night = night
+        deck = night.deck
+        ships = deck.ships
         self.ships = {s.id: s for s in night.bay}
-        self.lefts = {s.id: uncovered(night.deck.ships[s.id].needs, s) for s in night.bay}
+        self.lefts = {s.id: uncovered(ships[s.id].needs, s) for s in night.bay}
         held = night.berths
-        self.free = [i for i, ship in enumerate(held) if ship is None]
-        self.free_deep = sum(1 for i in night.deck.takers["brig"] if held[i] is None)
-        ships = night.deck.ships
+        self.free_deep = sum(1 for i in deck.takers["brig"] if held[i] is None)
         # brigs not yet berthed or wrecked (the final ship among them)
         gone = sum(1 for s in night.wrecked if ships[s].rig == "brig")
         gone += sum(1 for s in held if s is not None and ships[s].rig == "brig")
-        self.brigs_to_come = _brigs(night) - gone
+        self.brigs_to_come = deck.brigs - gone
         self.best: dict[tuple[str, str | None], float | None] = {}
+        self.best_any: dict[str, float | None] = {}  # best_for(ship) by rig, the one asked for every option
 
     def value(self, ship: Ship, berth: Berth) -> float:
         value = 10.0 * berth.bonus + (3.0 if berth.rig == ship.rig else 0.0)
@@ -57,17 +57,22 @@ class _Harbours:
         return value
 
     def best_for(self, ship: Ship, only_rule: str | None = None) -> float | None:
+        if only_rule is None:
+            rig = ship.rig
+            if rig not in self.best_any:
+                self.best_any[rig] = self._best(ship, None)
+            return self.best_any[rig]
         key = (ship.rig, only_rule)
         if key not in self.best:
-            berths, held = self.night.deck.berths, self.night.berths
-            values = [self.value(ship, berths[i]) for i in self.night.deck.takers[ship.rig]
-                      if held[i] is None and (only_rule is None or berths[i].harbour_rule == only_rule)]
-            self.best[key] = max(values) if values else None
+            self.best[key] = self._best(ship, only_rule)
         return self.best[key]
 
+    def _best(self, ship: Ship, only_rule: str | None) -> float | None:
+        berths, held = self.night.deck.berths, self.night.berths
+        values = [self.value(ship, berths[i]) for i in self.night.deck.takers[ship.rig]
+                  if held[i] is None and (only_rule is None or berths[i].harbour_rule == only_rule)]
+        return max(values) if values else None
 
-def _brigs(night: Night) -> int:
-    return sum(1 for s in night.deck.ships.values() if s.rig == "brig")
 
 
 def _points(ship: Ship) -> float:
@@ -90,32 +95,52 @@ def _keep_value(night: Night, crew: str) -> float:
     return 2.0 * _card_use(night, crew) + len(card.icons) + (3.0 if card.rule == "wild" else 0.0)
 
 
+# the parts of a play or move option's value (crew, source ship or "", ship, the need or ""), by value:
+# read once per option text, not at every decision of every playout
+_PLAYS: dict[str, tuple[str, str, str, str]] = {}
+_MOVES: dict[str, tuple[str, str, str, str]] = {}
+
+
+def _parts(kind: str, value: str) -> tuple[str, str, str, str]:
+    table = _PLAYS if kind == "play" else _MOVES
+    parts = table.get(value)
+    if parts is None:
+        if kind == "play":
+            crew, ship_id, *need = value.split(":")
+            src_id = ""
+        else:
+            crew, src_id, ship_id, *need = value.split(":")
+        parts = table[value] = (crew, src_id, ship_id, need[0] if need else "")
+    return parts
+
+
 def _play_value(night: Night, harbours: _Harbours, option: Option) -> float:
-    if option.kind == "end":
+    kind = option.kind
+    if kind == "end":
         return 0.0
-    if option.kind == "dock":
+    if kind == "dock":
         ship_id, _ = option.value.split(":")
         spec = night.deck.ships[ship_id]
         berth = harbours.best_for(spec, "one_short")
         return -1.0 if berth is None or berth < -50 else _points(spec) + berth - 20.0
-    if option.kind == "play":
-        crew, ship_id, *need = option.value.split(":")
+    crew, src_id, ship_id, one = _parts(kind, option.value)
+    need = (one,) if one else ()
+    if kind == "play":
         src_loss = 0.0
     else:  # move
-        crew, src_id, ship_id, *need = option.value.split(":")
         src_loss = 10.0 * sum(len(cov) for c, cov in harbours.ships[src_id].crew if c == crew) + 1.0
     ship = harbours.ships[ship_id]
     spec = night.deck.ships[ship_id]
     left = harbours.lefts[ship_id]
     card = night.deck.crew[crew]
-    got = tuple(need) if need else cover(card.icons, left)
+    got = need if need else cover(card.icons, left)
     after = len(left) - len(got)
     berth = harbours.best_for(spec)
     if berth is None or (berth < -50 and not spec.final):
         return -10.0  # it would never berth: keep the card
     if not after:
         return _points(spec) + berth - src_loss
-    if option.kind == "move":
+    if kind == "move":
         return -1.0
     value = 10.0 * len(got) - 3.0 * (len(card.icons) - len(got)) - 2.0 * after + spec.cargo
     if spec.final:
@@ -174,9 +199,15 @@ def _choose(night: Night, decision: Decision) -> Option:
         by_id = {b.id: b for b in night.deck.berths}
         harbours = _Harbours(night)
         return max(options, key=lambda o: (harbours.value(spec, by_id[o.value]), o.value))
-    # guide
+    # guide: the best value, equal values to the greater text (as max by (value, text) would choose);
+    # texts are made only for equal values
     harbours = _Harbours(night)
-    return max(options, key=lambda o: (_play_value(night, harbours, o), o.text()))
+    best, best_value = options[0], _play_value(night, harbours, options[0])
+    for o in options[1:]:
+        v = _play_value(night, harbours, o)
+        if v > best_value or (v == best_value and o.text() > best.text()):
+            best, best_value = o, v
+    return best
 
 
 def keeper_agent(seed: int) -> Agent:

@@ -47,6 +47,20 @@ ROUND_LIMIT = 100
 # a tide deck slot: (card id, may be the final ship to someone who has not seen it, bitmask of the seats that know it)
 Slot = tuple[str, bool, int]
 
+# Options are immutable values equal by kind and value, so the engine hands out one shared object per
+# option instead of building (and formatting) a new one at every decision: the guide step is asked
+# after every card played, in every playout of the search agents.  Bounded by the set's card ids.
+_OPTIONS: dict[tuple[str, ...], Option] = {}
+
+
+def option(kind: str, *parts: str) -> Option:
+    """The option ``kind:part1:part2...`` (one shared object per text)."""
+    key = (kind, *parts)
+    found = _OPTIONS.get(key)
+    if found is None:
+        found = _OPTIONS[key] = Option(kind, ":".join(parts))
+    return found
+
 
 class BayShip:
     """A ship in the bay: its id, the crew played on it (crew id, the needs it covers), and
@@ -167,8 +181,8 @@ class Night:
             raise ValueError("the night is over: no decision to take")
         if option not in self.options:
             raise ValueError(f"{option.text()} is not an option of the {self.kind} decision")
-        kind, self.kind, self._decision = self.kind, None, None
-        self._take(kind, option)
+        self.kind, self._decision = None, None
+        _HANDLERS[option.kind](self, option.value)
         self._settle()
 
     def clone(self) -> Night:
@@ -307,10 +321,10 @@ class Night:
         if self.kind == "guide":
             self._ask_guide()
         elif self.kind in ("discard", "slack"):
-            self._ask(self.kind, [Option(self.kind, c) for c in sorted(set(hand))])
+            self._ask(self.kind, [option(self.kind, c) for c in sorted(set(hand))])
         elif self.kind == "shelter":
             ropes = sorted({c for c in hand if "rope" in self.deck.crew[c].icons})
-            self._ask("shelter", [Option("shelter", c) for c in ropes] + [Option("shelter", "no")])
+            self._ask("shelter", [option("shelter", c) for c in ropes] + [option("shelter", "no")])
 
     # ------------------------------------------------------------------ the turn
 
@@ -335,13 +349,9 @@ class Night:
     def _settle(self) -> None:
         """Take every decision that has one option (it is no choice), in a loop, not by recursion."""
         while self.kind is not None and len(self.options) == 1:
-            kind, option = self.kind, self.options[0]
+            only = self.options[0]
             self.kind, self._decision = None, None
-            self._take(kind, option)
-
-    def _take(self, kind: str, option: Option) -> None:
-        # the option's kind names its handler (a guide decision has several: play, move, dock, end)
-        getattr(self, "_on_" + option.kind)(option.value)
+            _HANDLERS[only.kind](self, only.value)
 
     def _result(self, end: End, reason: str, result: Result) -> GameResult:
         return GameResult(end=end, reason=reason, rounds=self.rounds(),
@@ -362,7 +372,7 @@ class Night:
         if not self.tide:
             hand = self.hands[self.seat]
             if hand:
-                self._ask("slack", [Option("slack", c) for c in sorted(set(hand))])
+                self._ask("slack", [option("slack", c) for c in sorted(set(hand))])
             else:
                 self._end_tide()
             return
@@ -378,7 +388,7 @@ class Night:
         if self._keeper_rule() == "peek" and len(self.tide) > 1:
             card, may, known = self.tide[-1]
             self.tide[-1] = (card, may, known | (1 << self.seat))
-            self._ask("peek", [Option("peek", "top"), Option("peek", "bottom")])
+            self._ask("peek", [option("peek", "top"), option("peek", "bottom")])
         else:
             self._reveal()
 
@@ -412,7 +422,7 @@ class Night:
         if self._keeper_rule() == "shelter":
             ropes = sorted({c for c in self.hands[self.seat] if "rope" in self.deck.crew[c].icons})
             if ropes:
-                self._ask("shelter", [Option("shelter", c) for c in ropes] + [Option("shelter", "no")])
+                self._ask("shelter", [option("shelter", c) for c in ropes] + [option("shelter", "no")])
                 return
         self._strike()
 
@@ -440,7 +450,7 @@ class Night:
         rule = self.deck.storms[storm].rule
         if rule == "discard" and self.hands[self.seat]:
             self.fired.add(storm)
-            self._ask("discard", [Option("discard", c) for c in sorted(set(self.hands[self.seat]))])
+            self._ask("discard", [option("discard", c) for c in sorted(set(self.hands[self.seat]))])
             return
         if rule == "fog":
             self.skip_guide = True
@@ -478,7 +488,7 @@ class Night:
         if self.storms >= 2:
             self._end_tide(turn_over=True)
         elif self.tide:
-            self._ask("tide", [Option("tide", "reveal"), Option("tide", "stop")])
+            self._ask("tide", [option("tide", "reveal"), option("tide", "stop")])
         else:
             self._end_tide()
 
@@ -528,20 +538,23 @@ class Night:
         if self.over is not None:
             return
         seat = self.seat
-        crew = self.deck.crew
+        deck = self.deck
+        crew, ships = deck.crew, deck.ships
         hand = sorted(set(self.hands[seat]))
         options: list[Option] = []
-        lefts = {s.id: uncovered(self.deck.ships[s.id].needs, s) for s in self.bay}
+        lefts = {s.id: uncovered(ships[s.id].needs, s) for s in self.bay}
         for ship in self.bay:
-            left = lefts[ship.id]
+            ship_id = ship.id
+            left = lefts[ship_id]
             if not left:
                 continue
             for c in hand:
-                if crew[c].rule == "wild":
-                    options.extend(Option("play", f"{c}:{ship.id}:{need}") for need in sorted(set(left)))
-                elif any(mark in left for mark in crew[c].icons):
-                    options.append(Option("play", f"{c}:{ship.id}"))
-        if self._keeper_rule() == "shift" and not self.shift_used:
+                card = crew[c]
+                if card.rule == "wild":
+                    options.extend(option("play", c, ship_id, need) for need in sorted(set(left)))
+                elif not card.marks.isdisjoint(left):
+                    options.append(option("play", c, ship_id))
+        if self.keepers[seat].rule == "shift" and not self.shift_used:
             for src in self.bay:
                 for c in sorted({c for c, _ in src.crew}):
                     for dst in self.bay:
@@ -549,17 +562,16 @@ class Night:
                         if dst is src or not left:
                             continue
                         if crew[c].rule == "wild":
-                            options.extend(Option("move", f"{c}:{src.id}:{dst.id}:{need}") for need in sorted(set(left)))
-                        elif any(mark in left for mark in crew[c].icons):
-                            options.append(Option("move", f"{c}:{src.id}:{dst.id}"))
+                            options.extend(option("move", c, src.id, dst.id, need) for need in sorted(set(left)))
+                        elif not crew[c].marks.isdisjoint(left):
+                            options.append(option("move", c, src.id, dst.id))
         for ship in self.bay:
             if len(lefts[ship.id]) == 1:
-                rig = self.deck.ships[ship.id].rig
-                berths = self.deck.berths
-                options.extend(Option("dock", f"{ship.id}:{berths[i].id}") for i in self.deck.takers[rig]
-                               if self.berths[i] is None and berths[i].harbour_rule == "one_short")
-        options.append(Option("end", "guide"))
-        self._ask("guide", options)
+                berths, held = deck.berths, self.berths
+                options.extend(option("dock", ship.id, berths[i].id) for i in deck.takers[ships[ship.id].rig]
+                               if held[i] is None and berths[i].harbour_rule == "one_short")
+        options.append(_END_GUIDE)
+        self.kind, self.options, self._decision = "guide", tuple(options), None
 
     def _bay_ship(self, ship: str) -> BayShip:
         return next(s for s in self.bay if s.id == ship)
@@ -618,7 +630,7 @@ class Night:
         if uncovered(spec.needs, ship):
             self._ask_guide()
             return
-        free = [Option("berth", self.deck.berths[i].id) for i in self.deck.takers[spec.rig] if self.berths[i] is None]
+        free = [option("berth", self.deck.berths[i].id) for i in self.deck.takers[spec.rig] if self.berths[i] is None]
         if not free:
             self._ask_guide()  # no berth takes it: it waits in the bay, covered
             return
@@ -688,6 +700,12 @@ class Night:
             return
         self.turn += 1
         self._start_turn()
+
+
+_END_GUIDE = option("end", "guide")
+#: the handler of each option kind (a guide decision has several: play, move, dock, end)
+_HANDLERS = {kind: getattr(Night, "_on_" + kind)
+             for kind in ("peek", "tide", "shelter", "discard", "slack", "play", "move", "dock", "berth", "end")}
 
 
 def _is_state(state: Night) -> State:
