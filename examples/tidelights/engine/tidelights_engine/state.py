@@ -108,14 +108,20 @@ class Night:
         self.deck = deck
         self.players = players
         self.round_limit = round_limit
-        self.rng = random.Random(seed)
+        # the state's own stream, made when first drawn from and shared by clones until one of them draws
+        # (see _stream): copying a random.Random costs more than the rest of a clone, and after the deal
+        # only the one reshuffle of the crew discards draws from it
+        stream = random.Random(seed)
+        self._rng: random.Random | None = stream
+        self._rng_seed = 0  # the seed of a stream not made yet (_rng None)
+        self._rng_shared = False  # _rng is also another state's: copy it before drawing
         everyone = (1 << players) - 1
         self.everyone = everyone
         keepers = list(range(len(deck.keepers)))
-        self.rng.shuffle(keepers)
+        stream.shuffle(keepers)
         self.keepers = [deck.keepers[i] for i in keepers[:players]]
         crew = deck.crew_cards()
-        self.rng.shuffle(crew)
+        stream.shuffle(crew)
         self.crew_deck: list[str] = crew  # top = the end of the list
         self.crew_discard: list[str] = []
         self.reshuffled = False
@@ -125,11 +131,11 @@ class Night:
                 if self.crew_deck:
                     self.hands[seat].append(self.crew_deck.pop())
         tide = deck.tide_cards()
-        self.rng.shuffle(tide)
+        stream.shuffle(tide)
         depth = min(FINAL_DEPTH - len(deck.finals()), len(tide)) if deck.finals() else 0
         depth = max(depth, 0)
         bottom = tide[:depth] + deck.finals()
-        self.rng.shuffle(bottom)
+        stream.shuffle(bottom)
         # index 0 is the bottom of the deck; the bottom group may hold a final ship
         self.tide: list[Slot] = [(c, True, 0) for c in bottom] + [(c, False, 0) for c in tide[depth:]]
         self.bay: list[BayShip] = []
@@ -186,10 +192,10 @@ class Night:
         self._settle()
 
     def clone(self) -> Night:
+        if self._rng is not None:
+            self._rng_shared = True  # both copies hold it now: whichever draws first copies it (_stream)
         new = object.__new__(Night)
         new.__dict__.update(self.__dict__)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
         new.keepers = list(self.keepers)
         new.crew_deck = list(self.crew_deck)
         new.crew_discard = list(self.crew_discard)
@@ -202,6 +208,26 @@ class Night:
         new.storm_discard = list(self.storm_discard)
         new.fired = set(self.fired)
         return new
+
+    @property
+    def rng(self) -> random.Random:
+        """The state's own random stream (its future chance), this state's alone."""
+        return self._stream()
+
+    @rng.setter
+    def rng(self, stream: random.Random) -> None:
+        self._rng, self._rng_shared = stream, False
+
+    def _stream(self) -> random.Random:
+        stream = self._rng
+        if stream is None:
+            stream = self._rng = random.Random(self._rng_seed)
+        elif self._rng_shared:
+            mine = random.Random(0)
+            mine.setstate(stream.getstate())
+            stream = self._rng = mine
+        self._rng_shared = False
+        return stream
 
     def chance_outcomes(self) -> Sequence[tuple[Option, float]]:
         return ()
@@ -310,7 +336,7 @@ class Night:
             card = placed.get(i) or next(rest)
             _, flag, known = new.tide[i]
             new.tide[i] = (card, flag, known)
-        new.rng = random.Random(rng.getrandbits(64))
+        new._rng, new._rng_seed, new._rng_shared = None, rng.getrandbits(64), False
         if player != new.seat:
             new._refresh()  # the decider's hand was redealt: so are the options that come from it
         return new
@@ -681,7 +707,7 @@ class Night:
             self.reshuffled = True
             self._note("reshuffle")
             self.crew_deck, self.crew_discard = self.crew_discard, []
-            self.rng.shuffle(self.crew_deck)
+            self._stream().shuffle(self.crew_deck)
         self.hands[self.seat].append(self.crew_deck.pop())
         return True
 
