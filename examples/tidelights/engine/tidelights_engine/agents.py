@@ -13,6 +13,8 @@ unused) and cheap, so it is also the rollout policy of the generic search agents
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import Agent, State
 from tidelights_engine.cards import BAY_LIMIT, Berth, Ship
@@ -152,6 +154,64 @@ def _play_value(night: Night, harbours: _Harbours, option: Option) -> float:
     return value
 
 
+def _guide(night: Night, options: Sequence[Option]) -> Option:
+    """The guide step's choice: the option of the best :func:`_play_value`, equal values to the
+    greater text (``max`` by (value, text)).  The same values as :func:`_play_value` (the rules of
+    thumb's one statement, tested against this), computed with what belongs to a ship (its spec,
+    needs left, best berth) looked up once per ship rather than once per option: this runs at every
+    guide decision of every playout of the search agents."""
+    harbours = _Harbours(night)
+    deck = night.deck
+    crews = deck.crew
+    bay = night.bay
+    oldest = bay[0].id if len(bay) >= BAY_LIMIT - 1 else None
+    per_ship: dict[str, tuple[Ship, list[str], float | None]] = {}
+    best, best_value = options[0], 0.0
+    for i, o in enumerate(options):
+        kind = o.kind
+        if kind == "end":
+            value = 0.0
+        elif kind == "dock":
+            value = _play_value(night, harbours, o)
+        else:
+            crew, src_id, ship_id, one = _parts(kind, o.value)
+            facts = per_ship.get(ship_id)
+            if facts is None:
+                spec = deck.ships[ship_id]
+                facts = per_ship[ship_id] = (spec, harbours.lefts[ship_id], harbours.best_for(spec))
+            spec, left, berth = facts
+            card = crews[crew]
+            if one:
+                got = 1
+            else:
+                pool = list(left)
+                got = 0
+                for mark in card.icons:
+                    if mark in pool:
+                        pool.remove(mark)
+                        got += 1
+            after = len(left) - got
+            if berth is None or (berth < -50 and not spec.final):
+                value = -10.0  # it would never berth: keep the card
+            elif not after:
+                src_loss = 0.0 if kind == "play" else \
+                    10.0 * sum(len(cov) for c, cov in harbours.ships[src_id].crew if c == crew) + 1.0
+                value = _points(spec) + berth - src_loss
+            elif kind == "move":
+                value = -1.0
+            else:
+                value = 10.0 * got - 3.0 * (len(card.icons) - got) - 2.0 * after + spec.cargo
+                if spec.final:
+                    value += 15.0
+                if card.rule == "wild":
+                    value -= 8.0
+                if ship_id == oldest:
+                    value -= 6.0  # the oldest ship goes first
+        if i == 0 or value > best_value or (value == best_value and o.text() > best.text()):
+            best, best_value = o, value
+    return best
+
+
 def _tide(night: Night) -> str:
     seat = night.seat
     room = night.keepers[seat].hand - len(night.hands[seat])
@@ -199,15 +259,7 @@ def _choose(night: Night, decision: Decision) -> Option:
         by_id = {b.id: b for b in night.deck.berths}
         harbours = _Harbours(night)
         return max(options, key=lambda o: (harbours.value(spec, by_id[o.value]), o.value))
-    # guide: the best value, equal values to the greater text (as max by (value, text) would choose);
-    # texts are made only for equal values
-    harbours = _Harbours(night)
-    best, best_value = options[0], _play_value(night, harbours, options[0])
-    for o in options[1:]:
-        v = _play_value(night, harbours, o)
-        if v > best_value or (v == best_value and o.text() > best.text()):
-            best, best_value = o, v
-    return best
+    return _guide(night, options)
 
 
 def keeper_agent(seed: int) -> Agent:
