@@ -51,6 +51,8 @@ Slot = tuple[str, bool, int]
 # option instead of building (and formatting) a new one at every decision: the guide step is asked
 # after every card played, in every playout of the search agents.  Bounded by the set's card ids.
 _OPTIONS: dict[tuple[str, ...], Option] = {}
+_PLAY_PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # a play option's value read: crew, ship, need
+_PLAYS: dict[tuple[str, str], Option] = {}  # play:<crew>:<ship> by (crew, ship), the most asked
 
 
 def option(kind: str, *parts: str) -> Option:
@@ -84,6 +86,8 @@ class BayShip:
 def uncovered(needs: Sequence[str], ship: BayShip) -> list[str]:
     """The needs of ``ship`` no crew card covers yet (a multiset, in the card's order)."""
     left = list(needs)
+    if not ship.crew:
+        return left
     for _, cov in ship.crew:
         for mark in cov:
             left.remove(mark)
@@ -179,7 +183,7 @@ class Night:
         if self.kind is None:
             return None
         if self._decision is None:
-            self._decision = Decision(self.seat, self.kind, self.options)
+            self._decision = Decision(self.turn % self.players, self.kind, self.options, {}, True)
         return self._decision
 
     def apply(self, option: Option) -> None:
@@ -514,7 +518,7 @@ class Night:
         if self.storms >= 2:
             self._end_tide(turn_over=True)
         elif self.tide:
-            self._ask("tide", [option("tide", "reveal"), option("tide", "stop")])
+            self.kind, self.options, self._decision = "tide", _TIDE, None
         else:
             self._end_tide()
 
@@ -563,23 +567,26 @@ class Night:
     def _ask_guide(self) -> None:
         if self.over is not None:
             return
-        seat = self.seat
+        seat = self.turn % self.players
         deck = self.deck
         crew, ships = deck.crew, deck.ships
-        hand = sorted(set(self.hands[seat]))
+        hand = [(c, crew[c]) for c in sorted(set(self.hands[seat]))]
         options: list[Option] = []
         lefts = {s.id: uncovered(ships[s.id].needs, s) for s in self.bay}
+        plays = _PLAYS
         for ship in self.bay:
             ship_id = ship.id
             left = lefts[ship_id]
             if not left:
                 continue
-            for c in hand:
-                card = crew[c]
+            for c, card in hand:
                 if card.rule == "wild":
                     options.extend(option("play", c, ship_id, need) for need in sorted(set(left)))
                 elif not card.marks.isdisjoint(left):
-                    options.append(option("play", c, ship_id))
+                    found = plays.get((c, ship_id))
+                    if found is None:
+                        found = plays[(c, ship_id)] = option("play", c, ship_id)
+                    options.append(found)
         if self.keepers[seat].rule == "shift" and not self.shift_used:
             for src in self.bay:
                 for c in sorted({c for c, _ in src.crew}):
@@ -600,15 +607,23 @@ class Night:
         self.kind, self.options, self._decision = "guide", tuple(options), None
 
     def _bay_ship(self, ship: str) -> BayShip:
-        return next(s for s in self.bay if s.id == ship)
+        for afloat in self.bay:
+            if afloat.id == ship:
+                return afloat
+        raise ValueError(f"{ship} is not in the bay")
 
     def _on_play(self, value: str) -> None:
-        c, ship_id, *need = value.split(":")
+        parts = _PLAY_PARTS.get(value)
+        if parts is None:
+            c, ship_id, *need = value.split(":")
+            parts = _PLAY_PARTS[value] = (c, ship_id, tuple(need))
+        c, ship_id, need = parts
         ship = self._bay_ship(ship_id)
         spec = self.deck.ships[ship_id]
         left = uncovered(spec.needs, ship)
-        self.hands[self.seat].remove(c)
-        covered = tuple(need) if need else cover(self.deck.crew[c].icons, left)
+        self.hands[self.turn % self.players].remove(c)
+        card = self.deck.crew[c]
+        covered = need if need else cover(card.icons, left)
         if need:
             self.fired.add(c)  # a wild card covers the one need chosen
         if self._keeper_rule() == "double_lamp" and not self.lamp_used and "lamp" in covered:
@@ -621,9 +636,9 @@ class Night:
                 self.fired.add(self.keepers[self.seat].id)
         ship.crew.append((c, covered))
         self._note("play", c, ship_id)
-        if self.deck.crew[c].rule == "fog_horn":
+        if card.rule == "fog_horn":
             self.fog_until, self.fog_card = self.turn + self.players, c
-        if self.deck.crew[c].rule == "pilot" and self.bay[-1] is not ship:
+        if card.rule == "pilot" and self.bay[-1] is not ship:
             self.bay.remove(ship)
             self.bay.append(ship)
             self.fired.add(c)
@@ -729,6 +744,7 @@ class Night:
 
 
 _END_GUIDE = option("end", "guide")
+_TIDE = (option("tide", "reveal"), option("tide", "stop"))
 #: the handler of each option kind (a guide decision has several: play, move, dock, end)
 _HANDLERS = {kind: getattr(Night, "_on_" + kind)
              for kind in ("peek", "tide", "shelter", "discard", "slack", "play", "move", "dock", "berth", "end")}
