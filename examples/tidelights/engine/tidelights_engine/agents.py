@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import Agent, State
-from tidelights_engine.cards import BAY_LIMIT, Berth, Ship
+from tidelights_engine.cards import BAY_LIMIT, Berth, Deck, Ship
 from tidelights_engine.state import Night, cover, uncovered
 
 
@@ -29,23 +29,21 @@ def _storm_odds(night: Night) -> float:
     return max(left, 0) / len(night.tide)
 
 
-class _Harbours:
-    """What the berths look like at one decision (computed once per decision: the agent is
-    also the search agents' rollout policy, so it runs in every playout)."""
+class _Berthing:
+    """The berths' side of the rules of thumb for one position of the berths (which berth holds
+    what, how many brigs were wrecked): the same whatever the bay holds, so it is worked out once
+    per position and kept in the deck's memo (the agent is also the search agents' rollout policy:
+    it runs at every decision of every playout, and the berths change seldom)."""
 
-    __slots__ = ("best", "best_any", "brigs_to_come", "free_deep", "lefts", "night", "ships")
+    __slots__ = ("best", "best_any", "brigs_to_come", "deck", "free_deep", "held")
 
-    def __init__(self, night: Night) -> None:
-        self.night = night
-        deck = night.deck
+    def __init__(self, deck: Deck, held: tuple[str | None, ...], wrecked_brigs: int) -> None:
+        self.deck = deck
+        self.held = held
         ships = deck.ships
-        self.ships = {s.id: s for s in night.bay}
-        self.lefts = {s.id: uncovered(ships[s.id].needs, s) for s in night.bay}
-        held = night.berths
         self.free_deep = sum(1 for i in deck.takers["brig"] if held[i] is None)
         # brigs not yet berthed or wrecked (the final ship among them)
-        gone = sum(1 for s in night.wrecked if ships[s].rig == "brig")
-        gone += sum(1 for s in held if s is not None and ships[s].rig == "brig")
+        gone = wrecked_brigs + sum(1 for s in held if s is not None and ships[s].rig == "brig")
         self.brigs_to_come = deck.brigs - gone
         self.best: dict[tuple[str, str | None], float | None] = {}
         self.best_any: dict[str, float | None] = {}  # best_for(ship) by rig, the one asked for every option
@@ -70,11 +68,40 @@ class _Harbours:
         return self.best[key]
 
     def _best(self, ship: Ship, only_rule: str | None) -> float | None:
-        berths, held = self.night.deck.berths, self.night.berths
-        values = [self.value(ship, berths[i]) for i in self.night.deck.takers[ship.rig]
+        berths, held = self.deck.berths, self.held
+        values = [self.value(ship, berths[i]) for i in self.deck.takers[ship.rig]
                   if held[i] is None and (only_rule is None or berths[i].harbour_rule == only_rule)]
         return max(values) if values else None
 
+
+#: positions of the berths kept per deck before the memo starts afresh
+MEMO_LIMIT = 4096
+
+
+class _Harbours:
+    """What the berths and the bay look like at one decision (computed once per decision)."""
+
+    __slots__ = ("berthing", "best_for", "lefts", "night", "ships", "value")
+
+    def __init__(self, night: Night) -> None:
+        self.night = night
+        deck = night.deck
+        ships = deck.ships
+        self.ships = {s.id: s for s in night.bay}
+        self.lefts = {s.id: uncovered(ships[s.id].needs, s) for s in night.bay}
+        held = tuple(night.berths)
+        wrecked_brigs = sum(1 for s in night.wrecked if ships[s].rig == "brig")
+        memo = deck.memo
+        key = (held, wrecked_brigs)
+        berthing = memo.get(key)
+        if berthing is None:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            berthing = memo[key] = _Berthing(deck, held, wrecked_brigs)
+        assert isinstance(berthing, _Berthing)
+        self.berthing = berthing
+        self.best_for = berthing.best_for
+        self.value = berthing.value
 
 
 def _points(ship: Ship) -> float:

@@ -117,6 +117,8 @@ class Deck:
     #: how many brigs the set has, and how many storm cards (the agents ask at every decision)
     brigs: int = field(init=False, repr=False, compare=False)
     storm_cards: int = field(init=False, repr=False, compare=False)
+    #: what agents worked out from this deck and a position of the berths (a cache, bounded by its user)
+    memo: dict[object, object] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         rigs = {s.rig for s in self.ships.values()} | {"skiff", "ketch", "brig"}
