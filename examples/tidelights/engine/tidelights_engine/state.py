@@ -615,8 +615,8 @@ class Night:
     def _on_play(self, value: str) -> None:
         parts = _PLAY_PARTS.get(value)
         if parts is None:
-            c, ship_id, *need = value.split(":")
-            parts = _PLAY_PARTS[value] = (c, ship_id, tuple(need))
+            c, ship_id, *needs = value.split(":")
+            parts = _PLAY_PARTS[value] = (c, ship_id, tuple(needs))
         c, ship_id, need = parts
         ship = self._bay_ship(ship_id)
         spec = self.deck.ships[ship_id]
