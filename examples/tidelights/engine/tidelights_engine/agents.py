@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import Agent, State
 from tidelights_engine.cards import BAY_LIMIT, Berth, Deck, Ship
-from tidelights_engine.state import Night, cover, uncovered
+from tidelights_engine.state import Night, cover, option, uncovered
 
 
 def _storm_odds(night: Night) -> float:
@@ -266,16 +266,16 @@ def _shelter(night: Night, options: tuple[Option, ...]) -> Option:
                or (rule == "current" and any(s.crew for s in night.bay)) or rule == "fog")
     ropes = [o for o in options if o.value != "no"]
     if not harmful or not ropes:
-        return Option("shelter", "no")
+        return option("shelter", "no")
     return min(ropes, key=lambda o: (_keep_value(night, o.value), o.value))
 
 
 def _choose(night: Night, decision: Decision) -> Option:
     kind, options = decision.kind, decision.options
     if kind == "tide":
-        return Option("tide", _tide(night))
+        return option("tide", _tide(night))
     if kind == "peek":
-        return Option("peek", _peek(night))
+        return option("peek", _peek(night))
     if kind == "shelter":
         return _shelter(night, options)
     if kind in ("discard", "slack"):
