@@ -119,6 +119,9 @@ class Deck:
     storm_cards: int = field(init=False, repr=False, compare=False)
     #: what agents worked out from this deck and a position of the berths (a cache, bounded by its user)
     memo: dict[object, object] = field(init=False, repr=False, compare=False, default_factory=dict)
+    #: the guide step's play options by (hand, ship, needs left) (a cache of the rules engine, bounded there)
+    plays: dict[tuple[tuple[str, ...], str, tuple[str, ...]], tuple[Any, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         rigs = {s.rig for s in self.ships.values()} | {"skiff", "ketch", "brig"}

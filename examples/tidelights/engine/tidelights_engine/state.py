@@ -52,7 +52,6 @@ Slot = tuple[str, bool, int]
 # after every card played, in every playout of the search agents.  Bounded by the set's card ids.
 _OPTIONS: dict[tuple[str, ...], Option] = {}
 _PLAY_PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # a play option's value read: crew, ship, need
-_PLAYS: dict[tuple[str, str], Option] = {}  # play:<crew>:<ship> by (crew, ship), the most asked
 
 
 def option(kind: str, *parts: str) -> Option:
@@ -570,23 +569,24 @@ class Night:
         seat = self.turn % self.players
         deck = self.deck
         crew, ships = deck.crew, deck.ships
-        hand = [(c, crew[c]) for c in sorted(set(self.hands[seat]))]
+        hand = tuple(sorted(set(self.hands[seat])))
         options: list[Option] = []
         lefts = {s.id: uncovered(ships[s.id].needs, s) for s in self.bay}
-        plays = _PLAYS
+        # the play options onto one ship depend on the hand, the ship and its needs left alone: they are
+        # worked out once per (hand, ship, needs left) and kept in the deck's bounded memo of guide steps
+        memo = deck.plays
         for ship in self.bay:
             ship_id = ship.id
             left = lefts[ship_id]
             if not left:
                 continue
-            for c, card in hand:
-                if card.rule == "wild":
-                    options.extend(option("play", c, ship_id, need) for need in sorted(set(left)))
-                elif not card.marks.isdisjoint(left):
-                    found = plays.get((c, ship_id))
-                    if found is None:
-                        found = plays[(c, ship_id)] = option("play", c, ship_id)
-                    options.append(found)
+            key = (hand, ship_id, tuple(left))
+            plays = memo.get(key)
+            if plays is None:
+                if len(memo) >= PLAYS_LIMIT:
+                    memo.clear()
+                plays = memo[key] = _plays(deck, hand, ship_id, left)
+            options.extend(plays)
         if self.keepers[seat].rule == "shift" and not self.shift_used:
             for src in self.bay:
                 for c in sorted({c for c, _ in src.crew}):
@@ -748,6 +748,24 @@ _TIDE = (option("tide", "reveal"), option("tide", "stop"))
 #: the handler of each option kind (a guide decision has several: play, move, dock, end)
 _HANDLERS = {kind: getattr(Night, "_on_" + kind)
              for kind in ("peek", "tide", "shelter", "discard", "slack", "play", "move", "dock", "berth", "end")}
+
+
+#: entries of a deck's memo of play options before it starts afresh
+PLAYS_LIMIT = 1 << 15
+
+
+def _plays(deck: Deck, hand: Sequence[str], ship_id: str, left: Sequence[str]) -> tuple[Option, ...]:
+    """The options of playing a card of ``hand`` (sorted, one id per kind of card) onto the ship with
+    the needs ``left``: a card with an icon of a need covers it; a wild card covers one need of the
+    player's choice (one option per need)."""
+    plays: list[Option] = []
+    for c in hand:
+        card = deck.crew[c]
+        if card.rule == "wild":
+            plays.extend(option("play", c, ship_id, need) for need in sorted(set(left)))
+        elif not card.marks.isdisjoint(left):
+            plays.append(option("play", c, ship_id))
+    return tuple(plays)
 
 
 def _is_state(state: Night) -> State:
