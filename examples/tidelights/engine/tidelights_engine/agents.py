@@ -88,7 +88,8 @@ class _Harbours:
         deck = night.deck
         ships = deck.ships
         self.ships = {s.id: s for s in night.bay}
-        self.lefts = {s.id: uncovered(ships[s.id].needs, s) for s in night.bay}
+        lefts = night.guide_lefts()
+        self.lefts = lefts if lefts is not None else {s.id: uncovered(ships[s.id].needs, s) for s in night.bay}
         held = tuple(night.berths)
         wrecked_brigs = sum(1 for s in night.wrecked if ships[s].rig == "brig")
         memo = deck.memo

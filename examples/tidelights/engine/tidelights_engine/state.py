@@ -168,6 +168,10 @@ class Night:
         self.kind: str | None = None
         self.options: tuple[Option, ...] = ()
         self._decision: Decision | None = None
+        # the needs left of each ship in the bay, by ship id, as the guide step read them for its options
+        # (guide_lefts() hands them out while those options are pending, to the heuristic and the play)
+        self._lefts: dict[str, list[str]] = {}
+        self._lefts_for: tuple[Option, ...] | None = None
         self._start_turn()
         self._settle()
 
@@ -605,6 +609,12 @@ class Night:
                                if held[i] is None and berths[i].harbour_rule == "one_short")
         options.append(_END_GUIDE)
         self.kind, self.options, self._decision = "guide", tuple(options), None
+        self._lefts, self._lefts_for = lefts, self.options
+
+    def guide_lefts(self) -> dict[str, list[str]] | None:
+        """The needs left of each ship in the bay (by ship id, not to be changed) as the pending guide
+        decision's options were made from them; None when no guide decision's options are pending."""
+        return self._lefts if self._lefts_for is self.options and self.options else None
 
     def _bay_ship(self, ship: str) -> BayShip:
         for afloat in self.bay:
@@ -620,7 +630,8 @@ class Night:
         c, ship_id, need = parts
         ship = self._bay_ship(ship_id)
         spec = self.deck.ships[ship_id]
-        left = uncovered(spec.needs, ship)
+        lefts = self.guide_lefts()  # this play is an option of the guide decision just taken
+        left = lefts[ship_id] if lefts is not None else uncovered(spec.needs, ship)
         self.hands[self.turn % self.players].remove(c)
         card = self.deck.crew[c]
         covered = need if need else cover(card.icons, left)
