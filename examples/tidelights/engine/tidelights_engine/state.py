@@ -165,6 +165,7 @@ class Night:
         self.over: GameResult | None = None
         # what happened, for the narration: a linked list of events (newest first), shared by clones
         self.log: tuple[tuple[str, ...], object] | None = None
+        self.quiet = False  # records no events (a determinization: a world the search imagines, never told)
         self.kind: str | None = None
         self.options: tuple[Option, ...] = ()
         self._decision: Decision | None = None
@@ -314,8 +315,11 @@ class Night:
         """A copy with what ``player`` cannot know redealt from ``rng``: the other hands and the
         crew deck, the tide cards they have not seen (a final ship only into a slot that may hold
         it), and the state's future stream.  The redeal depends on the hidden cards as a multiset,
-        never on their order, so two states the player cannot tell apart redeal alike."""
+        never on their order, so two states the player cannot tell apart redeal alike.  The copy
+        records no further events (``quiet``): the search plays it out and drops it."""
+        shared = self._rng_shared
         new = self.clone()
+        self._rng_shared = shared  # the copy gets a stream of its own below: this state's stays its own
         pool = list(new.crew_deck)
         for seat, hand in enumerate(new.hands):
             if seat != player:
@@ -344,6 +348,7 @@ class Night:
             _, flag, known = new.tide[i]
             new.tide[i] = (card, flag, known)
         new._rng, new._rng_seed, new._rng_shared = None, rng.getrandbits(64), False
+        new.quiet = True  # the search plays it out and drops it: its events would never be told
         if player != new.seat:
             new._refresh()  # the decider's hand was redealt: so are the options that come from it
         return new
@@ -362,7 +367,8 @@ class Night:
     # ------------------------------------------------------------------ the turn
 
     def _note(self, *event: str) -> None:
-        self.log = (event, self.log)
+        if not self.quiet:
+            self.log = (event, self.log)
 
     def events(self) -> list[tuple[str, ...]]:
         """What happened, oldest first: (kind, card ids and numbers as text) per event."""
@@ -401,7 +407,8 @@ class Night:
             return
         self.revealed = self.storms = 0
         self.skip_guide = self.lamp_used = self.shift_used = False
-        self._note("turn", str(self.rounds()), str(self.seat), self.keepers[self.seat].id)
+        if not self.quiet:
+            self._note("turn", str(self.rounds()), str(self.seat), self.keepers[self.seat].id)
         if not self.tide:
             hand = self.hands[self.seat]
             if hand:
