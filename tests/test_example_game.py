@@ -86,16 +86,20 @@ def _translation(locale: str, msgctxt: str) -> str:
     return found[0]
 
 
-def test_the_game_is_data_only_and_its_engine_is_not_installed_here():
+def test_the_game_is_data_only_and_its_engine_is_a_package_beside_it():
     """The game is data; its rules engine is a separate plugin package beside it (``engine/``),
-    which this environment does not install (tests/test_tidelights_engine.py tries it)."""
+    which this environment may or may not install (tests/test_tidelights_engine.py installs it into a
+    folder of its own): if a plugin for the game is installed, it is that package, never cardkit."""
     assert CARDKIT.is_file()
     engine = EXAMPLE / "engine"
     assert (engine / "pyproject.toml").is_file()
     assert not [p for p in EXAMPLE.rglob("*") if p.suffix in (".py", ".pyc", ".toml", ".cfg")
                 and not p.is_relative_to(engine)]
     manifest = _yaml(SET / "set.yaml")
-    assert manifest["game"] not in {ep.name for ep in entry_points(group="cardkit.games")}
+    for ep in entry_points(group="cardkit.games"):
+        if ep.name == manifest["game"]:
+            assert ep.dist is not None and ep.dist.name == "tidelights-engine", ep
+            assert ep.value.split(".", 1)[0] == "tidelights_engine", ep
     data = _data()
     assert data["physical"] == manifest["components"]["cards"]
     assert 30 <= data["physical"] <= 60
@@ -191,9 +195,16 @@ def test_tabletop_simulator_sheets(game: Path):
         assert sheet.size == (min(n, 10) * w, math.ceil(n / 10) * h), deck
 
 
-def test_playtest_says_in_one_line_that_the_game_has_no_engine(game: Path):
-    proc = _run(game, "playtest", "--set", "tidelights")
+def test_playtest_says_in_one_line_that_the_game_has_no_engine(game: Path, tmp_path: Path):
+    """A data-only game whose engine is not installed: the copy names a game no plugin serves (the
+    example's own engine may be installed in this environment, or not)."""
+    root = tmp_path / "unplugged"
+    shutil.copytree(game, root)
+    manifest = root / "cards" / "tidelights" / "set.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("\ngame: tidelights\n", "\ngame: unplugged\n"),
+                        encoding="utf-8")
+    proc = _run(root, "playtest", "--set", "tidelights")
     assert proc.returncode == 1
     lines = [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()]
-    assert len(lines) == 1 and "error[G008]" in lines[0] and "tidelights" in lines[0], lines
+    assert len(lines) == 1 and "error[G008]: game 'unplugged' has no rules engine" in lines[0], lines
     assert "Traceback" not in proc.stderr

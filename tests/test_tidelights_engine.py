@@ -2,7 +2,7 @@
 
 ``pip install`` of ``examples/tidelights/engine`` goes into a throwaway folder (``--target``,
 no network, no dependencies: cardkit is this environment's), never into this environment, so
-the other tests still see a game without an engine.  Through that folder the plugin registry
+the other tests see this environment's plugins as they were (with or without the example's engine).  Through that folder the plugin registry
 finds the entry point ``tidelights`` and hands out an engine that plays every player count.
 (About 5 s, most of it pip starting; the engine's own tests are in
 ``examples/tidelights/engine/tests``.)
@@ -71,8 +71,24 @@ def _env(site: Path) -> dict[str, str]:
     return env
 
 
-def test_this_environment_has_no_engine_for_the_example():
-    assert "tidelights" not in {ep.name for ep in entry_points(group="cardkit.games")}
+def _plugins() -> dict[str, str]:
+    """This environment's game plugins: entry point name -> where its distribution is installed."""
+    return {ep.name: str(ep.dist.locate_file("") if ep.dist is not None else "")
+            for ep in entry_points(group="cardkit.games")}
+
+
+#: read when this module is imported, before the ``installed`` fixture runs pip
+PLUGINS_BEFORE = _plugins()
+
+
+def test_the_throwaway_install_leaves_this_environment_as_it_was(installed: Path):
+    """The install went into its own folder only: this environment's game plugins are what they were
+    before it, whether or not an engine for the example is installed here as well (a developer's
+    venv may have it; CI's has not), and none of them comes from the throwaway folder."""
+    after = _plugins()
+    assert after == PLUGINS_BEFORE
+    assert not any(Path(where).is_relative_to(installed) for where in after.values() if where)
+    assert str(installed) not in sys.path
 
 
 def test_the_installed_plugin_hands_out_an_engine_that_plays_every_player_count(installed: Path, tmp_path: Path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import random
+import shutil
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -267,8 +268,14 @@ def test_cli_conformance_bad_players_and_engines(cli, duel_plugin, tmp_path):
     assert "cards/duel: error[N016]: player count(s) 3 outside the engine's 2-2" in r.err
     r = cli("rules", "conformance", "--root", str(DUEL), "--players", "x")
     assert r.code == 1 and "error[G001]" in r.err
-    r = cli("rules", "conformance", "--root", str(REPO / "examples" / "tidelights"))
-    assert r.code == 1 and "error[G008]" in r.err and "Traceback" not in r.err
+    # a game no plugin serves: the duel project copied with another game id (the example game's own
+    # engine may be installed or not, so it cannot stand for "no engine" here)
+    shutil.copytree(DUEL, tmp_path / "duel", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    manifest = tmp_path / "duel" / "cards" / "duel" / "set.yaml"
+    manifest.write_text(manifest.read_text().replace("game: duel\n", "game: unplugged\n"))
+    r = cli("rules", "conformance", "--root", str(tmp_path / "duel"))
+    assert r.code == 1 and "Traceback" not in r.err
+    assert "error[G008]: game 'unplugged' has no rules engine" in r.err and "duel" in r.err  # the engines there are
 
 
 def test_a_plugin_whose_engine_is_not_the_protocol(cli):

@@ -269,3 +269,42 @@ def test_a_night_is_told_in_every_language_of_the_set(card_set: object, players:
     assert last["en"] in stories["en"][-1] and last["fi"] in stories["fi"][-1]
     assert any("Lamp Trimmer" in line or "Rower" in line for line in stories["en"])
     assert not any("Lamp Trimmer" in line or "Rower" in line for line in [*stories["fi"], *stories["ko"]])
+
+
+def test_the_heuristic_guide_choice_is_the_best_play_value(card_set: object) -> None:
+    """The heuristic's guide step (``_guide``, tuned for speed) chooses what its rules of thumb
+    (``_play_value``) rank first, equal values to the greater text, at every guide decision of
+    heuristic and random nights (switched-off cards included, so the wild card's rule comes and goes)."""
+    from tidelights_engine.agents import _guide, _Harbours, _play_value, keeper_agent
+
+    made = TidelightsEngine()
+    checked = 0
+    for disabled in (frozenset(), frozenset({"old_salt", "saltwick", "ines_varga"})):
+        for players in (1, 2, 4):
+            game = made.new_game(card_set, players, disabled)
+            for seed in range(4):
+                for agent in (keeper_agent(seed), random_agent(seed)):
+                    night = game.new_state(seed)
+                    while (d := night.decision) is not None:
+                        if d.kind == "guide":
+                            harbours = _Harbours(night)
+                            want = max(d.options, key=lambda o: (_play_value(night, harbours, o), o.text()))
+                            assert _guide(night, d.options) == want, (seed, players, d.options)
+                            checked += 1
+                        night.apply(agent(night, d))
+    assert checked > 500
+
+
+def test_a_clone_keeps_the_stream_it_was_made_with_whoever_draws_first(card_set: object) -> None:
+    """Clones share the state's random stream until one draws (copy on write): each copy then goes on
+    from the point of the clone, as if it had its own copy from the start."""
+    night = TidelightsEngine().new_game(card_set, 2).new_state(7)
+    twin = night.clone()
+    triplet = twin.clone()
+    first = [night.rng.random() for _ in range(3)]  # the original draws first
+    assert [twin.rng.random() for _ in range(3)] == first
+    assert [triplet.rng.random() for _ in range(3)] == first
+    assert [night.rng.random() for _ in range(3)] != first  # and each went on by itself
+    world = night.determinize(0, random.Random(1))
+    again = night.determinize(0, random.Random(1))
+    assert world.rng.random() == again.rng.random()  # a determinization's stream comes from the agent's

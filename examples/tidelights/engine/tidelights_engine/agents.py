@@ -13,40 +13,40 @@ unused) and cheap, so it is also the rollout policy of the generic search agents
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import Agent, State
-from tidelights_engine.cards import BAY_LIMIT, Berth, Ship
-from tidelights_engine.state import Night, cover, uncovered
+from tidelights_engine.cards import BAY_LIMIT, Berth, Deck, Ship
+from tidelights_engine.state import Night, cover, option, uncovered
 
 
 def _storm_odds(night: Night) -> float:
     """The chance that the next tide card is a storm, from what everyone knows."""
     if not night.tide:
         return 0.0
-    total = sum(s.copies for s in night.deck.storms.values())
-    left = total - len(night.storm_discard) - (night.storm is not None)
+    left = night.deck.storm_cards - len(night.storm_discard) - (night.storm is not None)
     return max(left, 0) / len(night.tide)
 
 
-class _Harbours:
-    """What the berths look like at one decision (computed once per decision: the agent is
-    also the search agents' rollout policy, so it runs in every playout)."""
+class _Berthing:
+    """The berths' side of the rules of thumb for one position of the berths (which berth holds
+    what, how many brigs were wrecked): the same whatever the bay holds, so it is worked out once
+    per position and kept in the deck's memo (the agent is also the search agents' rollout policy:
+    it runs at every decision of every playout, and the berths change seldom)."""
 
-    __slots__ = ("best", "brigs_to_come", "free", "free_deep", "lefts", "night", "ships")
+    __slots__ = ("best", "best_any", "brigs_to_come", "deck", "free_deep", "held")
 
-    def __init__(self, night: Night) -> None:
-        self.night = night
-        self.ships = {s.id: s for s in night.bay}
-        self.lefts = {s.id: uncovered(night.deck.ships[s.id].needs, s) for s in night.bay}
-        held = night.berths
-        self.free = [i for i, ship in enumerate(held) if ship is None]
-        self.free_deep = sum(1 for i in night.deck.takers["brig"] if held[i] is None)
-        ships = night.deck.ships
+    def __init__(self, deck: Deck, held: tuple[str | None, ...], wrecked_brigs: int) -> None:
+        self.deck = deck
+        self.held = held
+        ships = deck.ships
+        self.free_deep = sum(1 for i in deck.takers["brig"] if held[i] is None)
         # brigs not yet berthed or wrecked (the final ship among them)
-        gone = sum(1 for s in night.wrecked if ships[s].rig == "brig")
-        gone += sum(1 for s in held if s is not None and ships[s].rig == "brig")
-        self.brigs_to_come = _brigs(night) - gone
+        gone = wrecked_brigs + sum(1 for s in held if s is not None and ships[s].rig == "brig")
+        self.brigs_to_come = deck.brigs - gone
         self.best: dict[tuple[str, str | None], float | None] = {}
+        self.best_any: dict[str, float | None] = {}  # best_for(ship) by rig, the one asked for every option
 
     def value(self, ship: Ship, berth: Berth) -> float:
         value = 10.0 * berth.bonus + (3.0 if berth.rig == ship.rig else 0.0)
@@ -57,17 +57,52 @@ class _Harbours:
         return value
 
     def best_for(self, ship: Ship, only_rule: str | None = None) -> float | None:
+        if only_rule is None:
+            rig = ship.rig
+            if rig not in self.best_any:
+                self.best_any[rig] = self._best(ship, None)
+            return self.best_any[rig]
         key = (ship.rig, only_rule)
         if key not in self.best:
-            berths, held = self.night.deck.berths, self.night.berths
-            values = [self.value(ship, berths[i]) for i in self.night.deck.takers[ship.rig]
-                      if held[i] is None and (only_rule is None or berths[i].harbour_rule == only_rule)]
-            self.best[key] = max(values) if values else None
+            self.best[key] = self._best(ship, only_rule)
         return self.best[key]
 
+    def _best(self, ship: Ship, only_rule: str | None) -> float | None:
+        berths, held = self.deck.berths, self.held
+        values = [self.value(ship, berths[i]) for i in self.deck.takers[ship.rig]
+                  if held[i] is None and (only_rule is None or berths[i].harbour_rule == only_rule)]
+        return max(values) if values else None
 
-def _brigs(night: Night) -> int:
-    return sum(1 for s in night.deck.ships.values() if s.rig == "brig")
+
+#: positions of the berths kept per deck before the memo starts afresh
+MEMO_LIMIT = 4096
+
+
+class _Harbours:
+    """What the berths and the bay look like at one decision (computed once per decision)."""
+
+    __slots__ = ("berthing", "best_for", "lefts", "night", "ships", "value")
+
+    def __init__(self, night: Night) -> None:
+        self.night = night
+        deck = night.deck
+        ships = deck.ships
+        self.ships = {s.id: s for s in night.bay}
+        lefts = night.guide_lefts()
+        self.lefts = lefts if lefts is not None else {s.id: uncovered(ships[s.id].needs, s) for s in night.bay}
+        held = tuple(night.berths)
+        wrecked_brigs = sum(1 for s in night.wrecked if ships[s].rig == "brig")
+        memo = deck.memo
+        key = (held, wrecked_brigs)
+        berthing = memo.get(key)
+        if berthing is None:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            berthing = memo[key] = _Berthing(deck, held, wrecked_brigs)
+        assert isinstance(berthing, _Berthing)
+        self.berthing = berthing
+        self.best_for = berthing.best_for
+        self.value = berthing.value
 
 
 def _points(ship: Ship) -> float:
@@ -90,32 +125,52 @@ def _keep_value(night: Night, crew: str) -> float:
     return 2.0 * _card_use(night, crew) + len(card.icons) + (3.0 if card.rule == "wild" else 0.0)
 
 
+# the parts of a play or move option's value (crew, source ship or "", ship, the need or ""), by value:
+# read once per option text, not at every decision of every playout
+_PLAYS: dict[str, tuple[str, str, str, str]] = {}
+_MOVES: dict[str, tuple[str, str, str, str]] = {}
+
+
+def _parts(kind: str, value: str) -> tuple[str, str, str, str]:
+    table = _PLAYS if kind == "play" else _MOVES
+    parts = table.get(value)
+    if parts is None:
+        if kind == "play":
+            crew, ship_id, *need = value.split(":")
+            src_id = ""
+        else:
+            crew, src_id, ship_id, *need = value.split(":")
+        parts = table[value] = (crew, src_id, ship_id, need[0] if need else "")
+    return parts
+
+
 def _play_value(night: Night, harbours: _Harbours, option: Option) -> float:
-    if option.kind == "end":
+    kind = option.kind
+    if kind == "end":
         return 0.0
-    if option.kind == "dock":
+    if kind == "dock":
         ship_id, _ = option.value.split(":")
         spec = night.deck.ships[ship_id]
         berth = harbours.best_for(spec, "one_short")
         return -1.0 if berth is None or berth < -50 else _points(spec) + berth - 20.0
-    if option.kind == "play":
-        crew, ship_id, *need = option.value.split(":")
+    crew, src_id, ship_id, one = _parts(kind, option.value)
+    need = (one,) if one else ()
+    if kind == "play":
         src_loss = 0.0
     else:  # move
-        crew, src_id, ship_id, *need = option.value.split(":")
         src_loss = 10.0 * sum(len(cov) for c, cov in harbours.ships[src_id].crew if c == crew) + 1.0
     ship = harbours.ships[ship_id]
     spec = night.deck.ships[ship_id]
     left = harbours.lefts[ship_id]
     card = night.deck.crew[crew]
-    got = tuple(need) if need else cover(card.icons, left)
+    got = need if need else cover(card.icons, left)
     after = len(left) - len(got)
     berth = harbours.best_for(spec)
     if berth is None or (berth < -50 and not spec.final):
         return -10.0  # it would never berth: keep the card
     if not after:
         return _points(spec) + berth - src_loss
-    if option.kind == "move":
+    if kind == "move":
         return -1.0
     value = 10.0 * len(got) - 3.0 * (len(card.icons) - len(got)) - 2.0 * after + spec.cargo
     if spec.final:
@@ -125,6 +180,64 @@ def _play_value(night: Night, harbours: _Harbours, option: Option) -> float:
     if len(night.bay) >= BAY_LIMIT - 1 and night.bay[0] is ship:
         value -= 6.0  # the oldest ship goes first
     return value
+
+
+def _guide(night: Night, options: Sequence[Option]) -> Option:
+    """The guide step's choice: the option of the best :func:`_play_value`, equal values to the
+    greater text (``max`` by (value, text)).  The same values as :func:`_play_value` (the rules of
+    thumb's one statement, tested against this), computed with what belongs to a ship (its spec,
+    needs left, best berth) looked up once per ship rather than once per option: this runs at every
+    guide decision of every playout of the search agents."""
+    harbours = _Harbours(night)
+    deck = night.deck
+    crews = deck.crew
+    bay = night.bay
+    oldest = bay[0].id if len(bay) >= BAY_LIMIT - 1 else None
+    per_ship: dict[str, tuple[Ship, list[str], float | None]] = {}
+    best, best_value = options[0], 0.0
+    for i, o in enumerate(options):
+        kind = o.kind
+        if kind == "end":
+            value = 0.0
+        elif kind == "dock":
+            value = _play_value(night, harbours, o)
+        else:
+            crew, src_id, ship_id, one = _parts(kind, o.value)
+            facts = per_ship.get(ship_id)
+            if facts is None:
+                spec = deck.ships[ship_id]
+                facts = per_ship[ship_id] = (spec, harbours.lefts[ship_id], harbours.best_for(spec))
+            spec, left, berth = facts
+            card = crews[crew]
+            if one:
+                got = 1
+            else:
+                pool = list(left)
+                got = 0
+                for mark in card.icons:
+                    if mark in pool:
+                        pool.remove(mark)
+                        got += 1
+            after = len(left) - got
+            if berth is None or (berth < -50 and not spec.final):
+                value = -10.0  # it would never berth: keep the card
+            elif not after:
+                src_loss = 0.0 if kind == "play" else \
+                    10.0 * sum(len(cov) for c, cov in harbours.ships[src_id].crew if c == crew) + 1.0
+                value = _points(spec) + berth - src_loss
+            elif kind == "move":
+                value = -1.0
+            else:
+                value = 10.0 * got - 3.0 * (len(card.icons) - got) - 2.0 * after + spec.cargo
+                if spec.final:
+                    value += 15.0
+                if card.rule == "wild":
+                    value -= 8.0
+                if ship_id == oldest:
+                    value -= 6.0  # the oldest ship goes first
+        if i == 0 or value > best_value or (value == best_value and o.text() > best.text()):
+            best, best_value = o, value
+    return best
 
 
 def _tide(night: Night) -> str:
@@ -154,16 +267,16 @@ def _shelter(night: Night, options: tuple[Option, ...]) -> Option:
                or (rule == "current" and any(s.crew for s in night.bay)) or rule == "fog")
     ropes = [o for o in options if o.value != "no"]
     if not harmful or not ropes:
-        return Option("shelter", "no")
+        return option("shelter", "no")
     return min(ropes, key=lambda o: (_keep_value(night, o.value), o.value))
 
 
 def _choose(night: Night, decision: Decision) -> Option:
     kind, options = decision.kind, decision.options
     if kind == "tide":
-        return Option("tide", _tide(night))
+        return option("tide", _tide(night))
     if kind == "peek":
-        return Option("peek", _peek(night))
+        return option("peek", _peek(night))
     if kind == "shelter":
         return _shelter(night, options)
     if kind in ("discard", "slack"):
@@ -174,9 +287,7 @@ def _choose(night: Night, decision: Decision) -> Option:
         by_id = {b.id: b for b in night.deck.berths}
         harbours = _Harbours(night)
         return max(options, key=lambda o: (harbours.value(spec, by_id[o.value]), o.value))
-    # guide
-    harbours = _Harbours(night)
-    return max(options, key=lambda o: (_play_value(night, harbours, o), o.text()))
+    return _guide(night, options)
 
 
 def keeper_agent(seed: int) -> Agent:

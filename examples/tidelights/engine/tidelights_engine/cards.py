@@ -79,6 +79,11 @@ class Crew:
     icons: tuple[str, ...]
     copies: int
     rule: str
+    #: the icons as a set (the guide step asks "does it cover any of these needs" for every card in hand)
+    marks: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "marks", frozenset(self.icons))
 
 
 @dataclass(frozen=True)
@@ -109,11 +114,21 @@ class Deck:
     storms: Mapping[str, Storm]
     #: the indices of the berths that take each rig (rules and agents ask it at every berthing)
     takers: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    #: how many brigs the set has, and how many storm cards (the agents ask at every decision)
+    brigs: int = field(init=False, repr=False, compare=False)
+    storm_cards: int = field(init=False, repr=False, compare=False)
+    #: what agents worked out from this deck and a position of the berths (a cache, bounded by its user)
+    memo: dict[object, object] = field(init=False, repr=False, compare=False, default_factory=dict)
+    #: the guide step's play options by (hand, ship, needs left) (a cache of the rules engine, bounded there)
+    plays: dict[tuple[tuple[str, ...], str, tuple[str, ...]], tuple[Any, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         rigs = {s.rig for s in self.ships.values()} | {"skiff", "ketch", "brig"}
         object.__setattr__(self, "takers", {rig: tuple(i for i, b in enumerate(self.berths) if b.takes(rig))
                                             for rig in sorted(rigs)})
+        object.__setattr__(self, "brigs", sum(1 for s in self.ships.values() if s.rig == "brig"))
+        object.__setattr__(self, "storm_cards", sum(s.copies for s in self.storms.values()))
 
     def crew_cards(self) -> list[str]:
         """One id per physical crew card, in set order."""

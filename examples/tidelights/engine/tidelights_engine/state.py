@@ -55,6 +55,21 @@ ROUND_LIMIT = 100
 # a tide deck slot: (card id, may be the final ship to someone who has not seen it, bitmask of the seats that know it)
 Slot = tuple[str, bool, int]
 
+# Options are immutable values equal by kind and value, so the engine hands out one shared object per
+# option instead of building (and formatting) a new one at every decision: the guide step is asked
+# after every card played, in every playout of the search agents.  Bounded by the set's card ids.
+_OPTIONS: dict[tuple[str, ...], Option] = {}
+_PLAY_PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # a play option's value read: crew, ship, need
+
+
+def option(kind: str, *parts: str) -> Option:
+    """The option ``kind:part1:part2...`` (one shared object per text)."""
+    key = (kind, *parts)
+    found = _OPTIONS.get(key)
+    if found is None:
+        found = _OPTIONS[key] = Option(kind, ":".join(parts))
+    return found
+
 
 class BayShip:
     """A ship in the bay: its id, the crew played on it (crew id, the needs it covers), and
@@ -78,6 +93,8 @@ class BayShip:
 def uncovered(needs: Sequence[str], ship: BayShip) -> list[str]:
     """The needs of ``ship`` no crew card covers yet (a multiset, in the card's order)."""
     left = list(needs)
+    if not ship.crew:
+        return left
     for _, cov in ship.crew:
         for mark in cov:
             left.remove(mark)
@@ -102,14 +119,20 @@ class Night:
         self.deck = deck
         self.players = players
         self.round_limit = round_limit
-        self.rng = random.Random(seed)
+        # the state's own stream, made when first drawn from and shared by clones until one of them draws
+        # (see _stream): copying a random.Random costs more than the rest of a clone, and after the deal
+        # only the one reshuffle of the crew discards draws from it
+        stream = random.Random(seed)
+        self._rng: random.Random | None = stream
+        self._rng_seed = 0  # the seed of a stream not made yet (_rng None)
+        self._rng_shared = False  # _rng is also another state's: copy it before drawing
         everyone = (1 << players) - 1
         self.everyone = everyone
         keepers = list(range(len(deck.keepers)))
-        self.rng.shuffle(keepers)
+        stream.shuffle(keepers)
         self.keepers = [deck.keepers[i] for i in keepers[:players]]
         crew = deck.crew_cards()
-        self.rng.shuffle(crew)
+        stream.shuffle(crew)
         self.crew_deck: list[str] = crew  # top = the end of the list
         self.crew_discard: list[str] = []
         self.reshuffled = False
@@ -119,11 +142,11 @@ class Night:
                 if self.crew_deck:
                     self.hands[seat].append(self.crew_deck.pop())
         tide = deck.tide_cards()
-        self.rng.shuffle(tide)
+        stream.shuffle(tide)
         depth = min(FINAL_DEPTH - len(deck.finals()), len(tide)) if deck.finals() else 0
         depth = max(depth, 0)
         bottom = tide[:depth] + deck.finals()
-        self.rng.shuffle(bottom)
+        stream.shuffle(bottom)
         # index 0 is the bottom of the deck; the bottom group may hold a final ship
         self.tide: list[Slot] = [(c, True, 0) for c in bottom] + [(c, False, 0) for c in tide[depth:]]
         self.bay: list[BayShip] = []
@@ -150,9 +173,14 @@ class Night:
         self.over: GameResult | None = None
         # what happened, for the narration: a linked list of events (newest first), shared by clones
         self.log: tuple[tuple[str, ...], object] | None = None
+        self.quiet = False  # records no events (a determinization: a world the search imagines, never told)
         self.kind: Kind | None = None
         self.options: tuple[Option, ...] = ()
         self._decision: Decision | None = None
+        # the needs left of each ship in the bay, by ship id, as the guide step read them for its options
+        # (guide_lefts() hands them out while those options are pending, to the heuristic and the play)
+        self._lefts: dict[str, list[str]] = {}
+        self._lefts_for: tuple[Option, ...] | None = None
         self._start_turn()
         self._settle()
 
@@ -167,7 +195,7 @@ class Night:
         if self.kind is None:
             return None
         if self._decision is None:
-            self._decision = Decision(self.seat, DecisionKind(self.kind), self.options)
+            self._decision = Decision(self.turn % self.players, DecisionKind(self.kind), self.options, {}, True)
         return self._decision
 
     def apply(self, option: Option) -> None:
@@ -175,15 +203,15 @@ class Night:
             raise ValueError("the night is over: no decision to take")
         if option not in self.options:
             raise ValueError(f"{option.text()} is not an option of the {self.kind} decision")
-        kind, self.kind, self._decision = self.kind, None, None
-        self._take(kind, option)
+        self.kind, self._decision = None, None
+        _HANDLERS[option.kind](self, option.value)
         self._settle()
 
     def clone(self) -> Night:
+        if self._rng is not None:
+            self._rng_shared = True  # both copies hold it now: whichever draws first copies it (_stream)
         new = object.__new__(Night)
         new.__dict__.update(self.__dict__)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
         new.keepers = list(self.keepers)
         new.crew_deck = list(self.crew_deck)
         new.crew_discard = list(self.crew_discard)
@@ -196,6 +224,26 @@ class Night:
         new.storm_discard = list(self.storm_discard)
         new.fired = set(self.fired)
         return new
+
+    @property
+    def rng(self) -> random.Random:
+        """The state's own random stream (its future chance), this state's alone."""
+        return self._stream()
+
+    @rng.setter
+    def rng(self, stream: random.Random) -> None:
+        self._rng, self._rng_shared = stream, False
+
+    def _stream(self) -> random.Random:
+        stream = self._rng
+        if stream is None:
+            stream = self._rng = random.Random(self._rng_seed)
+        elif self._rng_shared:
+            mine = random.Random(0)
+            mine.setstate(stream.getstate())
+            stream = self._rng = mine
+        self._rng_shared = False
+        return stream
 
     def chance_outcomes(self) -> Sequence[tuple[Option, float]]:
         return ()
@@ -275,8 +323,11 @@ class Night:
         """A copy with what ``player`` cannot know redealt from ``rng``: the other hands and the
         crew deck, the tide cards they have not seen (a final ship only into a slot that may hold
         it), and the state's future stream.  The redeal depends on the hidden cards as a multiset,
-        never on their order, so two states the player cannot tell apart redeal alike."""
+        never on their order, so two states the player cannot tell apart redeal alike.  The copy
+        records no further events (``quiet``): the search plays it out and drops it."""
+        shared = self._rng_shared
         new = self.clone()
+        self._rng_shared = shared  # the copy gets a stream of its own below: this state's stays its own
         pool = list(new.crew_deck)
         for seat, hand in enumerate(new.hands):
             if seat != player:
@@ -304,7 +355,8 @@ class Night:
             card = placed.get(i) or next(rest)
             _, flag, known = new.tide[i]
             new.tide[i] = (card, flag, known)
-        new.rng = random.Random(rng.getrandbits(64))
+        new._rng, new._rng_seed, new._rng_shared = None, rng.getrandbits(64), False
+        new.quiet = True  # the search plays it out and drops it: its events would never be told
         if player != new.seat:
             new._refresh()  # the decider's hand was redealt: so are the options that come from it
         return new
@@ -315,15 +367,16 @@ class Night:
         if self.kind == "guide":
             self._ask_guide()
         elif self.kind in ("discard", "slack"):
-            self._ask(self.kind, [Option(self.kind, c) for c in sorted(set(hand))])
+            self._ask(self.kind, [option(self.kind, c) for c in sorted(set(hand))])
         elif self.kind == "shelter":
             ropes = sorted({c for c in hand if "rope" in self.deck.crew[c].icons})
-            self._ask("shelter", [Option("shelter", c) for c in ropes] + [Option("shelter", "no")])
+            self._ask("shelter", [option("shelter", c) for c in ropes] + [option("shelter", "no")])
 
     # ------------------------------------------------------------------ the turn
 
     def _note(self, *event: str) -> None:
-        self.log = (event, self.log)
+        if not self.quiet:
+            self.log = (event, self.log)
 
     def events(self) -> list[tuple[str, ...]]:
         """What happened, oldest first: (kind, card ids and numbers as text) per event."""
@@ -343,13 +396,9 @@ class Night:
     def _settle(self) -> None:
         """Take every decision that has one option (it is no choice), in a loop, not by recursion."""
         while self.kind is not None and len(self.options) == 1:
-            kind, option = self.kind, self.options[0]
+            only = self.options[0]
             self.kind, self._decision = None, None
-            self._take(kind, option)
-
-    def _take(self, kind: str, option: Option) -> None:
-        # the option's kind names its handler (a guide decision has several: play, move, dock, end)
-        getattr(self, "_on_" + option.kind)(option.value)
+            _HANDLERS[only.kind](self, only.value)
 
     def _result(self, end: End, reason: Reason, result: Result) -> GameResult:
         return GameResult(end=end, reason=EndReason(reason), rounds=self.rounds(),
@@ -366,11 +415,12 @@ class Night:
             return
         self.revealed = self.storms = 0
         self.skip_guide = self.lamp_used = self.shift_used = False
-        self._note("turn", str(self.rounds()), str(self.seat), self.keepers[self.seat].id)
+        if not self.quiet:
+            self._note("turn", str(self.rounds()), str(self.seat), self.keepers[self.seat].id)
         if not self.tide:
             hand = self.hands[self.seat]
             if hand:
-                self._ask("slack", [Option("slack", c) for c in sorted(set(hand))])
+                self._ask("slack", [option("slack", c) for c in sorted(set(hand))])
             else:
                 self._end_tide()
             return
@@ -386,7 +436,7 @@ class Night:
         if self._keeper_rule() == "peek" and len(self.tide) > 1:
             card, may, known = self.tide[-1]
             self.tide[-1] = (card, may, known | (1 << self.seat))
-            self._ask("peek", [Option("peek", "top"), Option("peek", "bottom")])
+            self._ask("peek", [option("peek", "top"), option("peek", "bottom")])
         else:
             self._reveal()
 
@@ -420,7 +470,7 @@ class Night:
         if self._keeper_rule() == "shelter":
             ropes = sorted({c for c in self.hands[self.seat] if "rope" in self.deck.crew[c].icons})
             if ropes:
-                self._ask("shelter", [Option("shelter", c) for c in ropes] + [Option("shelter", "no")])
+                self._ask("shelter", [option("shelter", c) for c in ropes] + [option("shelter", "no")])
                 return
         self._strike()
 
@@ -448,7 +498,7 @@ class Night:
         rule = self.deck.storms[storm].rule
         if rule == "discard" and self.hands[self.seat]:
             self.fired.add(storm)
-            self._ask("discard", [Option("discard", c) for c in sorted(set(self.hands[self.seat]))])
+            self._ask("discard", [option("discard", c) for c in sorted(set(self.hands[self.seat]))])
             return
         if rule == "fog":
             self.skip_guide = True
@@ -486,7 +536,7 @@ class Night:
         if self.storms >= 2:
             self._end_tide(turn_over=True)
         elif self.tide:
-            self._ask("tide", [Option("tide", "reveal"), Option("tide", "stop")])
+            self.kind, self.options, self._decision = "tide", _TIDE, None
         else:
             self._end_tide()
 
@@ -535,21 +585,28 @@ class Night:
     def _ask_guide(self) -> None:
         if self.over is not None:
             return
-        seat = self.seat
-        crew = self.deck.crew
-        hand = sorted(set(self.hands[seat]))
+        seat = self.turn % self.players
+        deck = self.deck
+        crew, ships = deck.crew, deck.ships
+        hand = tuple(sorted(set(self.hands[seat])))
         options: list[Option] = []
-        lefts = {s.id: uncovered(self.deck.ships[s.id].needs, s) for s in self.bay}
+        lefts = {s.id: uncovered(ships[s.id].needs, s) for s in self.bay}
+        # the play options onto one ship depend on the hand, the ship and its needs left alone: they are
+        # worked out once per (hand, ship, needs left) and kept in the deck's bounded memo of guide steps
+        memo = deck.plays
         for ship in self.bay:
-            left = lefts[ship.id]
+            ship_id = ship.id
+            left = lefts[ship_id]
             if not left:
                 continue
-            for c in hand:
-                if crew[c].rule == "wild":
-                    options.extend(Option("play", f"{c}:{ship.id}:{need}") for need in sorted(set(left)))
-                elif any(mark in left for mark in crew[c].icons):
-                    options.append(Option("play", f"{c}:{ship.id}"))
-        if self._keeper_rule() == "shift" and not self.shift_used:
+            key = (hand, ship_id, tuple(left))
+            plays = memo.get(key)
+            if plays is None:
+                if len(memo) >= PLAYS_LIMIT:
+                    memo.clear()
+                plays = memo[key] = _plays(deck, hand, ship_id, left)
+            options.extend(plays)
+        if self.keepers[seat].rule == "shift" and not self.shift_used:
             for src in self.bay:
                 for c in sorted({c for c, _ in src.crew}):
                     for dst in self.bay:
@@ -557,28 +614,42 @@ class Night:
                         if dst is src or not left:
                             continue
                         if crew[c].rule == "wild":
-                            options.extend(Option("move", f"{c}:{src.id}:{dst.id}:{need}") for need in sorted(set(left)))
-                        elif any(mark in left for mark in crew[c].icons):
-                            options.append(Option("move", f"{c}:{src.id}:{dst.id}"))
+                            options.extend(option("move", c, src.id, dst.id, need) for need in sorted(set(left)))
+                        elif not crew[c].marks.isdisjoint(left):
+                            options.append(option("move", c, src.id, dst.id))
         for ship in self.bay:
             if len(lefts[ship.id]) == 1:
-                rig = self.deck.ships[ship.id].rig
-                berths = self.deck.berths
-                options.extend(Option("dock", f"{ship.id}:{berths[i].id}") for i in self.deck.takers[rig]
-                               if self.berths[i] is None and berths[i].harbour_rule == "one_short")
-        options.append(Option("end", "guide"))
-        self._ask("guide", options)
+                berths, held = deck.berths, self.berths
+                options.extend(option("dock", ship.id, berths[i].id) for i in deck.takers[ships[ship.id].rig]
+                               if held[i] is None and berths[i].harbour_rule == "one_short")
+        options.append(_END_GUIDE)
+        self.kind, self.options, self._decision = "guide", tuple(options), None
+        self._lefts, self._lefts_for = lefts, self.options
+
+    def guide_lefts(self) -> dict[str, list[str]] | None:
+        """The needs left of each ship in the bay (by ship id, not to be changed) as the pending guide
+        decision's options were made from them; None when no guide decision's options are pending."""
+        return self._lefts if self._lefts_for is self.options and self.options else None
 
     def _bay_ship(self, ship: str) -> BayShip:
-        return next(s for s in self.bay if s.id == ship)
+        for afloat in self.bay:
+            if afloat.id == ship:
+                return afloat
+        raise ValueError(f"{ship} is not in the bay")
 
     def _on_play(self, value: str) -> None:
-        c, ship_id, *need = value.split(":")
+        parts = _PLAY_PARTS.get(value)
+        if parts is None:
+            c, ship_id, *needs = value.split(":")
+            parts = _PLAY_PARTS[value] = (c, ship_id, tuple(needs))
+        c, ship_id, need = parts
         ship = self._bay_ship(ship_id)
         spec = self.deck.ships[ship_id]
-        left = uncovered(spec.needs, ship)
-        self.hands[self.seat].remove(c)
-        covered = tuple(need) if need else cover(self.deck.crew[c].icons, left)
+        lefts = self.guide_lefts()  # this play is an option of the guide decision just taken
+        left = lefts[ship_id] if lefts is not None else uncovered(spec.needs, ship)
+        self.hands[self.turn % self.players].remove(c)
+        card = self.deck.crew[c]
+        covered = need if need else cover(card.icons, left)
         if need:
             self.fired.add(c)  # a wild card covers the one need chosen
         if self._keeper_rule() == "double_lamp" and not self.lamp_used and "lamp" in covered:
@@ -591,9 +662,9 @@ class Night:
                 self.fired.add(self.keepers[self.seat].id)
         ship.crew.append((c, covered))
         self._note("play", c, ship_id)
-        if self.deck.crew[c].rule == "fog_horn":
+        if card.rule == "fog_horn":
             self.fog_until, self.fog_card = self.turn + self.players, c
-        if self.deck.crew[c].rule == "pilot" and self.bay[-1] is not ship:
+        if card.rule == "pilot" and self.bay[-1] is not ship:
             self.bay.remove(ship)
             self.bay.append(ship)
             self.fired.add(c)
@@ -626,7 +697,7 @@ class Night:
         if uncovered(spec.needs, ship):
             self._ask_guide()
             return
-        free = [Option("berth", self.deck.berths[i].id) for i in self.deck.takers[spec.rig] if self.berths[i] is None]
+        free = [option("berth", self.deck.berths[i].id) for i in self.deck.takers[spec.rig] if self.berths[i] is None]
         if not free:
             self._ask_guide()  # no berth takes it: it waits in the bay, covered
             return
@@ -677,7 +748,7 @@ class Night:
             self.reshuffled = True
             self._note("reshuffle")
             self.crew_deck, self.crew_discard = self.crew_discard, []
-            self.rng.shuffle(self.crew_deck)
+            self._stream().shuffle(self.crew_deck)
         self.hands[self.seat].append(self.crew_deck.pop())
         return True
 
@@ -696,6 +767,31 @@ class Night:
             return
         self.turn += 1
         self._start_turn()
+
+
+_END_GUIDE = option("end", "guide")
+_TIDE = (option("tide", "reveal"), option("tide", "stop"))
+#: the handler of each option kind (a guide decision has several: play, move, dock, end)
+_HANDLERS = {kind: getattr(Night, "_on_" + kind)
+             for kind in ("peek", "tide", "shelter", "discard", "slack", "play", "move", "dock", "berth", "end")}
+
+
+#: entries of a deck's memo of play options before it starts afresh
+PLAYS_LIMIT = 1 << 15
+
+
+def _plays(deck: Deck, hand: Sequence[str], ship_id: str, left: Sequence[str]) -> tuple[Option, ...]:
+    """The options of playing a card of ``hand`` (sorted, one id per kind of card) onto the ship with
+    the needs ``left``: a card with an icon of a need covers it; a wild card covers one need of the
+    player's choice (one option per need)."""
+    plays: list[Option] = []
+    for c in hand:
+        card = deck.crew[c]
+        if card.rule == "wild":
+            plays.extend(option("play", c, ship_id, need) for need in sorted(set(left)))
+        elif not card.marks.isdisjoint(left):
+            plays.append(option("play", c, ship_id))
+    return tuple(plays)
 
 
 def _is_state(state: Night) -> State:
