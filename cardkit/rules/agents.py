@@ -80,7 +80,7 @@ MAX_PLAYOUTS = 1_000_000
 MAX_SECONDS = 600.0
 
 GENERIC = ("random", "flat-mc", "mcts", "clairvoyant")
-#: default budgets: mcts:20 plays the example game in about 1 CPU s a game (bench/bench_mcts.py), a tenth of mcts:200
+#: default budgets: mcts:20 plays the example game in about 0.3-0.6 CPU s a game (bench/bench_mcts.py, 2026-12-01), a tenth of mcts:200
 DEFAULT_PLAYOUTS = {"flat-mc": 20, "mcts": 20, "clairvoyant": 20}
 
 
