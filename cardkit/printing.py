@@ -6,7 +6,7 @@ only PDF-drawing module (:mod:`cardkit.render.pdf`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -458,11 +458,28 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
 
 def face_pdf(face: Face, bleed: float = 3 * MM, title: str = "") -> bytes:
     """One face on its own page (trim plus bleed), with TrimBox and BleedBox set."""
-    t = face.template
-    doc = PdfDocument((t.width + 2 * bleed, t.height + 2 * bleed), title or face.id)
-    doc.set_boxes((bleed, bleed, bleed + t.width, bleed + t.height), bleed)
-    doc.draw([_place(face, bleed, bleed, bleed, False)])
-    doc.end_page()
+    return faces_pdf([face], bleed, title or face.id)
+
+
+def faces_pdf(faces: Sequence[Face], bleed: float = 3 * MM, title: str = "") -> bytes:
+    """Each face on a page of its own, drawn as :func:`face_pdf` draws it, in
+    one document: the fonts are embedded once rather than once per face, and a
+    frame or icon that recurs is written once.  A page rasterizes to the same
+    pixels as the face's own :func:`face_pdf` (the review images are compared
+    byte for byte)."""
+    doc: PdfDocument | None = None
+    for face in faces:
+        t = face.template
+        size = (t.width + 2 * bleed, t.height + 2 * bleed)
+        if doc is None:
+            doc = PdfDocument(size, title or face.id)
+        else:
+            doc.set_page_size(size)
+        doc.set_boxes((bleed, bleed, bleed + t.width, bleed + t.height), bleed)
+        doc.draw([_place(face, bleed, bleed, bleed, False)])
+        doc.end_page()
+    if doc is None:
+        raise ValueError("faces_pdf needs at least one face")
     return doc.finish()
 
 

@@ -3,9 +3,12 @@ in English and in the translation side by side, with the face's catalog entries
 and its translation findings marked on the card.
 
 Faces come from :func:`cardkit.printing.compose_set` and are rasterized by the
-chain ``cardkit build png`` uses (:func:`cardkit.printing.face_pdf`, then
-:func:`cardkit.render.images.rasterize` and :func:`png_bytes`), so a reviewer sees
-the printed layout.  Unlike ``build png`` the review renders faces whose text
+chain ``cardkit build png`` uses (the face drawn on a page of its own,
+:func:`cardkit.printing.faces_pdf`, here all faces of a set and locale in one
+document, then :func:`cardkit.render.images.rasterize_pages` and
+:func:`png_bytes`: the same pixels as :func:`cardkit.printing.face_pdf` and
+:func:`cardkit.render.images.rasterize` of each face), so a reviewer sees the
+printed layout.  Unlike ``build png`` the review renders faces whose text
 does not fit: those are what a translator most needs to see.  The text boxes
 come from the fit records of the same layout (``Face.fits``, as in the fit matrix
 of :mod:`cardkit.i18n.report`); findings come from
@@ -135,17 +138,21 @@ def _kind(card_set: CardSet, card: str) -> str:
 def render_faces(root: Path, card_set: CardSet, locale: str, folder: Path, dpi: int) -> list[RenderedFace]:
     """Compose every distinct face of ``card_set`` in ``locale`` (print order,
     fronts then backs of each card) and write one PNG per face into ``folder``."""
-    from cardkit.printing import _faces_by_id, compose_set, face_files, face_pdf
-    from cardkit.render.images import png_bytes, rasterize
+    from cardkit.printing import _faces_by_id, compose_set, face_files, faces_pdf
+    from cardkit.render.images import png_bytes, rasterize_pages
 
     items, extras = compose_set(root, card_set, locale)
     out = []
     files = face_files(root, card_set, folder, _faces_by_id(items + extras))
     folder.mkdir(parents=True, exist_ok=True)
-    for face, path in files:
+    if not files:
+        return out
+    # one document of every face: its fonts are embedded and read once, not once per face
+    pages = rasterize_pages(faces_pdf([face for face, _ in files], 0, f"{card_set.id} ({locale})"), dpi / 72)
+    for (face, path), image in zip(files, pages, strict=True):
         w, h = face.template.width, face.template.height
         name = path.name
-        path.write_bytes(png_bytes(rasterize(face_pdf(face, 0), dpi / 72)))
+        path.write_bytes(png_bytes(image))
         boxes = []
         for f in face.fits:
             x, y, bw, bh = f.box

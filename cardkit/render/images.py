@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import io
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,6 +85,24 @@ def rasterize(pdf: bytes, scale: float) -> Image.Image:
     finally:
         doc.close()
     return image
+
+
+def rasterize_pages(pdf: bytes, scale: float) -> Iterator[Image.Image]:
+    """Every page of a PDF as an RGB image, in page order: one document parsed
+    once (its fonts and images shared by the pages), the same pixels as
+    :func:`rasterize` gives for each page alone."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        for i in range(len(doc)):
+            page = doc[i]
+            try:
+                yield page.render(scale=scale, draw_annots=False).to_pil().convert("RGB")
+            finally:
+                page.close()
+    finally:
+        doc.close()
 
 
 def png_bytes(image: Image.Image, dpi: int | None = None) -> bytes:
