@@ -142,7 +142,7 @@ def render_faces(root: Path, card_set: CardSet, locale: str, folder: Path, dpi: 
     from cardkit.render.images import png_bytes, rasterize_pages
 
     items, extras = compose_set(root, card_set, locale)
-    out = []
+    out: list[RenderedFace] = []
     files = face_files(root, card_set, folder, _faces_by_id(items + extras))
     folder.mkdir(parents=True, exist_ok=True)
     if not files:
