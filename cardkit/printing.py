@@ -6,7 +6,8 @@ only PDF-drawing module (:mod:`cardkit.render.pdf`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,10 +59,36 @@ def compose_set(root: Path, card_set: CardSet, locale: str, units: str = "inch",
     (inch or cm) is passed to plugin elements that label distances (a table map)."""
     if units not in UNITS:
         raise CardkitError(f"unknown --units '{units}' (inch or cm)", code="B006")
+    key = (Path(root), id(card_set), locale, units, variant)
+    if _COMPOSED is not None and key in _COMPOSED:
+        return _COMPOSED[key][1]
     loc = Localizer(root, locale, card_set)
     comp = Composer(card_set, loc, load_faces(root, card_set, variant), art=lambda rel: load_art(root / rel, rel, root),
                     options={"units": units})
-    return comp.items(), comp.extras()
+    result = comp.items(), comp.extras()
+    if _COMPOSED is not None:
+        _COMPOSED[key] = (card_set, result)  # the set is kept so that its id stays its own
+    return result
+
+
+# compositions kept while a composed_once block runs: key -> (the set, its items and extras)
+_COMPOSED: dict[tuple[Path, int, str, str, str | None], tuple[CardSet, tuple[list[PrintItem], list[PrintItem]]]] | None = None
+
+
+@contextlib.contextmanager
+def composed_once() -> Iterator[None]:
+    """Within the block, :func:`compose_set` composes each set, locale, units and
+    variant once and gives every later call the same items (the review page
+    lays out each face for its fit check, its length budgets and its images);
+    callers must not change them.  The files are not read again inside the
+    block, so it should span one command's run, no more."""
+    global _COMPOSED
+    outer = _COMPOSED
+    _COMPOSED = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _COMPOSED = outer
 
 
 def fit_issues(root: Path, card_set: CardSet, locale: str, fits: list[FieldFit]) -> list[Issue]:

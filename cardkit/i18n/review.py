@@ -331,6 +331,7 @@ def write_review(root: Path, project: Project, out: Path, locales: list[str] | N
     render the faces (0: one per core), which changes no byte of the output.
     Every problem with the arguments is reported at once, before anything is written."""
     from cardkit.i18n.report import check_translations
+    from cardkit.printing import compose_set, composed_once
 
     root, out = Path(root), Path(out)
     targets, problems = _locale_issues(root, locales)
@@ -342,8 +343,12 @@ def write_review(root: Path, project: Project, out: Path, locales: list[str] | N
     if problems:
         raise CardkitError(problems)
     sets = [project.card_set(s) for s in (sorted(set(set_ids)) if set_ids else known)]
-    with staged_folder(out) as stage:
+    with staged_folder(out) as stage, composed_once():
         tasks = [(cs.id, loc) for cs in sorted(sets, key=lambda c: -len(c.strings)) for loc in [SOURCE_LOCALE] + targets]
+        # each set and locale is laid out once, here, before the workers fork: the images (in the workers),
+        # the fit check and the length budgets (here, meanwhile) use the same faces
+        for set_id, loc in tasks:
+            compose_set(root, project.card_set(set_id), loc)
         faces, report = _render_all(root, project, stage, tasks, dpi, jobs,
                                     lambda: check_translations(root, project, targets, [s.id for s in sets]))
         pages = []
@@ -409,7 +414,9 @@ _DROP_TABLES = frozenset({b"TSI0", b"TSI1", b"TSI2", b"TSI3", b"TSI5"})
 def web_font(data: bytes) -> bytes:
     """A TrueType font without the tables a browser's sanitizer refuses and no
     renderer reads (offsets, padding and checksums rebuilt)."""
+    import array
     import struct
+    import sys
 
     version, count = struct.unpack(">IH", data[:6])
     tables = []
@@ -421,22 +428,31 @@ def web_font(data: bytes) -> bytes:
     power = 1 << (n.bit_length() - 1)
     head = struct.pack(">IHHHH", version, n, power * 16, power.bit_length() - 1, n * 16 - power * 16)
 
-    def checksum(b: bytes) -> int:
+    def checksum(b: bytes) -> int:  # the sum of the big-endian 32-bit words (an array sums a 4 MB font in ms)
         b += b"\0" * (-len(b) % 4)
-        return sum(struct.unpack(f">{len(b) // 4}I", b)) & 0xFFFFFFFF
+        words = array.array("I")
+        if words.itemsize != 4:  # pragma: no cover - a platform whose unsigned int is not 32 bits
+            return sum(struct.unpack(f">{len(b) // 4}I", b)) & 0xFFFFFFFF
+        words.frombytes(b)
+        if sys.byteorder == "little":
+            words.byteswap()
+        return sum(words) & 0xFFFFFFFF
 
     offset = 12 + 16 * n
-    records, body = [], []
+    records, body, sums = [], [], []
     for tag, table in tables:
         if tag == b"head":
             table = table[:8] + b"\0\0\0\0" + table[12:]  # checksumAdjustment, set below
-        records.append(struct.pack(">4sIII", tag, checksum(table), offset, len(table)))
+        sums.append(checksum(table))
+        records.append(struct.pack(">4sIII", tag, sums[-1], offset, len(table)))
         body.append(table + b"\0" * (-len(table) % 4))
         offset += len(body[-1])
     font = bytearray(head + b"".join(records) + b"".join(body))
     at = next((struct.unpack(">I", r[8:12])[0] for r in records if r[:4] == b"head"), None)
     if at is not None:
-        struct.pack_into(">I", font, at + 8, (0xB1B0AFBA - checksum(bytes(font))) & 0xFFFFFFFF)
+        # the whole font's checksum: its directory's plus its tables' (each padded to whole words)
+        total = (checksum(head + b"".join(records)) + sum(sums)) & 0xFFFFFFFF
+        struct.pack_into(">I", font, at + 8, (0xB1B0AFBA - total) & 0xFFFFFFFF)
     return bytes(font)
 
 
