@@ -105,9 +105,13 @@ def rasterize_pages(pdf: bytes, scale: float) -> Iterator[Image.Image]:
         doc.close()
 
 
-def png_bytes(image: Image.Image, dpi: int | None = None) -> bytes:
+def png_bytes(image: Image.Image, dpi: int | None = None, compress_level: int | None = None) -> bytes:
+    """``image`` as PNG; ``compress_level`` 0-9 (zlib's, default 6) trades
+    size for time, never pixels."""
     out = io.BytesIO()
-    kwargs = {"dpi": (dpi, dpi)} if dpi else {}
+    kwargs: dict[str, object] = {"dpi": (dpi, dpi)} if dpi else {}
+    if compress_level is not None:
+        kwargs["compress_level"] = compress_level
     image.save(out, format="PNG", **kwargs)
     return out.getvalue()
 
