@@ -488,12 +488,18 @@ def face_pdf(face: Face, bleed: float = 3 * MM, title: str = "") -> bytes:
     return faces_pdf([face], bleed, title or face.id)
 
 
-def faces_pdf(faces: Sequence[Face], bleed: float = 3 * MM, title: str = "") -> bytes:
+def faces_pdf(faces: Sequence[Face], bleed: float = 3 * MM, title: str = "", for_raster: bool = False) -> bytes:
     """Each face on a page of its own, drawn as :func:`face_pdf` draws it, in
     one document: the fonts are embedded once rather than once per face, and a
     frame or icon that recurs is written once.  A page rasterizes to the same
     pixels as the face's own :func:`face_pdf` (the review images are compared
-    byte for byte)."""
+    pixel for pixel).  ``for_raster``: a document only a rasterizer reads, its
+    streams binary (:func:`cardkit.render.pdf.binary_streams`)."""
+    if for_raster:
+        from cardkit.render.pdf import binary_streams
+
+        with binary_streams():
+            return faces_pdf(faces, bleed, title)
     doc: PdfDocument | None = None
     for face in faces:
         t = face.template

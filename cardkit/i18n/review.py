@@ -151,7 +151,7 @@ def render_faces(root: Path, card_set: CardSet, locale: str, folder: Path, dpi: 
     if not files:
         return out
     # one document of every face: its fonts are embedded and read once, not once per face
-    pages = rasterize_pages(faces_pdf([face for face, _ in files], 0, f"{card_set.id} ({locale})"), dpi / 72)
+    pages = rasterize_pages(faces_pdf([face for face, _ in files], 0, f"{card_set.id} ({locale})", for_raster=True), dpi / 72)
     for (face, path), image in zip(files, pages, strict=True):
         w, h = face.template.width, face.template.height
         name = path.name
