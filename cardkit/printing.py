@@ -299,6 +299,18 @@ def game_tokens(card_set: CardSet, loc: Localizer) -> list[Token]:
     return [t for t in plugin.tokens(card_set, loc.ui) if t.count > 0]
 
 
+TOKEN_R = 11 * MM  # the radius of a token and of a team marker on the token page
+TEAM_RING = 2 * MM  # a team marker's white ring, this far inside its edge
+TEAM_NAME = ("title", 9.0)  # the role and size of the team's name across its marker
+
+
+def team_name_room(book: FontBook, locale: str, name: str) -> tuple[float, float]:
+    """How wide a team's name prints on its marker of the token page, and the
+    room it has: the width inside the marker's white ring (points)."""
+    role, size = TEAM_NAME
+    return book.width(name, book.chain(locale, role), size), 2 * (TOKEN_R - TEAM_RING)
+
+
 def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer, duplex: str, title: str,
                icons: Mapping[str, SvgIcon] | None = None) -> None:
     """The game's tokens (its plugin's ``tokens`` hook) and a marker per team of the
@@ -310,7 +322,7 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
     if not tokens and not teams:
         return
     ops: list[Op] = []
-    r = 11 * MM
+    r = TOKEN_R
     margin = 18 * MM
     x, y = margin, sheet.page_h - 30 * MM
     heading = loc.ui("tokens.title")
@@ -333,8 +345,8 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
         cx, cy = x + r, y - r
         name = loc.card(f"set.teams.{team.id}.name")
         ops.append(Circle(cx, cy, r, fill=team.colour, stroke=INK, lw=0.6))
-        ops.append(Circle(cx, cy, r - 2 * MM, stroke="#ffffff", lw=1))
-        for txt, dy, role, size in ((name, 0.5 * MM, "title", 9), (loc.ui("tokens.team"), -4 * MM, "body", 6)):
+        ops.append(Circle(cx, cy, r - TEAM_RING, stroke="#ffffff", lw=1))
+        for txt, dy, role, size in ((name, 0.5 * MM, *TEAM_NAME), (loc.ui("tokens.team"), -4 * MM, "body", 6)):
             w = book.width(txt, book.chain(loc.locale, role), size)
             ops.append(Text(cx - w / 2, cy + dy, txt, loc.locale, role, size, "#ffffff"))
         x += 2 * r + 5 * MM

@@ -94,6 +94,15 @@ def project_locales(root: Path) -> list[str]:
     return sorted(p.name for p in base.iterdir() if (p / "LC_MESSAGES").is_dir())
 
 
+# set manifest strings that nothing prints (no face, sheet, token page, report or narration): a set
+# glossary's explanation of a rule, for the set's authors and translators; its name prints in the
+# special-rules line of the cards that list the rule.  A face that prints one (``string:``) gives it a
+# length budget and a fit check like any other string, and then the note is not written.
+UNPRINTED = re.compile(r"set\.glossary\.[^.]+\.text")
+NOT_PRINTED = ("Not printed: a set glossary text explains the rule to authors and translators; no card, "
+               "sheet or report prints it, so no length budget applies")
+
+
 def template_for(domain: str, strings: tuple[SourceString, ...], budgets: dict[str, int] | None = None) -> Catalog:
     """The ``.pot`` catalog of a domain (a set, or ``ui``): one entry per string,
     with a translator comment saying where it is printed and its length budget."""
@@ -106,6 +115,8 @@ def template_for(domain: str, strings: tuple[SourceString, ...], budgets: dict[s
         if budgets and s.msgctxt in budgets:
             comments.append(f"Length budget: about {budgets[s.msgctxt]} characters at full size (English: {len(s.text)}); "
                             "longer text shrinks, `cardkit l10n check` says whether it still fits")
+        elif budgets is not None and UNPRINTED.fullmatch(s.msgctxt):
+            comments.append(NOT_PRINTED)
         msgid: str | tuple[str, str] = s.text
         if s.plural is not None:
             msgid = (s.text, s.plural)

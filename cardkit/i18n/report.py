@@ -254,6 +254,7 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
                     boxes[k] = face.template.fields.get(f.field)
     _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report, set_icon_names(root / card_set.directory, root))
     _fit_sheet_texts(items + extras, loc, locale, report, entries)
+    _fit_team_markers(card_set, loc, locale, report)
 
     def where(domain: str, msgctxt: str) -> tuple[str, int]:
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
@@ -334,6 +335,26 @@ def _fit_sheet_texts(items: list[Any], loc: Any, locale: str, report: CheckRepor
             if width > sheet.card_w:
                 add(f"calibration.{side}", f"calibration page, slot label: {width / 2.835:.1f} mm wide, the card "
                                            f"{sheet.card_w / 2.835:.1f} mm")
+
+
+def _fit_team_markers(card_set: Any, loc: Any, locale: str, report: CheckReport) -> None:
+    """The team names of the set manifest as the token page prints them, one
+    across each team's marker (no shrinking): T950 on a name wider than the
+    marker's white ring."""
+    from cardkit.layout.units import MM
+    from cardkit.printing import team_name_room
+
+    book = FontBook()
+    for team in card_set.teams:
+        msgctxt = f"set.teams.{team.id}.name"
+        name = loc.card(msgctxt)
+        width, room = team_name_room(book, locale, name)
+        if width > room:
+            file, line = loc.where(msgctxt)
+            report.findings.append(Finding(
+                "T950", Severity.ERROR, locale, card_set.id, msgctxt, file, line,
+                f"token page, team marker: '{name}' is {width / MM:.1f} mm wide, the marker's ring "
+                f"{room / MM:.1f} mm"))
 
 
 def _split_key(key: str, card_set: Any) -> tuple[str, str]:
