@@ -16,9 +16,8 @@ are drawn, are always drawn.
 
 from __future__ import annotations
 
-import contextlib
 import io
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from reportlab.lib.colors import CMYKColor, Color, HexColor, toColor
@@ -44,23 +43,6 @@ from cardkit.render import cmyk
 from cardkit.render.cmyk import RGB_OUTPUT, THIN_LINE, ColourOptions, Role
 
 PAPER_WHITE = "#ffffff"
-
-
-@contextlib.contextmanager
-def binary_streams() -> Iterator[None]:
-    """Documents drawn and finished inside the block write their streams as
-    Flate data only, not ASCII85 over Flate (reportlab's default, a 7-bit
-    file): for a PDF that only a rasterizer reads, where reportlab's
-    pure-Python ASCII85 encoder costs more than drawing the pages.  The same
-    pages, the same pixels; reportlab's setting is restored after the block."""
-    from reportlab import rl_config
-
-    old = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = old
 
 
 _CONTENT_ONLY = (Text, Rect, Icon, Circle, Line, Poly)
@@ -291,3 +273,21 @@ class PdfDocument:
                 c.setLineCap(0)
                 c.setLineJoin(0)
 
+
+class binary_streams:  # noqa: N801 - used as a context manager, like a function
+    """Documents drawn and finished inside a ``with binary_streams():`` block
+    write their streams as Flate data only, not ASCII85 over Flate (reportlab's
+    default, a 7-bit file): for a PDF that only a rasterizer reads, where the
+    ASCII85 text costs time and bytes.  The same pages, the same pixels;
+    reportlab's setting is restored when the block ends."""
+
+    def __enter__(self) -> None:
+        from reportlab import rl_config
+
+        self._old = rl_config.useA85
+        rl_config.useA85 = 0
+
+    def __exit__(self, *exc: object) -> None:
+        from reportlab import rl_config
+
+        rl_config.useA85 = self._old
