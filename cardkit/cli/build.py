@@ -204,6 +204,8 @@ def build_pdf_cmd(root: RootOpt = Path("."),
                        margin=_parse_margin(margin), colours=colours, variant=variant)
     for line in coverage:
         typer.echo(line)
+    for warning in result.warnings:  # the pseudo-locale's strings printed in English
+        typer.echo(warning.format(), err=True)
     typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")
 
 
