@@ -145,8 +145,8 @@ def english_where_too_long(root: Path, card_set: CardSet, locale: str, units: st
         back = alt.back if mine.back is not None and mine.back.card in cards else mine.back
         return mine if front is mine.front and back is mine.back else PrintItem(front, back, mine.deck)
 
-    for keys, cards in sorted(cards_of.items(), key=lambda kv: sorted(kv[1])):
-        comp = _composer(root, card_set, loc.without(keys), units, variant)
+    for english_keys, cards in sorted(cards_of.items(), key=lambda kv: sorted(kv[1])):
+        comp = _composer(root, card_set, loc.without(english_keys), units, variant)
         alt_items, alt_extras = comp.items(), comp.extras()
         items = [swap(a, b, cards) for a, b in zip(items, alt_items)]
         extras = [swap(a, b, cards) for a, b in zip(extras, alt_extras)]
