@@ -784,13 +784,21 @@ def plan_update(root: Path, domain: str, strings: tuple[SourceString, ...], loca
         except CardkitError as exc:
             issues.extend(exc.issues)
             continue
-        doc = merge(template, old, loc)
-        data = render(doc, _width_of(old))
-        plans.append(Planned(path, keep_unchanged(old, data, rel(root, path), loc) if old is not None else data, loc,
-                             stats=doc.stats))
+        plans.append(plan_catalog(root, template, loc, old))
     if issues:
         raise CardkitError(issues)
     return plans
+
+
+def plan_catalog(root: Path, template: Catalog, locale: str, old: LoadedCatalog | None) -> Planned:
+    """What ``update`` would write for one locale's catalog of the template's
+    domain, from the catalog as already read (``None``: there is none); the
+    template is not changed, so one serves every locale."""
+    path = po_path(root, locale, str(template.domain))
+    doc = merge(template, old, locale)
+    data = render(doc, _width_of(old))
+    return Planned(path, keep_unchanged(old, data, rel(root, path), locale) if old is not None else data, locale,
+                   stats=doc.stats)
 
 
 def _blocks(text: str) -> list[str]:
