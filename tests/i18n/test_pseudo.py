@@ -105,3 +105,19 @@ def test_a_real_locale_still_refuses_a_string_that_does_not_fit(project: Path, c
     assert built.code == 1
     assert "error[P010]: set.glossary.night_fighting.name" in built.err and "does not fit field 'rules'" in built.err
     assert "W030" not in built.err and not (project / "output/deep-strike-fi-a4.pdf").exists()
+
+
+def test_cardkit_build_goes_past_the_pseudo_locales_fit_errors(project: Path, cli):
+    """`cardkit build` with locales/qps present: the T950 of the pseudo-locale
+    does not stop it; its PDF is written with the same W030 lines."""
+    import shutil
+
+    shutil.rmtree(project / "cards/death-angel")  # one small set, English and qps only
+    for name in ("fi", "ko", "death-angel.pot"):
+        path = project / "locales" / name
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+    assert cli("l10n", "pseudo", "--root", str(project)).code == 0
+    built = cli("build", "--root", str(project))
+    assert built.code == 0, built.err
+    assert "warning[W030]: set.glossary.night_fighting.name (qps) prints in English on ds5_hammer_blow" in built.err
+    assert (project / "output/deep-strike-qps-a4.pdf").is_file() and (project / "output/deep-strike-en-a4.pdf").is_file()
