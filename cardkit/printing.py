@@ -6,13 +6,15 @@ only PDF-drawing module (:mod:`cardkit.render.pdf`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardkit.errors import CardkitError, Issue
+from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.fsutil import atomic_write_bytes, face_file_stem, output_path
 from cardkit.games import Token
+from cardkit.i18n.catalogs import PSEUDO
 from cardkit.i18n.localize import Localizer
 from cardkit.layout.compose import INK, Composer, Face, FieldFit, PrintItem, bad_fits, icon_op
 from cardkit.layout.faces import load_faces
@@ -31,7 +33,7 @@ from cardkit.layout.sheet import (
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.textfit import ColumnResult, Style, block_height
 from cardkit.layout.units import MM
-from cardkit.model import CardSet
+from cardkit.model import CardSet, SourceString
 from cardkit.render.cmyk import RGB_OUTPUT, ColourOptions
 from cardkit.render.images import load_art
 from cardkit.render.pdf import PdfDocument
@@ -46,6 +48,7 @@ class BuildResult:
     cards: int
     faces: int
     fits: list[FieldFit] = field(default_factory=list)
+    warnings: list[Issue] = field(default_factory=list)  # the pseudo-locale's strings printed in English (W030)
 
 
 UNITS = ("inch", "cm")
@@ -58,10 +61,45 @@ def compose_set(root: Path, card_set: CardSet, locale: str, units: str = "inch",
     (inch or cm) is passed to plugin elements that label distances (a table map)."""
     if units not in UNITS:
         raise CardkitError(f"unknown --units '{units}' (inch or cm)", code="B006")
-    loc = Localizer(root, locale, card_set)
-    comp = Composer(card_set, loc, load_faces(root, card_set, variant), art=lambda rel: load_art(root / rel, rel, root),
-                    options={"units": units})
-    return comp.items(), comp.extras()
+    key = (Path(root), id(card_set), locale, units, variant)
+    if _COMPOSED is not None and key in _COMPOSED:
+        return _COMPOSED[key][1]
+    comp = _composer(root, card_set, Localizer(root, locale, card_set), units, variant)
+    result = comp.items(), comp.extras()
+    if _COMPOSED is not None:
+        _COMPOSED[key] = (card_set, result)  # the set is kept so that its id stays its own
+    return result
+
+
+# compositions kept while a composed_once block runs: key -> (the set, its items and extras)
+_COMPOSED: dict[tuple[Path, int, str, str, str | None], tuple[CardSet, tuple[list[PrintItem], list[PrintItem]]]] | None = None
+
+
+@contextlib.contextmanager
+def composed_once() -> Iterator[None]:
+    """Within the block, :func:`compose_set` composes each set, locale, units and
+    variant once and gives every later call the same items (the review page
+    lays out each face for its fit check, its length budgets and its images);
+    callers must not change them.  The files are not read again inside the
+    block, so it should span one command's run, no more."""
+    global _COMPOSED
+    outer = _COMPOSED
+    _COMPOSED = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _COMPOSED = outer
+
+
+def _entry_of(loc: Localizer, english: Mapping[str, SourceString], key: str, locale: str) -> tuple[str, int]:
+    """Where a string of a fit is written: its catalog entry, else its English source."""
+    if key.startswith("ui:"):
+        return loc.where_ui(key[3:])
+    if locale != "en" and loc.where(key)[0]:
+        return loc.where(key)
+    if key in english:
+        return english[key].file, english[key].line
+    return "", 0
 
 
 def fit_issues(root: Path, card_set: CardSet, locale: str, fits: list[FieldFit]) -> list[Issue]:
@@ -70,17 +108,56 @@ def fit_issues(root: Path, card_set: CardSet, locale: str, fits: list[FieldFit])
     english = {s.msgctxt: s for s in card_set.strings}
     out = []
     for f in fits:
-        key = f.key.split(",")[0]
-        file, line = "", 0
-        if key.startswith("ui:"):
-            file, line = loc.where_ui(key[3:])
-        elif locale != "en" and loc.where(key)[0]:
-            file, line = loc.where(key)
-        elif key in english:
-            file, line = english[key].file, english[key].line
+        file, line = _entry_of(loc, english, f.key.split(",")[0], locale)
         out.append(Issue("P010", f"{f.key} ({locale}) does not fit field '{f.field}' of {f.card}: {f.result.describe()}",
                          file=file, line=line, column=1))
     return out
+
+
+def _composer(root: Path, card_set: CardSet, loc: Localizer, units: str, variant: str | None) -> Composer:
+    return Composer(card_set, loc, load_faces(root, card_set, variant), art=lambda rel: load_art(root / rel, rel, root),
+                    options={"units": units})
+
+
+def english_where_too_long(root: Path, card_set: CardSet, locale: str, units: str, variant: str | None,
+                           items: list[PrintItem], extras: list[PrintItem]
+                           ) -> tuple[list[PrintItem], list[PrintItem], list[Issue]]:
+    """The pseudo-locale's way with a box whose text does not fit even at its
+    minimum size: on that card the box's strings print as their English source
+    (no brackets, no accents, so the designer sees the place on the sheet), and
+    each such string is a W030 warning on its own catalog entry.  Only the
+    faces of the cards concerned are composed again; the other cards keep their
+    pseudo text.  What still does not fit in English is left for the P010 check."""
+    bad = bad_fits(_faces(items + extras))
+    if not bad:
+        return items, extras, []
+    keys_of: dict[str, set[str]] = {}
+    for f in bad:
+        keys_of.setdefault(f.card, set()).update(k for k in f.key.split(",") if k)
+    cards_of: dict[frozenset[str], set[str]] = {}  # one composition per distinct set of strings
+    for card, keys in keys_of.items():
+        cards_of.setdefault(frozenset(keys), set()).add(card)
+    loc = Localizer(root, locale, card_set)
+    english = {s.msgctxt: s for s in card_set.strings}
+
+    def swap(mine: PrintItem, alt: PrintItem, cards: set[str]) -> PrintItem:
+        front = alt.front if mine.front.card in cards else mine.front
+        back = alt.back if mine.back is not None and mine.back.card in cards else mine.back
+        return mine if front is mine.front and back is mine.back else PrintItem(front, back, mine.deck)
+
+    for english_keys, cards in sorted(cards_of.items(), key=lambda kv: sorted(kv[1])):
+        comp = _composer(root, card_set, loc.without(english_keys), units, variant)
+        alt_items, alt_extras = comp.items(), comp.extras()
+        items = [swap(a, b, cards) for a, b in zip(items, alt_items)]
+        extras = [swap(a, b, cards) for a, b in zip(extras, alt_extras)]
+    warnings = []
+    for f in bad:
+        for key in dict.fromkeys(k for k in f.key.split(",") if k):
+            file, line = _entry_of(loc, english, key, locale)
+            warnings.append(Issue("W030", f"{key} ({locale}) prints in English on {f.card}, field '{f.field}': "
+                                  f"the pseudo text {f.result.describe()}", file=file, line=line, column=1,
+                                  severity=Severity.WARNING))
+    return items, extras, warnings
 
 
 Edges = tuple[float, float, float, float]  # bleed beyond the trim: left, bottom, right, top
@@ -272,6 +349,18 @@ def game_tokens(card_set: CardSet, loc: Localizer) -> list[Token]:
     return [t for t in plugin.tokens(card_set, loc.ui) if t.count > 0]
 
 
+TOKEN_R = 11 * MM  # the radius of a token and of a team marker on the token page
+TEAM_RING = 2 * MM  # a team marker's white ring, this far inside its edge
+TEAM_NAME = ("title", 9.0)  # the role and size of the team's name across its marker
+
+
+def team_name_room(book: FontBook, locale: str, name: str) -> tuple[float, float]:
+    """How wide a team's name prints on its marker of the token page, and the
+    room it has: the width inside the marker's white ring (points)."""
+    role, size = TEAM_NAME
+    return book.width(name, book.chain(locale, role), size), 2 * (TOKEN_R - TEAM_RING)
+
+
 def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer, duplex: str, title: str,
                icons: Mapping[str, SvgIcon] | None = None) -> None:
     """The game's tokens (its plugin's ``tokens`` hook) and a marker per team of the
@@ -283,7 +372,7 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
     if not tokens and not teams:
         return
     ops: list[Op] = []
-    r = 11 * MM
+    r = TOKEN_R
     margin = 18 * MM
     x, y = margin, sheet.page_h - 30 * MM
     # the heading and the team markers' label are the game's words (its set's strings
@@ -308,9 +397,9 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
         cx, cy = x + r, y - r
         name = loc.card(f"set.teams.{team.id}.name")
         ops.append(Circle(cx, cy, r, fill=team.colour, stroke=INK, lw=0.6))
-        ops.append(Circle(cx, cy, r - 2 * MM, stroke="#ffffff", lw=1))
+        ops.append(Circle(cx, cy, r - TEAM_RING, stroke="#ffffff", lw=1))
         label = loc.ui("tokens.team") if "tokens.team" in loc.set_ui else ""
-        for txt, dy, role, size in ((name, 0.5 * MM, "title", 9), (label, -4 * MM, "body", 6)):
+        for txt, dy, role, size in ((name, 0.5 * MM, *TEAM_NAME), (label, -4 * MM, "body", 6)):
             if not txt:
                 continue
             w = book.width(txt, book.chain(loc.locale, role), size)
@@ -418,6 +507,9 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     if issues:  # every bad option at once, before anything is composed
         raise CardkitError(issues)
     items, extras = compose_set(root, card_set, locale, units, variant)
+    warnings: list[Issue] = []
+    if locale == PSEUDO:  # a preview of fit, not for print: the build goes on (docs/translation.md)
+        items, extras, warnings = english_where_too_long(root, card_set, locale, units, variant, items, extras)
     all_items = items + extras
     _check_fits(root, card_set, locale, all_items)
     faces = _faces(all_items)
@@ -458,16 +550,39 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     path = out or output_path(root / "output", f"{card_set.id}-{locale}-{paper}{suffix}.pdf", "the set id")
     atomic_write_bytes(path, data)
     fits = [f for face in faces for f in face.fits]
-    return BuildResult(path, doc.pages, sum(1 for _ in items), len(faces), fits)
+    return BuildResult(path, doc.pages, sum(1 for _ in items), len(faces), fits, warnings)
 
 
 def face_pdf(face: Face, bleed: float = 3 * MM, title: str = "") -> bytes:
     """One face on its own page (trim plus bleed), with TrimBox and BleedBox set."""
-    t = face.template
-    doc = PdfDocument((t.width + 2 * bleed, t.height + 2 * bleed), title or face.id)
-    doc.set_boxes((bleed, bleed, bleed + t.width, bleed + t.height), bleed)
-    doc.draw([_place(face, bleed, bleed, bleed, False)])
-    doc.end_page()
+    return faces_pdf([face], bleed, title or face.id)
+
+
+def faces_pdf(faces: Sequence[Face], bleed: float = 3 * MM, title: str = "", for_raster: bool = False) -> bytes:
+    """Each face on a page of its own, drawn as :func:`face_pdf` draws it, in
+    one document: the fonts are embedded once rather than once per face, and a
+    frame or icon that recurs is written once.  A page rasterizes to the same
+    pixels as the face's own :func:`face_pdf` (the review images are compared
+    pixel for pixel).  ``for_raster``: a document only a rasterizer reads, its
+    streams binary (:func:`cardkit.render.pdf.binary_streams`)."""
+    if for_raster:
+        from cardkit.render.pdf import binary_streams
+
+        with binary_streams():
+            return faces_pdf(faces, bleed, title)
+    doc: PdfDocument | None = None
+    for face in faces:
+        t = face.template
+        size = (t.width + 2 * bleed, t.height + 2 * bleed)
+        if doc is None:
+            doc = PdfDocument(size, title or face.id)
+        else:
+            doc.set_page_size(size)
+        doc.set_boxes((bleed, bleed, bleed + t.width, bleed + t.height), bleed)
+        doc.draw([_place(face, bleed, bleed, bleed, False)])
+        doc.end_page()
+    if doc is None:
+        raise ValueError("faces_pdf needs at least one face")
     return doc.finish()
 
 

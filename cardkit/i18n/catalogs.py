@@ -94,6 +94,15 @@ def project_locales(root: Path) -> list[str]:
     return sorted(p.name for p in base.iterdir() if (p / "LC_MESSAGES").is_dir())
 
 
+# set manifest strings that nothing prints (no face, sheet, token page, report or narration): a set
+# glossary's explanation of a rule, for the set's authors and translators; its name prints in the
+# special-rules line of the cards that list the rule.  A face that prints one (``string:``) gives it a
+# length budget and a fit check like any other string, and then the note is not written.
+UNPRINTED = re.compile(r"set\.glossary\.[^.]+\.text")
+NOT_PRINTED = ("Not printed: a set glossary text explains the rule to authors and translators; no card, "
+               "sheet or report prints it, so no length budget applies")
+
+
 def template_for(domain: str, strings: tuple[SourceString, ...], budgets: dict[str, int] | None = None) -> Catalog:
     """The ``.pot`` catalog of a domain (a set, or ``ui``): one entry per string,
     with a translator comment saying where it is printed and its length budget."""
@@ -106,6 +115,8 @@ def template_for(domain: str, strings: tuple[SourceString, ...], budgets: dict[s
         if budgets and s.msgctxt in budgets:
             comments.append(f"Length budget: about {budgets[s.msgctxt]} characters at full size (English: {len(s.text)}); "
                             "longer text shrinks, `cardkit l10n check` says whether it still fits")
+        elif budgets is not None and UNPRINTED.fullmatch(s.msgctxt):
+            comments.append(NOT_PRINTED)
         msgid: str | tuple[str, str] = s.text
         if s.plural is not None:
             msgid = (s.text, s.plural)
@@ -773,13 +784,21 @@ def plan_update(root: Path, domain: str, strings: tuple[SourceString, ...], loca
         except CardkitError as exc:
             issues.extend(exc.issues)
             continue
-        doc = merge(template, old, loc)
-        data = render(doc, _width_of(old))
-        plans.append(Planned(path, keep_unchanged(old, data, rel(root, path), loc) if old is not None else data, loc,
-                             stats=doc.stats))
+        plans.append(plan_catalog(root, template, loc, old))
     if issues:
         raise CardkitError(issues)
     return plans
+
+
+def plan_catalog(root: Path, template: Catalog, locale: str, old: LoadedCatalog | None) -> Planned:
+    """What ``update`` would write for one locale's catalog of the template's
+    domain, from the catalog as already read (``None``: there is none); the
+    template is not changed, so one serves every locale."""
+    path = po_path(root, locale, str(template.domain))
+    doc = merge(template, old, locale)
+    data = render(doc, _width_of(old))
+    return Planned(path, keep_unchanged(old, data, rel(root, path), locale) if old is not None else data, locale,
+                   stats=doc.stats)
 
 
 def _blocks(text: str) -> list[str]:

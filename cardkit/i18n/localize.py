@@ -15,6 +15,7 @@ is chosen by the locale's gettext plural rule as Babel knows it.
 
 from __future__ import annotations
 
+import copy
 import functools
 import gettext
 import io
@@ -22,7 +23,7 @@ import os
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Union
+from typing import Callable, Iterable, Union
 
 from babel.core import UnknownLocaleError
 from babel.messages.plurals import get_plural
@@ -189,6 +190,17 @@ class Localizer:
         self.ui_po = ui_catalog(self.root, locale)
         self.table = self._load(self.set_po)
         self.ui_table = self._load(self.ui_po)
+
+    def without(self, keys: Iterable[str]) -> Localizer:
+        """A copy that leaves the translations of ``keys`` out, so that those
+        strings come out in English (msgctxts; ``ui:<id>`` for interface
+        strings).  The copy's :meth:`where` no longer finds them: ask this one."""
+        card_keys = {k for k in keys if not k.startswith("ui:")}
+        ui_keys = {k[3:] for k in keys if k.startswith("ui:")}
+        out = copy.copy(self)
+        out.table = {k: v for k, v in self.table.items() if k not in card_keys and k not in ui_keys}
+        out.ui_table = {k: v for k, v in self.ui_table.items() if k not in ui_keys}
+        return out
 
     def _path(self, domain: str) -> Path | None:
         if self.locale == SOURCE_LOCALE:

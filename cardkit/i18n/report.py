@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from babel.messages.catalog import Catalog
+
 from cardkit.errors import CardkitError, Severity
-from cardkit.i18n.catalogs import plan_update, po_path, read_catalog, rel
+from cardkit.i18n.catalogs import plan_catalog, po_path, read_catalog, rel, template_for
 from cardkit.i18n.budget import split_by_english, translation_domains
 from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
 from cardkit.i18n.localize import UI_DOMAIN, form_example, plural_forms
@@ -74,7 +76,10 @@ def _card_of(msgctxt: str, domain: str) -> str:
 
 
 def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale: str,
-             report: CheckReport, budgets: dict[str, int], icons: frozenset[str] = frozenset()) -> list[Entry]:
+             report: CheckReport, template: Catalog, icons: frozenset[str] = frozenset()) -> list[Entry]:
+    """The translated entries of one catalog, with what it lacks (T101, T102,
+    T151), its fuzzy (T103) and obsolete (T104) entries and whether it is stale
+    against ``template``, the domain's ``.pot`` (T105), all from one reading."""
     path = po_path(root, locale, domain)
     file = rel(root, path)
     total = len(strings)
@@ -127,8 +132,7 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
     for key, m in cat.obsolete.items():
         report.findings.append(Finding("T104", Severity.WARNING, locale, domain, str(m.context or key), file, m.lineno or 0,
                                        "obsolete entry: its card field no longer exists"))
-    plans = plan_update(root, domain, strings, [locale], budgets)
-    if any(p.stale() for p in plans[1:]):
+    if plan_catalog(root, template, locale, loaded).stale():
         report.findings.append(Finding("T105", Severity.ERROR, locale, domain, "", file, 1,
                                        "catalog is stale against the cards (run: cardkit l10n update)"))
     return entries
@@ -204,14 +208,16 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
     domains = [d for d in translation_domains(project) if d[0] in wanted]
     steps = [sum(len(strings) for _, strings, _ in domains), sum(len(st.cards) for st in sets) if fit else 0]
     total, done = len(locales) * sum(steps), 0
+    templates = {domain: template_for(domain, strings, budgets) for domain, strings, budgets in domains}  # one per domain
     for locale in locales:
         glossary, problems = load_glossary(root, locale)
         for p in problems:
             report.findings.append(Finding(p.code, Severity.ERROR, locale, "glossary", "", p.file, p.line, p.message))
         everything: list[Entry] = []
-        for domain, strings, budgets in domains:
+        for domain, strings, _ in domains:
             ls = project.sets.get(domain)
-            entries = _entries(root, domain, strings, locale, report, budgets, ls.icons if ls is not None else frozenset())
+            entries = _entries(root, domain, strings, locale, report, templates[domain],
+                               ls.icons if ls is not None else frozenset())
             report.findings.extend(run_entry_checks(entries, glossary, book))
             everything.extend(entries)
             done += len(strings)
@@ -254,6 +260,7 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
                     boxes[k] = face.template.fields.get(f.field)
     _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report, set_icon_names(root / card_set.directory, root))
     _fit_sheet_texts(items + extras, loc, locale, report, entries)
+    _fit_team_markers(card_set, loc, locale, report)
 
     def where(domain: str, msgctxt: str) -> tuple[str, int]:
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
@@ -334,6 +341,26 @@ def _fit_sheet_texts(items: list[Any], loc: Any, locale: str, report: CheckRepor
             if width > sheet.card_w:
                 add(f"calibration.{side}", f"calibration page, slot label: {width / 2.835:.1f} mm wide, the card "
                                            f"{sheet.card_w / 2.835:.1f} mm")
+
+
+def _fit_team_markers(card_set: Any, loc: Any, locale: str, report: CheckReport) -> None:
+    """The team names of the set manifest as the token page prints them, one
+    across each team's marker (no shrinking): T950 on a name wider than the
+    marker's white ring."""
+    from cardkit.layout.units import MM
+    from cardkit.printing import team_name_room
+
+    book = FontBook()
+    for team in card_set.teams:
+        msgctxt = f"set.teams.{team.id}.name"
+        name = loc.card(msgctxt)
+        width, room = team_name_room(book, locale, name)
+        if width > room:
+            file, line = loc.where(msgctxt)
+            report.findings.append(Finding(
+                "T950", Severity.ERROR, locale, card_set.id, msgctxt, file, line,
+                f"token page, team marker: '{name}' is {width / MM:.1f} mm wide, the marker's ring "
+                f"{room / MM:.1f} mm"))
 
 
 def _split_key(key: str, card_set: Any) -> tuple[str, str]:

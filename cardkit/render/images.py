@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import io
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,9 +87,31 @@ def rasterize(pdf: bytes, scale: float) -> Image.Image:
     return image
 
 
-def png_bytes(image: Image.Image, dpi: int | None = None) -> bytes:
+def rasterize_pages(pdf: bytes, scale: float) -> Iterator[Image.Image]:
+    """Every page of a PDF as an RGB image, in page order: one document parsed
+    once (its fonts and images shared by the pages), the same pixels as
+    :func:`rasterize` gives for each page alone."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        for i in range(len(doc)):
+            page = doc[i]
+            try:
+                yield page.render(scale=scale, draw_annots=False).to_pil().convert("RGB")
+            finally:
+                page.close()
+    finally:
+        doc.close()
+
+
+def png_bytes(image: Image.Image, dpi: int | None = None, compress_level: int | None = None) -> bytes:
+    """``image`` as PNG; ``compress_level`` 0-9 (zlib's, default 6) trades
+    size for time, never pixels."""
     out = io.BytesIO()
-    kwargs = {"dpi": (dpi, dpi)} if dpi else {}
+    kwargs: dict[str, object] = {"dpi": (dpi, dpi)} if dpi else {}
+    if compress_level is not None:
+        kwargs["compress_level"] = compress_level
     image.save(out, format="PNG", **kwargs)
     return out.getvalue()
 

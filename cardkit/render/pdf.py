@@ -392,3 +392,21 @@ class PdfDocument:
                 c.setLineCap(0)
                 c.setLineJoin(0)
 
+
+class binary_streams:  # noqa: N801 - used as a context manager, like a function
+    """Documents drawn and finished inside a ``with binary_streams():`` block
+    write their streams as Flate data only, not ASCII85 over Flate (reportlab's
+    default, a 7-bit file): for a PDF that only a rasterizer reads, where the
+    ASCII85 text costs time and bytes.  The same pages, the same pixels;
+    reportlab's setting is restored when the block ends."""
+
+    def __enter__(self) -> None:
+        from reportlab import rl_config
+
+        self._old = rl_config.useA85
+        rl_config.useA85 = 0
+
+    def __exit__(self, *exc: object) -> None:
+        from reportlab import rl_config
+
+        rl_config.useA85 = self._old
