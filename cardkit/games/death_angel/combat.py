@@ -13,7 +13,7 @@ from typing import Final
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board, Flow
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
-from cardkit.games.death_angel.support import FACING, _active, _find_marine, _marine_option, _yes_no, run_effect
+from cardkit.games.death_angel.support import FACING, RESTARTABLE, _active, _find_marine, _marine_option, _yes_no, run_effect
 from cardkit.games.death_angel.cards import Action
 from cardkit.model import Effect
 from cardkit.rules.core import Option
@@ -56,11 +56,18 @@ def resolve_action(st: Board, team: Team, action: Action) -> Flow:
     yield from after_action(st, team, action)
 
 
-def after_action(st: Board, team: Team, action: Action) -> Flow:
-    """The end of an action card's resolution: its after-action abilities."""
-    for eff in action.effects:
-        if action.timing == "after_action":
+def after_action(st: Board, team: Team, action: Action, start: int = 0) -> Flow:
+    """The end of an action card's resolution: its after-action abilities from the
+    ``start``-th effect on.  The first question of an effect whose handler changes nothing
+    before it is marked (:data:`~cardkit.games.death_angel.support.RESTARTABLE`): a copy taken
+    there runs that effect again from its start."""
+    if action.timing == "after_action":
+        effects = action.effects
+        for k in range(start, len(effects)):
+            eff = effects[k]
+            st.at = ("effect", k) if eff.kind in RESTARTABLE else None
             yield from run_effect(st, eff, action.id, team.player, {"team": team})
+            st.at = None
     st.merge_swarms()
 
 
@@ -73,6 +80,26 @@ def support_action(st: Board, team: Team, action: Action) -> Flow:
         st.place_token(_find_marine(st, pick.value))
     else:
         st.stats.support_short += 1
+
+
+# the places in an action card's resolution that a copy can take up (Board.at's first item)
+RESUME_POINTS: Final = frozenset(("support", "move_next", "move", "facing", "activate", "attack_next", "attack_again",
+                                  "attack_target", "attack_roll", "charge_ask", "charge", "charge_kill", "effect"))
+
+
+def resumable(at: tuple[object, ...]) -> bool:
+    """Can :func:`resume_action` take an action card's resolution up at the place ``at``?"""
+    return at[0] in RESUME_POINTS
+
+
+def portable(st: Board, at: tuple[object, ...]) -> tuple[object, ...]:
+    """The place ``at`` with the swarm it names (a place after an attack's roll) given by
+    where it lies on ``st``, so that a copy of ``st`` finds its own (marked cheaply, resolved
+    only when a copy is taken)."""
+    if at[0] == "attack_roll":
+        sw = at[5]
+        return at[:5] + (_pos(st, sw if isinstance(sw, Swarm) else None),) + at[6:]
+    return at
 
 
 def resume_action(st: Board, team: Team, action: Action, at: tuple[object, ...]) -> Flow:
@@ -91,11 +118,39 @@ def resume_action(st: Board, team: Team, action: Action, at: tuple[object, ...])
     elif where == "facing":
         yield from _facings(st, team, int(str(at[1])))
         yield from _activations(st, team, action)
+    elif where == "activate":
+        yield from _activations(st, team, action, _marines_of(st, at[1]), int(str(at[2])))
     elif where == "attack_next":
         yield from _attackers(st, team, action, _marines_of(st, at[1]), None)
     elif where == "attack_again" or where == "attack_target":
         series = (_any_marine(st, _id_of(at[2])), int(str(at[3])), int(str(at[4])), where == "attack_target")
         yield from _attackers(st, team, action, _marines_of(st, at[1]), series)
+    elif where == "attack_roll":  # a question after an attack's roll: re-rolls, kills, Lead by Example
+        _, place, source, value, skull, pos, stage, n = at
+        assert isinstance(place, tuple) and isinstance(pos, tuple)
+        remaining = _marines_of(st, place[1])
+        m = _any_marine(st, _id_of(place[2]))
+        attacks, done = int(str(place[3])), int(str(place[4]))
+        sw = st.rows[int(str(pos[0]))].spot(str(pos[1])).swarms[int(str(pos[2]))] if pos else None
+        yield from _attack_roll(st, team, m, action, str(source), ("attack_target", remaining, m, attacks, done), sw,
+                                int(str(value)), bool(skull), str(stage), int(str(n)))
+        yield from _attackers(st, team, action, remaining, (m, attacks, done + 1, False))
+    elif where == "charge_ask":
+        remaining = _marines_of(st, at[1])
+        yield from _marine_attacks(st, team, action, remaining, _any_marine(st, _id_of(at[2])))
+        yield from _attackers(st, team, action, remaining, None)
+    elif where == "charge" or where == "charge_kill":
+        remaining = _marines_of(st, at[1])
+        m = _any_marine(st, _id_of(at[2]))
+        charge = _charge_of(action, m)
+        assert charge is not None
+        kill_at = (int(str(at[4])), str(at[5])) if where == "charge_kill" else None
+        yield from heroic_charge(st, team, m, charge, remaining, int(str(at[3])), kill_at)
+        st.stats.fired[action.id] += 1
+        yield from _attackers(st, team, action, remaining, None)
+    elif where == "effect":
+        yield from after_action(st, team, action, int(str(at[1])))
+        return
     else:
         raise AssertionError(f"no resume point {where!r}")
     yield from after_action(st, team, action)
@@ -194,10 +249,15 @@ def _facings(st: Board, team: Team, start: int) -> Flow:
             st.log("face", m.id, m.facing)
 
 
-def _activations(st: Board, team: Team, action: Action) -> Flow:
-    """Step C of Move + Activate: each marine may activate one terrain card he faces."""
+def _activations(st: Board, team: Team, action: Action, marines: list[Marine] | None = None, start: int = 0) -> Flow:
+    """Step C of Move + Activate: each marine may activate one terrain card he faces
+    (``marines``, ``start``: the team's marines as the step began, from the ``start``-th on,
+    when a copy resumes there)."""
     player = team.player
-    for m in list(st.team_marines(team.id)):
+    if marines is None:
+        marines = list(st.team_marines(team.id))
+    for k in range(start, len(marines)):
+        m = marines[k]
         if not m.alive:
             continue
         i = st.row_of(m)
@@ -205,7 +265,9 @@ def _activations(st: Board, team: Team, action: Action) -> Flow:
         if not cands:
             continue
         options = [ACTIVATE_NONE] + [Option("activate", t.card) for t in cands]
+        st.at = ("activate", marines, k)
         pick = yield from st.ask(player, K.ACTIVATE, options, marine=m.id)
+        st.at = None
         if pick.value == "none":
             continue
         t = next(t for t in cands if t.card == pick.value)
@@ -264,24 +326,35 @@ def _attackers(st: Board, team: Team, action: Action, remaining: list[Marine],
             st.at = None
             if not m.alive:
                 continue
-            # Heroic Charge: instead of attacking
-            charge = next((e for e in action.effects if e.kind == "heroic_charge" and e.get("marine") == m.id), None)
-            if charge is not None:
-                if swarms_near(st, st.row_of(m), int(charge.get("reach", 1))):
-                    go = yield from _yes_no(st, team.player, K.HEROIC_CHARGE, marine=m.id)
-                    if go:
-                        yield from heroic_charge(st, team, m, charge)
-                        st.stats.fired[action.id] += 1
-                        continue
-            attacks = 1
-            multi = next((e for e in action.effects if e.kind == "multi_attack" and e.get("marine") == m.id), None)
-            if multi is not None:
-                attacks = int(multi.get("attacks", 3))
-            yield from _attack_series(st, team, action, remaining, m, attacks, 0, False)
+            yield from _marine_attacks(st, team, action, remaining, m)
         else:
             m, attacks, done, at_target = pending
             pending = None
             yield from _attack_series(st, team, action, remaining, m, attacks, done, at_target)
+
+
+def _charge_of(action: Action, m: Marine) -> Effect | None:
+    return next((e for e in action.effects if e.kind == "heroic_charge" and e.get("marine") == m.id), None)
+
+
+def _marine_attacks(st: Board, team: Team, action: Action, remaining: list[Marine], m: Marine) -> Flow:
+    """The attacks of ``m``, the marine of an Attack card picked next (or its Heroic Charge)."""
+    # Heroic Charge: instead of attacking
+    charge = _charge_of(action, m)
+    if charge is not None:
+        if swarms_near(st, st.row_of(m), int(charge.get("reach", 1))):
+            st.at = ("charge_ask", remaining, m)
+            go = yield from _yes_no(st, team.player, K.HEROIC_CHARGE, marine=m.id)
+            st.at = None
+            if go:
+                yield from heroic_charge(st, team, m, charge, remaining, 0, None)
+                st.stats.fired[action.id] += 1
+                return
+    attacks = 1
+    multi = next((e for e in action.effects if e.kind == "multi_attack" and e.get("marine") == m.id), None)
+    if multi is not None:
+        attacks = int(multi.get("attacks", 3))
+    yield from _attack_series(st, team, action, remaining, m, attacks, 0, False)
 
 
 def _attack_series(st: Board, team: Team, action: Action, remaining: list[Marine], m: Marine, attacks: int,
@@ -303,17 +376,30 @@ def _attack_series(st: Board, team: Team, action: Action, remaining: list[Marine
         done += 1
 
 
-def heroic_charge(st: Board, team: Team, m: Marine, eff: Effect) -> Flow:
+def heroic_charge(st: Board, team: Team, m: Marine, eff: Effect, remaining: list[Marine], start: int,
+                  kill_at: tuple[int, str] | None) -> Flow:
+    """``m``'s Heroic Charge from its ``start``-th kill on (``kill_at``: that kill's swarm is
+    picked already, at this row and side; ``remaining``: the card's marines still to act, for
+    the places a copy resumes at)."""
     reach = int(eff.get("reach", 1))
-    for _ in range(int(eff.get("kills", 3))):
+    for n in range(start, int(eff.get("kills", 3))):
         near = swarms_near(st, st.row_of(m), reach)
         if not near:
             break
-        picked = yield from st.pick_swarm(team.player, K.CHARGE_TARGET, near, optional=True)
-        if picked is None:
-            break
-        k_row, k_side, k_swarm = picked
+        if kill_at is None:
+            st.at = ("charge", remaining, m, n)
+            picked = yield from st.pick_swarm(team.player, K.CHARGE_TARGET, near, optional=True)
+            st.at = None
+            if picked is None:
+                break
+            k_row, k_side, k_swarm = picked
+        else:
+            k_row, k_side = kill_at
+            kill_at = None
+            k_swarm = next(t[2] for t in near if t[0] == k_row and t[1] == k_side)
+        st.at = ("charge_kill", remaining, m, n, k_row, k_side)
         yield from st.choose_kill(team.player, k_row, k_side, k_swarm)
+        st.at = None
         _lead_by_example_hook(st, team)
     value, _ = st.roll()  # not an attack roll: support cannot re-roll it
     if value in tuple(eff.get("death_faces", (0,))):
@@ -335,42 +421,77 @@ def marine_attack(st: Board, team: Team, m: Marine, action: Action | None, sourc
     if pick.value == "none":
         return False
     k = int(pick.value.split(":")[2])
-    j, s, sw = targets[k]
-    effects = [e for card, e, t in st.active if t == team.id]
+    sw = targets[k][2]
     value, skull = st.roll()
-    # re-roll with support tokens (attacks always face their target)
-    while m.tokens:
-        again = yield from _yes_no(st, team.player, K.REROLL_ATTACK, marine=m.id, value=value)
-        if not again:
-            break
-        st.spend_token(m)
-        value, skull = st.roll()
-    kills = 0
-    flamer = next((e for e in effects if e.kind == "attack_kills_face_value" and e.get("marine") == m.id), None)
-    dead_aim = next((e for e in effects if e.kind == "attack_face_kills" and e.get("face") == value), None)
-    if flamer is not None:
-        kills = value
-        if kills:
-            st.stats.fired[_card_of(st, flamer)] += 1
-    elif dead_aim is not None:
-        kills = int(dead_aim.get("kills", 3))
-        st.stats.fired[_card_of(st, dead_aim)] += 1
-    elif skull:
-        kills = 1
-    for _ in range(kills):
-        where = st.locate(sw)
-        if where is None or not st.killable(sw):
-            break
-        k_row, k_side = where
-        yield from st.choose_kill(team.player, k_row, k_side, sw)
-        _lead_by_example_hook(st, team)
-    yield from _lead_by_example(st, team)
+    made = yield from _attack_roll(st, team, m, action, source, place, sw, value, skull, "reroll", 0)
+    return made
+
+
+def _attack_roll(st: Board, team: Team, m: Marine, action: Action | None, source: str, place: tuple[object, ...] | None,
+                 sw: Swarm | None, value: int, skull: bool, stage: str, n: int) -> Flow:
+    """An attack by ``m`` on ``sw`` after its roll (``value``, ``skull``), from ``stage`` on:
+    ``reroll`` (the re-roll questions, then the kills), ``kill`` (``n`` kills still to make),
+    ``lead_give``/``lead_support`` (the ``n``-th support-on-kill ability's questions).  When the
+    attack's ``place`` is known (a marine of an Attack card), each question's place is marked in
+    :attr:`Board.at` (``attack_roll``) for a copy to resume there.  Returns True."""
+    if stage == "reroll":
+        # re-roll with support tokens (attacks always face their target)
+        while m.tokens:
+            if place is not None:
+                st.at = ("attack_roll", place, source, value, skull, sw, "reroll", 0)
+            again = yield from _yes_no(st, team.player, K.REROLL_ATTACK, marine=m.id, value=value)
+            st.at = None
+            if not again:
+                break
+            st.spend_token(m)
+            value, skull = st.roll()
+        effects = [e for card, e, t in st.active if t == team.id]
+        kills = 0
+        flamer = next((e for e in effects if e.kind == "attack_kills_face_value" and e.get("marine") == m.id), None)
+        dead_aim = next((e for e in effects if e.kind == "attack_face_kills" and e.get("face") == value), None)
+        if flamer is not None:
+            kills = value
+            if kills:
+                st.stats.fired[_card_of(st, flamer)] += 1
+        elif dead_aim is not None:
+            kills = int(dead_aim.get("kills", 3))
+            st.stats.fired[_card_of(st, dead_aim)] += 1
+        elif skull:
+            kills = 1
+        stage, n = "kill", kills
+    if stage == "kill":
+        assert sw is not None
+        for left in range(n, 0, -1):
+            where = st.locate(sw)
+            if where is None or not st.killable(sw):
+                break
+            k_row, k_side = where
+            if place is not None:
+                st.at = ("attack_roll", place, source, value, skull, sw, "kill", left)
+            yield from st.choose_kill(team.player, k_row, k_side, sw)
+            st.at = None
+            _lead_by_example_hook(st, team)
+        stage, n = "", 0
+    yield from _lead_by_example(st, team, n, stage,
+                                None if place is None else ("attack_roll", place, source, value, skull, None))
     st.check_victory()  # a board cleared at the final location wins at once, before any further attack
-    psionic = next((e for e in effects if e.kind == "extra_attack_per_skull" and e.get("marine") == m.id), None)
+    psionic = next((e for card, e, t in st.active
+                    if t == team.id and e.kind == "extra_attack_per_skull" and e.get("marine") == m.id), None)
     if psionic is not None and skull and m.alive:
         st.stats.fired[_card_of(st, psionic)] += 1
         yield from marine_attack(st, team, m, action, source="psionic")
     return True
+
+
+def _pos(st: Board, sw: Swarm | None) -> tuple[object, ...]:
+    """Where ``sw`` lies, as (row, side, index among the spot's swarms), for a copy to find its own."""
+    if sw is None:
+        return ()
+    where = st.locate(sw)
+    if where is None:
+        return ()
+    row, side = where
+    return (row, side, st.rows[row].spot(side).swarms.index(sw))
 
 
 def _card_of(st: Board, eff: Effect) -> str:
@@ -387,17 +508,36 @@ def _lead_by_example_hook(st: Board, team: Team) -> None:
             st.lead_pending.add(card)
 
 
-def _lead_by_example(st: Board, team: Team) -> Flow:
-    for card, eff, _t in list(_active(st, "support_on_kill", team.id)):
-        if card in st.lead_pending and card not in st.lead_used:
+def _lead_by_example(st: Board, team: Team, start: int = 0, stage: str = "",
+                     mark: tuple[object, ...] | None = None) -> Flow:
+    """The support-on-kill abilities due after an attack, from the ``start``-th of the team's
+    on (``stage``: that one's question ``lead_give`` or ``lead_support`` is taken up, its
+    bookkeeping done; ``mark``: the attack's place, to mark the questions for a copy)."""
+    cards = list(_active(st, "support_on_kill", team.id))
+    for j in range(start, len(cards)):
+        card, eff, _t = cards[j]
+        if not stage:
+            if card not in st.lead_pending or card in st.lead_used:
+                continue
             st.lead_pending.discard(card)
             st.lead_used.add(card)
-            if st.supply:
-                give = yield from _yes_no(st, team.player, K.LEAD_BY_EXAMPLE, card=card)
-                if give:
-                    pick = yield from st.ask(team.player, K.SUPPORT, [_marine_option(m) for m in st.marines()], card=card)
-                    st.place_token(_find_marine(st, pick.value), int(eff.get("tokens", 1)))
-                    st.stats.fired[card] += 1
+            if not st.supply:
+                continue
+            stage = "lead_give"
+        if stage == "lead_give":
+            if mark is not None:
+                st.at = mark + ("lead_give", j)
+            give = yield from _yes_no(st, team.player, K.LEAD_BY_EXAMPLE, card=card)
+            st.at = None
+            stage = "lead_support" if give else ""
+        if stage == "lead_support":
+            if mark is not None:
+                st.at = mark + ("lead_support", j)
+            pick = yield from st.ask(team.player, K.SUPPORT, [_marine_option(m) for m in st.marines()], card=card)
+            st.at = None
+            st.place_token(_find_marine(st, pick.value), int(eff.get("tokens", 1)))
+            st.stats.fired[card] += 1
+        stage = ""
 
 
 def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm, k: int,

@@ -9,7 +9,7 @@ from cardkit.games.death_angel import combat, effects  # noqa: F401  (effects: r
 from cardkit.games.death_angel.board import Board, Flow, RoundEffects
 from cardkit.games.death_angel.state import SIDES, Marine, Row, Swarm, Team, TerrainCard, other
 from cardkit.games.death_angel.cards import Event, Location, Placement
-from cardkit.games.death_angel.support import run_effect
+from cardkit.games.death_angel.support import RESTARTABLE, run_effect
 from cardkit.rules.core import Option
 
 
@@ -197,6 +197,10 @@ def rest_of_round(st: Board, phase: str) -> Flow:
         yield from genestealer_attack(st)
         yield from end_of_phase(st)
     yield from event_phase(st)
+    end_of_round(st)
+
+
+def end_of_round(st: Board) -> None:
     st.stats.alive_by_round.append(len(st.marines()))
 
 
@@ -294,15 +298,28 @@ def attacks_from(st: Board, start: int, resumed: Flow | None) -> Flow:
 def event_phase(st: Board) -> Flow:
     card_id = st.draw_event()
     st.event_current = card_id
-    event, copy = _event(st, card_id)
     st.log("event", card_id)
     for r in st.rows:
         for side in SIDES:
             for sw in r.spot(side).swarms:
                 for c in sw.cards:
                     c.moved = False
-    for eff in event.effects:
+    yield from event_from(st, 0)
+
+
+def event_from(st: Board, start: int) -> Flow:
+    """The event card in play (:attr:`Board.event_current`) from its ``start``-th effect on,
+    then the rest of the event phase.  The first question of an effect whose handler changes
+    nothing before it (:data:`~cardkit.games.death_angel.support.RESTARTABLE`) is marked
+    (:attr:`Board.at`): a copy taken there resumes here, running that effect again."""
+    card_id = st.event_current or ""
+    event, copy = _event(st, card_id)
+    card_effects = event.effects
+    for k in range(start, len(card_effects)):
+        eff = card_effects[k]
+        st.at = ("event_effect", k) if eff.kind in RESTARTABLE else None
         yield from run_effect(st, eff, event.id, st.current_player, {})
+        st.at = None
     yield from spawn_boxes(st, (event, copy))
     move = event.moves[copy]
     if move is not None:

@@ -23,6 +23,19 @@ Handler = Callable[..., Any]
 HANDLERS: Final[dict[str, Handler]] = {}
 
 
+# Effect kinds whose handler changes nothing before its first question is put to the players
+# (a question with one legal option is answered without asking, so a handler counts only when
+# nothing changes before any question it may ask first, answered or put).  A copy taken at that
+# first question runs the effect again from its start (the loops that run effects mark the
+# question in ``Board.at``; ``State.apply`` clears the mark once it is answered).
+RESTARTABLE: Final[frozenset[str]] = frozenset((
+    "move_swarm", "shield_swarm", "discard_from_blips", "scout_event_deck", "roll_return_engaged",
+    "gather_at_marine", "spawn_at_marine", "roll_or_die", "lose_support", "gather_support",
+    "forbid_action_type", "defence_save_next_round", "spend_support_to_kill", "discard_blips",
+    "immediate_attack", "return_swarm", "revive_marine", "limit_spawn_at_terrain", "spawn_into_swarm",
+    "place_terrain", "token_or_roll", "door", "attack_for_support"))
+
+
 def run_effect(st: Board, eff: Effect, source: str, player: int, ctx: dict[str, Any]) -> Flow:
     """Run one effect by its kind's handler; ``ctx`` (a fresh dict: the effect
     kind is added) holds what the handler may use: team, marine, terrain, action."""
