@@ -13,7 +13,7 @@ from typing import Final
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board, Flow
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
-from cardkit.games.death_angel.support import FACING, RESTARTABLE, _active, _find_marine, _marine_option, _yes_no, run_effect
+from cardkit.games.death_angel.support import FACING, run_effects_from, _active, _find_marine, _marine_option, _yes_no, run_effect
 from cardkit.games.death_angel.cards import Action
 from cardkit.model import Effect
 from cardkit.rules.core import Option
@@ -56,18 +56,14 @@ def resolve_action(st: Board, team: Team, action: Action) -> Flow:
     yield from after_action(st, team, action)
 
 
-def after_action(st: Board, team: Team, action: Action, start: int = 0) -> Flow:
+def after_action(st: Board, team: Team, action: Action, start: int = 0, resume: tuple[object, ...] | None = None) -> Flow:
     """The end of an action card's resolution: its after-action abilities from the
     ``start``-th effect on.  The first question of an effect whose handler changes nothing
     before it is marked (:data:`~cardkit.games.death_angel.support.RESTARTABLE`): a copy taken
     there runs that effect again from its start."""
     if action.timing == "after_action":
-        effects = action.effects
-        for k in range(start, len(effects)):
-            eff = effects[k]
-            st.at = ("effect", k) if eff.kind in RESTARTABLE else None
-            yield from run_effect(st, eff, action.id, team.player, {"team": team})
-            st.at = None
+        yield from run_effects_from(st, ("effect",), action.effects, start, action.id, team.player, {"team": team},
+                                    resume)
     st.merge_swarms()
 
 
@@ -149,7 +145,7 @@ def resume_action(st: Board, team: Team, action: Action, at: tuple[object, ...])
         st.stats.fired[action.id] += 1
         yield from _attackers(st, team, action, remaining, None)
     elif where == "effect":
-        yield from after_action(st, team, action, int(str(at[1])))
+        yield from after_action(st, team, action, int(str(at[1])), at[2:] or None)
         return
     else:
         raise AssertionError(f"no resume point {where!r}")

@@ -17,7 +17,8 @@ from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board, Flow
 from cardkit.games.death_angel.combat import attack_for_support, in_reach, marine_attack
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
-from cardkit.games.death_angel.support import HANDLERS, Handler, _active, _find_marine, _marine_option, _yes_no, run_effect
+from cardkit.games.death_angel.support import (HANDLERS, Handler, _active, _find_marine, _marine_option, _yes_no, mark,
+                                               run_effect)
 from cardkit.model import Effect
 from cardkit.rules.core import Option
 
@@ -141,22 +142,32 @@ def h_shield(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("discard_from_blips")
-def h_stealth(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
-    piles = [s for s in SIDES if st.pile(s)]
-    if not piles:
-        return False
-    pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles] + [Option("pile", "none")])
-    if pick.value == "none":
-        return False
-    for _ in range(int(eff.get("free", 1))):
-        if st.pile(pick.value):
-            st.gs_discard.append(st.pile(pick.value).pop())
-    rest = other(pick.value)
+def h_stealth(st: Board, eff: Effect, source: str, player: int, team=None, resume=None, **ctx):
+    if resume is None:
+        piles = [s for s in SIDES if st.pile(s)]
+        if not piles:
+            return False
+        pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles] + [Option("pile", "none")])
+        if pick.value == "none":
+            return False
+        for _ in range(int(eff.get("free", 1))):
+            if st.pile(pick.value):
+                st.gs_discard.append(st.pile(pick.value).pop())
+        rest = other(pick.value)
+        stage = ""
+    else:  # a copy takes the paid discard up: (stage, the other pile)
+        stage, rest = resume
     payers = [m for m in st.team_marines(team.id) if m.tokens >= int(eff.get("cost", 1))] if team else []
-    if st.pile(rest) and payers and int(eff.get("paid", 1)):
-        go = yield from _yes_no(st, player, K.BLIP_DISCARD_PAID)
+    if stage or (st.pile(rest) and payers and int(eff.get("paid", 1))):
+        go = True
+        if stage != "payer":
+            st.at = mark(st, "paid", rest)
+            go = yield from _yes_no(st, player, K.BLIP_DISCARD_PAID)
+            st.at = None
         if go:
+            st.at = mark(st, "payer", rest)
             pay = yield from st.ask(player, K.PAYER, [_marine_option(m) for m in payers])
+            st.at = None
             m = _find_marine(st, pay.value)
             for _ in range(int(eff.get("cost", 1))):
                 st.spend_token(m)
@@ -189,22 +200,31 @@ def _smaller_pile(st: Board, player: int) -> Flow:
 
 
 @handler("roll_return_engaged")
-def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
-    engaged = st.engaged_with(team.id)  # a Power Field swarm too: going back to a blip pile is not a kill
-    if not engaged:
-        return False
-    go = yield from _yes_no(st, player, K.INTIMIDATION)
-    if not go:
-        return False
-    value, _ = st.roll()
-    pile_side = yield from _smaller_pile(st, player)
+def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, resume=None, **ctx):
+    if resume is None:
+        engaged = st.engaged_with(team.id)  # a Power Field swarm too: going back to a blip pile is not a kill
+        if not engaged:
+            return False
+        go = yield from _yes_no(st, player, K.INTIMIDATION)
+        if not go:
+            return False
+        value, _ = st.roll()
+        stage, pile_side, start = "pile", "", 0
+    else:  # a copy takes it up: (stage, the roll, the pile, the cards returned so far)
+        stage, value, pile_side, start = resume
+    if stage == "pile":
+        st.at = mark(st, "pile", value, "", 0)
+        pile_side = yield from _smaller_pile(st, player)
+        st.at = None
     pile = st.pile(pile_side)
-    for _ in range(value):
+    for n in range(start, value):
         engaged = [t for t in st.engaged_with(team.id)
                    if any(not c.brood_lord for c in t[2].cards)]  # Brood Lords never go into a blip pile
         if not engaged:
             break
+        st.at = mark(st, "return", value, pile_side, n)
         picked = yield from st.pick_swarm(player, K.RETURN, engaged, optional=True)
+        st.at = None
         if picked is None:
             break
         sw = picked[2]
@@ -503,18 +523,28 @@ def h_wreckage(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("give_support")
-def h_give_support(st: Board, eff: Effect, source: str, player: int, **ctx):
-    chosen = []  # marine ids
-    for _ in range(int(eff.get("recipients", 1))):
-        cands = [m for m in st.marines() if m.id not in chosen]
-        if not cands or not st.supply:
-            break
-        pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in cands], card=source)
-        m = _find_marine(st, pick.value)
-        chosen.append(m.id)
-        st.place_token(m, int(eff.get("tokens", 1)))
+def h_give_support(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    # a copy takes it up at (stage, the recipients so far, the marine whose flip is asked)
+    stage, chosen, flipping = resume if resume is not None else ("support", [], "")
+    chosen = list(chosen)  # marine ids
+    for _ in range(len(chosen) - (1 if stage == "flip" else 0), int(eff.get("recipients", 1))):
+        if stage == "flip":
+            m = _find_marine(st, flipping)
+        else:
+            cands = [m for m in st.marines() if m.id not in chosen]
+            if not cands or not st.supply:
+                break
+            st.at = mark(st, "support", tuple(chosen), "")
+            pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in cands], card=source)
+            st.at = None
+            m = _find_marine(st, pick.value)
+            chosen.append(m.id)
+            st.place_token(m, int(eff.get("tokens", 1)))
+        stage = "support"
         if eff.get("may_flip"):
+            st.at = mark(st, "flip", tuple(chosen), m.id)
             flip = yield from _yes_no(st, player, K.FLIP, marine=m.id)
+            st.at = None
             if flip:
                 m.facing = other(m.facing)
 
@@ -651,6 +681,7 @@ def h_control_panel(st: Board, eff: Effect, source: str, player: int, **ctx):
     loc = st.location
     if loc is None or loc.trigger != "control_panel":
         return False
+    st.effect_at = None  # (the location's effects have no place a copy could take up)
     for e in loc.effects:
         yield from run_effect(st, e, loc.id, player, dict(ctx))
 

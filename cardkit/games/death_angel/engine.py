@@ -33,6 +33,7 @@ from cardkit.games.death_angel.phases import (
     play_round,
     resolve_from,
     rest_of_round,
+    resume_travel,
     setup,
 )
 from cardkit.rules.core import Decision, GameOver, Option, Outcome
@@ -126,8 +127,10 @@ class State(Board):
         where = at[0]
         if where == "defence":
             return _resume_defence(at)
+        if where == "travel":
+            return _resume_travel(at)
         if where == "event_effect":
-            return _resume_event(int(at[1]))
+            return _resume_event(int(at[1]), at[2:] or None)
         if self.resolving >= 0 and combat.resumable(at):
             return _resume_action(self.resolving, combat.portable(self, at))
         return None
@@ -250,20 +253,31 @@ def _resume_defence(at: tuple[Any, ...]) -> Callable[[Board], Flow]:
         m = next(x for x in st.marines() if x.id == marine)
         sw = st.attack_queue[k]
         yield from attacks_from(st, k, combat.swarm_attacks(st, m, row, side, sw, k, (value, skull, rerolled)))
-        yield from end_of_phase(st)
+        yield from end_of_phase(st, "genestealer_attack")
         yield from rest_of_round(st, "event")
 
     return tail
 
 
-def _resume_event(k: int) -> Callable[[Board], Flow]:
-    """A copy taken at the first question of the event card's ``k``-th effect (its handler has
-    changed nothing yet, :data:`~cardkit.games.death_angel.support.RESTARTABLE`): that effect
-    from its start, the card's other effects, the rest of the event phase and of the round."""
+def _resume_event(k: int, resume: tuple[Any, ...] | None) -> Callable[[Board], Flow]:
+    """A copy taken at a question of the event card's ``k``-th effect: that effect from the
+    question on (``resume``: the handler's own place; None: its first question, asked before
+    its handler changes anything, :data:`~cardkit.games.death_angel.support.RESTARTABLE`), the
+    card's other effects, the rest of the event phase and of the round."""
 
     def tail(st: Board) -> Flow:
-        yield from event_from(st, k)
+        yield from event_from(st, k, resume)
         end_of_round(st)
+
+    return tail
+
+
+def _resume_travel(at: tuple[Any, ...]) -> Callable[[Board], Flow]:
+    """A copy taken at a question of travel (a Door's kill, an effect of the location entered):
+    travel from the question on, then the rest of the round."""
+
+    def tail(st: Board) -> Flow:
+        yield from resume_travel(st, at)
 
     return tail
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel import combat, effects  # noqa: F401  (effects: registers the handlers)
 from cardkit.games.death_angel.board import Board, Flow, RoundEffects
 from cardkit.games.death_angel.state import SIDES, Marine, Row, Swarm, Team, TerrainCard, other
 from cardkit.games.death_angel.cards import Event, Location, Placement
-from cardkit.games.death_angel.support import RESTARTABLE, run_effect
+from cardkit.games.death_angel.support import run_effects_from
 from cardkit.rules.core import Option
 
 
@@ -177,7 +177,7 @@ def resolve_from(st: Board, start: int, resumed: Flow | None) -> Flow:
         team = st.teams[tid]
         team.last = team.chosen
     st.merge_swarms()
-    yield from end_of_phase(st)
+    yield from end_of_phase(st, "resolve")
 
 
 def play_round(st: Board) -> Flow:
@@ -195,7 +195,7 @@ def rest_of_round(st: Board, phase: str) -> Flow:
         yield from resolve_actions(st)
     if phase in ("resolve", "genestealer_attack"):
         yield from genestealer_attack(st)
-        yield from end_of_phase(st)
+        yield from end_of_phase(st, "genestealer_attack")
     yield from event_phase(st)
     end_of_round(st)
 
@@ -212,29 +212,76 @@ def _current_team_check(st: Board) -> None:
         st.current_player = first.player
 
 
-def end_of_phase(st: Board) -> Flow:
+def end_of_phase(st: Board, phase: str) -> Flow:
+    """The end of ``phase`` (one of :data:`PHASES`): travel when a blip pile is empty."""
     _current_team_check(st)
     st.check_victory()
     if (not st.left or not st.right) and st.location_deck:
-        yield from travel(st)
+        yield from travel(st, phase, None)
     st.check_victory()
 
 
-def travel(st: Board) -> Flow:
-    st.log("travel_start", st.location.id if st.location else "setup")
+def resume_travel(st: Board, at: tuple[Any, ...]) -> Flow:
+    """Travel at the end of a phase taken up at the question ``at`` marks (:attr:`Board.at`,
+    ``("travel", phase, ...)``: a copy resumes there), then the rest of the round."""
+    phase = str(at[1])
+    yield from travel(st, phase, at[2:])
+    if phase == "travel":  # a rule scenario's start: the rounds follow
+        return
+    st.check_victory()
+    if phase == "event":
+        end_of_round(st)
+    else:
+        yield from rest_of_round(st, "genestealer_attack" if phase == "resolve" else "event")
+
+
+def travel(st: Board, phase: str, resume: tuple[Any, ...] | None) -> Flow:
+    """Travel at the end of ``phase`` (``travel``: a rule scenario starts with it); ``resume``: the place of a question in it (a Door's
+    kill: ``("door", row, side, terrain index)`` or ``("door_kill", ..., row, side)``; an effect
+    of the location entered: ``("effects", k, ...)``) a copy takes it up at."""
+    if resume is not None and resume[0] == "effects":
+        loc = st.location
+        assert loc is not None
+        yield from run_effects_from(st, ("travel", phase, "effects"), loc.effects, int(resume[1]), loc.id,
+                                    st.current_player, {}, resume[2:] or None)
+        st.merge_swarms()
+        return
+    if resume is None:
+        st.log("travel_start", st.location.id if st.location else "setup")
     # Doors: each support token on a Door kills one Genestealer anywhere; tokens go back
-    for r in st.rows:
+    skipping = resume is not None
+    for i, r in enumerate(st.rows):
         for side in SIDES:
-            for t in r.spot(side).terrain:
-                while t.tokens:
-                    t.tokens -= 1
-                    st.supply += 1
-                    targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
+            terrain = r.spot(side).terrain
+            for ti in range(len(terrain)):
+                t = terrain[ti]
+                stage = ""
+                if skipping:
+                    assert resume is not None
+                    if (i, side, ti) != (resume[1], resume[2], resume[3]):
+                        continue
+                    skipping = False
+                    stage = str(resume[0])
+                while stage or t.tokens:
+                    if not stage:
+                        t.tokens -= 1
+                        st.supply += 1
+                    targets = [(j, s, sw) for j, s, sw in st.swarms() if st.killable(sw)]
                     if not targets:
                         continue
-                    picked = yield from st.pick_swarm(st.current_player, K.DOOR_KILL, targets)
-                    k_row, k_side, k_swarm = picked
+                    if stage == "door_kill":
+                        assert resume is not None
+                        k_row, k_side = int(resume[4]), str(resume[5])
+                        k_swarm = next(x[2] for x in targets if x[0] == k_row and x[1] == k_side)
+                    else:
+                        st.at = ("travel", phase, "door", i, side, ti)
+                        picked = yield from st.pick_swarm(st.current_player, K.DOOR_KILL, targets)
+                        st.at = None
+                        k_row, k_side, k_swarm = picked
+                    stage = ""
+                    st.at = ("travel", phase, "door_kill", i, side, ti, k_row, k_side)
                     yield from st.choose_kill(st.current_player, k_row, k_side, k_swarm)
+                    st.at = None
                     st.stats.fired["door"] += 1
     # 1. the next location
     if st.location is not None:
@@ -260,8 +307,8 @@ def travel(st: Board) -> Flow:
     fill_blips(st, st.location.blips)
     # 4. upon entering
     if st.location.trigger == "upon_entering":
-        for eff in st.location.effects:
-            yield from run_effect(st, eff, st.location.id, st.current_player, {})
+        yield from run_effects_from(st, ("travel", phase, "effects"), st.location.effects, 0, st.location.id,
+                                    st.current_player, {})
         st.merge_swarms()
 
 
@@ -307,19 +354,14 @@ def event_phase(st: Board) -> Flow:
     yield from event_from(st, 0)
 
 
-def event_from(st: Board, start: int) -> Flow:
+def event_from(st: Board, start: int, resume: tuple[Any, ...] | None = None) -> Flow:
     """The event card in play (:attr:`Board.event_current`) from its ``start``-th effect on,
     then the rest of the event phase.  The first question of an effect whose handler changes
     nothing before it (:data:`~cardkit.games.death_angel.support.RESTARTABLE`) is marked
     (:attr:`Board.at`): a copy taken there resumes here, running that effect again."""
     card_id = st.event_current or ""
     event, copy = _event(st, card_id)
-    card_effects = event.effects
-    for k in range(start, len(card_effects)):
-        eff = card_effects[k]
-        st.at = ("event_effect", k) if eff.kind in RESTARTABLE else None
-        yield from run_effect(st, eff, event.id, st.current_player, {})
-        st.at = None
+    yield from run_effects_from(st, ("event_effect",), event.effects, start, event.id, st.current_player, {}, resume)
     yield from spawn_boxes(st, (event, copy))
     move = event.moves[copy]
     if move is not None:
@@ -332,7 +374,7 @@ def event_from(st: Board, start: int) -> Flow:
     st.merge_swarms()
     st.event_discard.append(card_id)
     st.event_current = None
-    yield from end_of_phase(st)
+    yield from end_of_phase(st, "event")
 
 
 def spawn_boxes(st: Board, event_and_copy, first_spawn: bool = False) -> Flow:
