@@ -12,8 +12,8 @@ from typing import Final
 
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board, Flow
-from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team
-from cardkit.games.death_angel.support import FACING, run_effects_from, _active, _find_marine, _marine_option, _yes_no, run_effect
+from cardkit.games.death_angel.state import SIDES, Marine, Swarm, Team, TerrainCard
+from cardkit.games.death_angel.support import FACING, run_effects_from, _active, _find_marine, _marine_option, _yes_no
 from cardkit.games.death_angel.cards import Action
 from cardkit.model import Effect
 from cardkit.rules.core import Option
@@ -79,7 +79,7 @@ def support_action(st: Board, team: Team, action: Action) -> Flow:
 
 
 # the places in an action card's resolution that a copy can take up (Board.at's first item)
-RESUME_POINTS: Final = frozenset(("support", "move_next", "move", "facing", "activate", "attack_next", "attack_again",
+RESUME_POINTS: Final = frozenset(("support", "enter_formation", "enter_support", "evasion", "activate_effect", "move_next", "move", "facing", "activate", "attack_next", "attack_again",
                                   "attack_target", "attack_roll", "charge_ask", "charge", "charge_kill", "effect"))
 
 
@@ -105,6 +105,16 @@ def resume_action(st: Board, team: Team, action: Action, at: tuple[object, ...])
     where = at[0]
     if where == "support":
         yield from support_action(st, team, action)
+    elif where == "enter_formation" or where == "enter_support":
+        yield from move_activate(st, team, action, where)
+    elif where == "evasion":
+        yield from attack_action(st, team, action)
+    elif where == "activate_effect":  # an effect of the terrain card a marine activated
+        marines = _marines_of(st, at[1])
+        k = int(str(at[2]))
+        yield from _activated(st, team, action, marines[k], _terrain_card(st, str(at[3])), int(str(at[4])),
+                              at[5:] or None, marines, k)
+        yield from _activations(st, team, action, marines, k + 1)
     elif where == "move_next" or where == "move":
         remaining = _marines_of(st, at[1])
         pending = _any_marine(st, _id_of(at[2])) if where == "move" else None
@@ -183,14 +193,22 @@ def _next_marine(st: Board, player: int, remaining: list[Marine], step: str) -> 
     return m
 
 
-def move_activate(st: Board, team: Team, action: Action) -> Flow:
+def move_activate(st: Board, team: Team, action: Action, stage: str = "") -> Flow:
+    """A Move + Activate card's resolution (``stage``: its Enter Formation question
+    ``enter_formation`` or ``enter_support``, a copy taking it up there)."""
     player = team.player
-    if st.now.enter_formation:  # an event last round: a token before each Move + Activate card
+    if stage or st.now.enter_formation:  # an event last round: a token before each Move + Activate card
         targets = st.marines()
-        if st.supply and targets:
-            give = yield from _yes_no(st, player, K.ENTER_FORMATION, card=action.id)
+        if stage or (st.supply and targets):
+            give = True
+            if stage != "enter_support":
+                st.at = ("enter_formation",)
+                give = yield from _yes_no(st, player, K.ENTER_FORMATION, card=action.id)
+                st.at = None
             if give:
+                st.at = ("enter_support",)
                 pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in targets], card="enter_formation")
+                st.at = None
                 st.place_token(_find_marine(st, pick.value))
                 st.stats.fired["enter_formation"] += 1
     # A. move: each marine of the team may swap places once, in the order the player chooses
@@ -269,11 +287,28 @@ def _activations(st: Board, team: Team, action: Action, marines: list[Marine] | 
         t = next(t for t in cands if t.card == pick.value)
         t.used = True
         st.log("activate", m.id, t.card)
-        terrain = st.game.terrain[t.card]
-        for eff in terrain.effects:
-            yield from run_effect(st, eff, t.card, player, {"team": team, "marine": m, "terrain": t, "action": action})
-        if terrain.effects:  # a card whose ability is switched off (card impact) is activated to no effect
-            st.stats.fired[t.card] += 1
+        yield from _activated(st, team, action, m, t, 0, None, marines, k)
+
+
+def _activated(st: Board, team: Team, action: Action, m: Marine, t: TerrainCard, start: int,
+               resume: tuple[object, ...] | None, marines: list[Marine], k: int) -> Flow:
+    """The effects of the terrain card ``t`` that ``m`` (the ``k``-th of ``marines``) activated,
+    from the ``start``-th on (``resume``: that one's handler's own place, in a copy)."""
+    terrain = st.game.terrain[t.card]
+    yield from run_effects_from(st, ("activate_effect", marines, k, t.card), terrain.effects, start, t.card, team.player,
+                                {"team": team, "marine": m, "terrain": t, "action": action}, resume)
+    if terrain.effects:  # a card whose ability is switched off (card impact) is activated to no effect
+        st.stats.fired[t.card] += 1
+
+
+def _terrain_card(st: Board, card: str) -> TerrainCard:
+    """The terrain card ``card`` (one of each), in the formation or in the reserve."""
+    for r in st.rows:
+        for side in SIDES:
+            for t in r.spot(side).terrain:
+                if t.card == card:
+                    return t
+    return next(t for t in st.terrain_reserve if t.card == card)
 
 
 # -------------------------------------------------------------------- combat
@@ -304,7 +339,9 @@ def swarms_near(st: Board, row: int, reach: int) -> list[tuple[int, str, Swarm]]
 def attack_action(st: Board, team: Team, action: Action) -> Flow:
     marines = [m for m in st.team_marines(team.id)]
     if st.now.evasion and len(marines) > 1:  # Evasion: only one marine of the team attacks this round
+        st.at = ("evasion",)  # (its question comes first: a copy resolves the card again)
         pick = yield from st.ask(team.player, K.EVASION_ATTACKER, [_marine_option(m) for m in marines], card=action.id)
+        st.at = None
         marines = [_find_marine(st, pick.value)]
         st.stats.fired["evasion"] += 1
     yield from _attackers(st, team, action, list(marines), None)

@@ -15,10 +15,10 @@ from typing import Any, Callable
 from cardkit.games.death_angel.vocabulary import EFFECTS
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board, Flow
-from cardkit.games.death_angel.combat import attack_for_support, in_reach, marine_attack
+from cardkit.games.death_angel.combat import _any_marine, attack_for_support, in_reach, marine_attack
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
 from cardkit.games.death_angel.support import (HANDLERS, Handler, _active, _find_marine, _marine_option, _yes_no, mark,
-                                               run_effect)
+                                               run_effect, run_effects_from)
 from cardkit.model import Effect
 from cardkit.rules.core import Option
 
@@ -571,13 +571,19 @@ def h_black_holds(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("pay_or_roll_then_clear_blips")
-def h_teleportarium(st: Board, eff: Effect, source: str, player: int, **ctx):
-    for m in list(st.marines()):
+def h_teleportarium(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    # resume: (the marines as the effect began, by id, and the index of the one asked)
+    ids, start = resume if resume is not None else (tuple(m.id for m in st.marines()), 0)
+    marines = [_any_marine(st, mid) for mid in ids]
+    for k in range(start, len(marines)):
+        m = marines[k]
         if not m.alive:
             continue
         pay = False
         if m.tokens >= int(eff.get("cost", 1)):
+            st.at = mark(st, ids, k)
             pay = yield from _yes_no(st, st.player_of(m.team), K.TELEPORT_PAY, marine=m.id)
+            st.at = None
         if pay:
             for _ in range(int(eff.get("cost", 1))):
                 st.spend_token(m)
@@ -591,18 +597,31 @@ def h_teleportarium(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("gamble_kill")
-def h_genetorium(st: Board, eff: Effect, source: str, player: int, marine=None, **ctx):
-    _, skull = st.roll()
+def h_genetorium(st: Board, eff: Effect, source: str, player: int, marine=None, resume=None, **ctx):
+    # resume: (the kill being made, and where its swarm is when it has been picked)
+    start, kill_at = (int(resume[0]), resume[1:]) if resume is not None else (0, ())
+    skull = True
+    if resume is None:
+        _, skull = st.roll()
     if skull:
-        for _ in range(int(eff.get("kills", 4))):
+        for n in range(start, int(eff.get("kills", 4))):
             targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
             if not targets:
                 break
-            picked = yield from st.pick_swarm(player, K.KILL_SWARM, targets, optional=True)
-            if picked is None:
-                break
-            k_row, k_side, k_swarm = picked
+            if kill_at:
+                k_row, k_side = int(kill_at[0]), str(kill_at[1])
+                k_swarm = next(x[2] for x in targets if x[0] == k_row and x[1] == k_side)
+                kill_at = ()
+            else:
+                st.at = mark(st, n)
+                picked = yield from st.pick_swarm(player, K.KILL_SWARM, targets, optional=True)
+                st.at = None
+                if picked is None:
+                    break
+                k_row, k_side, k_swarm = picked
+            st.at = mark(st, n, k_row, k_side)
             yield from st.choose_kill(player, k_row, k_side, k_swarm)
+            st.at = None
     elif marine is not None and marine.alive:
         st.marine_dies(marine, source)
 
@@ -677,13 +696,19 @@ def h_toxin(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("trigger_location")
-def h_control_panel(st: Board, eff: Effect, source: str, player: int, **ctx):
+def h_control_panel(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
     loc = st.location
     if loc is None or loc.trigger != "control_panel":
         return False
-    st.effect_at = None  # (the location's effects have no place a copy could take up)
-    for e in loc.effects:
-        yield from run_effect(st, e, loc.id, player, dict(ctx))
+    # the location's effects, each at its place inside this one's (resume: ("panel", k, ...))
+    where = st.effect_at
+    if where is None:
+        st.effect_at = None
+        for e in loc.effects:
+            yield from run_effect(st, e, loc.id, player, dict(ctx))
+        return None
+    start, inner = (int(resume[1]), resume[2:] or None) if resume is not None else (0, None)
+    yield from run_effects_from(st, where + ("panel",), loc.effects, start, loc.id, player, ctx, inner)
 
 
 @handler("door")

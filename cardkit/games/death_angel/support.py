@@ -71,6 +71,7 @@ def run_effects_from(st: Board, where: tuple[Any, ...], effects: Sequence[Effect
     up at its own place), each effect's place being ``where + (k,)`` (:attr:`Board.effect_at`):
     its first question is marked when its handler is :data:`RESTARTABLE`, and a handler marks
     its other questions with :func:`mark`.  The one home of these marks."""
+    outer = st.effect_at  # (an effect that runs others, a Control Panel's: restored after them)
     for k in range(start, len(effects)):
         eff = effects[k]
         place = where + (k,)
@@ -79,7 +80,7 @@ def run_effects_from(st: Board, where: tuple[Any, ...], effects: Sequence[Effect
         yield from run_effect(st, eff, source, player, dict(ctx), resume)
         resume = None
         st.at = None
-        st.effect_at = None
+    st.effect_at = outer
 
 
 def _yes_no(st: Board, player: int, kind: str, **ctx: Any) -> Flow:
