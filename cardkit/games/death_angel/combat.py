@@ -574,71 +574,83 @@ def _lead_by_example(st: Board, team: Team, start: int = 0, stage: str = "",
 
 
 def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm, k: int,
-                  rolled: tuple[int, bool, bool] | None) -> Flow:
+                  rolled: tuple[int, bool, bool] | None, stage: str = "reroll", n: int = 0) -> Flow:
     """A swarm, the ``k``-th of :attr:`Board.attack_queue`, attacks the marine it is engaged
-    with (the defence roll).  ``rolled``: a copy resumes at the question whether to re-roll
-    the defence die, which shows (value, skull) and was re-rolled before (or not)."""
+    with (the defence roll).  ``rolled``: a copy resumes at a question after the defence die
+    shows (value, skull) and was re-rolled before (or not): whether to re-roll it
+    (``stage`` ``reroll``), to use the Artefact (``artefact``), or a counterattack's kill
+    (``counter``, ``n`` kills still to make)."""
     team = st.teams[m.team]
     player = team.player
     while sw.cards and m.alive:
         if rolled is None:
             value, skull = st.roll()
             rerolled = False
+            stage = "reroll"
         else:
             value, skull, rerolled = rolled
             rolled = None
-        facing = m.facing == side
-        while m.tokens and facing:
-            st.at = ("defence", k, row, side, m.id, value, skull, rerolled)
-            again = yield from _yes_no(st, player, K.REROLL_DEFENCE, marine=m.id, value=value, swarm=len(sw))
-            st.at = None
-            if not again:
-                break
-            st.spend_token(m)
-            value, skull = st.roll()
-            rerolled = True
         effects = [(card, e) for card, e, t in st.active if t == m.team]
-        miss = False
-        counter = False
-        for card, e in effects:
-            if e.kind == "defence_skull_cancels" and e.get("marine") == m.id and skull:
-                miss = True
-                st.stats.fired[card] += 1
-            elif e.kind == "defence_skull_counterattack" and e.get("marine") == m.id and skull:
-                miss = counter = True
-                st.stats.fired[card] += 1
-            elif e.kind == "reroll_defence_saves" and rerolled:
-                if value in tuple(e.get("fail_faces", (0,))):
-                    pass
-                else:
+        if stage == "reroll":
+            facing = m.facing == side
+            while m.tokens and facing:
+                st.at = ("defence", k, row, side, m.id, value, skull, rerolled)
+                again = yield from _yes_no(st, player, K.REROLL_DEFENCE, marine=m.id, value=value, swarm=len(sw))
+                st.at = None
+                if not again:
+                    break
+                st.spend_token(m)
+                value, skull = st.roll()
+                rerolled = True
+            miss = False
+            counter = False
+            for card, e in effects:
+                if e.kind == "defence_skull_cancels" and e.get("marine") == m.id and skull:
                     miss = True
                     st.stats.fired[card] += 1
-        if not miss and m.id in st.now.second_wind and value == 0:
-            miss = True
-            st.stats.fired["second_wind"] += 1
-        survive = miss or not defence_kills(value, skull, len(sw), sw.defence_modifier())
-        if not survive and st.artefact_team == m.team:
+                elif e.kind == "defence_skull_counterattack" and e.get("marine") == m.id and skull:
+                    miss = counter = True
+                    st.stats.fired[card] += 1
+                elif e.kind == "reroll_defence_saves" and rerolled:
+                    if value in tuple(e.get("fail_faces", (0,))):
+                        pass
+                    else:
+                        miss = True
+                        st.stats.fired[card] += 1
+            if not miss and m.id in st.now.second_wind and value == 0:
+                miss = True
+                st.stats.fired["second_wind"] += 1
+            survive = miss or not defence_kills(value, skull, len(sw), sw.defence_modifier())
+            stage = "artefact" if not survive and st.artefact_team == m.team else ""
+        else:
+            survive, counter = stage == "counter", stage == "counter"
+        if stage == "artefact":
+            st.at = ("defence", k, row, side, m.id, value, skull, rerolled, "artefact", 0)
             use = yield from _yes_no(st, player, K.ARTEFACT, marine=m.id)
+            st.at = None
             if use:
                 st.artefact_team = None
                 artefact = next(t for t in st.game.terrain.values() if any(e.kind == "artefact" for e in t.effects))
-                from cardkit.games.death_angel.state import TerrainCard
                 st.terrain_reserve.append(TerrainCard(artefact.id, artefact.colour, artefact.activatable))
                 survive = True
                 st.stats.fired[artefact.id] += 1
-        st.log("defend", m.id, value, "miss" if survive else "hit")
-        if not survive:
-            st.marine_dies(m, "swarm")
-            return
-        if not counter:
-            return
+        if stage != "counter":
+            st.log("defend", m.id, value, "miss" if survive else "hit")
+            if not survive:
+                st.marine_dies(m, "swarm")
+                return
+            if not counter:
+                return
         kill = next(e for c, e in effects if e.kind == "defence_skull_counterattack")
-        for _ in range(int(kill.get("kills", 1))):
+        for left in range(n if stage == "counter" else int(kill.get("kills", 1)), 0, -1):
             where = st.locate(sw)
             if where is None or not st.killable(sw):
                 break
             k_row, k_side = where
+            st.at = ("defence", k, row, side, m.id, value, skull, rerolled, "counter", left)
             yield from st.choose_kill(player, k_row, k_side, sw)
+            st.at = None
+        stage = ""
         if not kill.get("swarm_attacks_again", True):
             return
 

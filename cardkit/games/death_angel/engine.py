@@ -244,15 +244,16 @@ def _copy_then(src: State, tail: Callable[[Board], Flow]) -> Callable[[Board], F
 
 
 def _resume_defence(at: tuple[Any, ...]) -> Callable[[Board], Flow]:
-    """A copy taken at a re-roll question of a defence roll in the Genestealer attack (the
-    swarms' order is :attr:`Board.attack_queue`): that swarm's attack from the question on,
+    """A copy taken at a question of a defence roll in the Genestealer attack (a re-roll, the
+    Artefact, a counterattack's kill; the swarms' order is :attr:`Board.attack_queue`): that swarm's attack from the question on,
     then the other swarms and the rest of the round."""
-    _, k, row, side, marine, value, skull, rerolled = at
+    _, k, row, side, marine, value, skull, rerolled = at[:8]
+    stage, n = at[8:] or ("reroll", 0)
 
     def tail(st: Board) -> Flow:
         m = next(x for x in st.marines() if x.id == marine)
         sw = st.attack_queue[k]
-        yield from attacks_from(st, k, combat.swarm_attacks(st, m, row, side, sw, k, (value, skull, rerolled)))
+        yield from attacks_from(st, k, combat.swarm_attacks(st, m, row, side, sw, k, (value, skull, rerolled), stage, n))
         yield from end_of_phase(st, "genestealer_attack")
         yield from rest_of_round(st, "event")
 
