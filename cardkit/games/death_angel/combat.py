@@ -80,7 +80,7 @@ def support_action(st: Board, team: Team, action: Action) -> Flow:
 
 # the places in an action card's resolution that a copy can take up (Board.at's first item)
 RESUME_POINTS: Final = frozenset(("support", "enter_formation", "enter_support", "evasion", "activate_effect", "move_next", "move", "facing", "activate", "attack_next", "attack_again",
-                                  "attack_target", "attack_roll", "charge_ask", "charge", "charge_kill", "effect"))
+                                  "attack", "charge_ask", "charge", "charge_kill", "effect"))
 
 
 def resumable(at: tuple[object, ...]) -> bool:
@@ -89,13 +89,10 @@ def resumable(at: tuple[object, ...]) -> bool:
 
 
 def portable(st: Board, at: tuple[object, ...]) -> tuple[object, ...]:
-    """The place ``at`` with the swarm it names (a place after an attack's roll) given by
-    where it lies on ``st``, so that a copy of ``st`` finds its own (marked cheaply, resolved
-    only when a copy is taken)."""
-    if at[0] == "attack_roll":
-        sw = at[5]
-        return at[:5] + (_pos(st, sw if isinstance(sw, Swarm) else None),) + at[6:]
-    return at
+    """The place ``at`` with each swarm it names (an attack's target) given by where it lies
+    on ``st`` (:func:`_pos`), so that a copy of ``st`` finds its own (:func:`_swarm_at`):
+    marked cheaply, resolved only when a copy is taken."""
+    return tuple(_pos(st, x) if isinstance(x, Swarm) else x for x in at)
 
 
 def resume_action(st: Board, team: Team, action: Action, at: tuple[object, ...]) -> Flow:
@@ -128,19 +125,15 @@ def resume_action(st: Board, team: Team, action: Action, at: tuple[object, ...])
         yield from _activations(st, team, action, _marines_of(st, at[1]), int(str(at[2])))
     elif where == "attack_next":
         yield from _attackers(st, team, action, _marines_of(st, at[1]), None)
-    elif where == "attack_again" or where == "attack_target":
-        series = (_any_marine(st, _id_of(at[2])), int(str(at[3])), int(str(at[4])), where == "attack_target")
+    elif where == "attack_again":
+        series = (_any_marine(st, _id_of(at[2])), int(str(at[3])), int(str(at[4])), False)
         yield from _attackers(st, team, action, _marines_of(st, at[1]), series)
-    elif where == "attack_roll":  # a question after an attack's roll: re-rolls, kills, Lead by Example
-        _, place, source, value, skull, pos, stage, n = at
-        assert isinstance(place, tuple) and isinstance(pos, tuple)
-        remaining = _marines_of(st, place[1])
-        m = _any_marine(st, _id_of(place[2]))
-        attacks, done = int(str(place[3])), int(str(place[4]))
-        sw = st.rows[int(str(pos[0]))].spot(str(pos[1])).swarms[int(str(pos[2]))] if pos else None
-        yield from _attack_roll(st, team, m, action, str(source), ("attack_target", remaining, m, attacks, done), sw,
-                                int(str(value)), bool(skull), str(stage), int(str(n)))
-        yield from _attackers(st, team, action, remaining, (m, attacks, done + 1, False))
+    elif where == "attack":  # a question of one of the series of attacks of a marine of the card
+        remaining = _marines_of(st, at[1])
+        m = _any_marine(st, _id_of(at[2]))
+        attacks, done = int(str(at[3])), int(str(at[4]))
+        made = yield from resume_attack(st, team, m, action, ("attack", remaining, m, attacks, done), at[5:])
+        yield from _attackers(st, team, action, remaining, (m, attacks, done + 1, False) if made else None)
     elif where == "charge_ask":
         remaining = _marines_of(st, at[1])
         yield from _marine_attacks(st, team, action, remaining, _any_marine(st, _id_of(at[2])))
@@ -403,7 +396,7 @@ def _attack_series(st: Board, team: Team, action: Action, remaining: list[Marine
                 break
             st.stats.fired[action.id] += 1
         at_target = False
-        made = yield from marine_attack(st, team, m, action, place=("attack_target", remaining, m, attacks, done))
+        made = yield from marine_attack(st, team, m, action, place=("attack", remaining, m, attacks, done))
         if not made:
             break
         done += 1
@@ -448,7 +441,7 @@ def marine_attack(st: Board, team: Team, m: Marine, action: Action | None, sourc
     if not targets:
         return False
     options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [SWARM_NONE]
-    st.at = place
+    st.at = None if place is None else place + ("target", source)
     pick = yield from st.ask(team.player, K.ATTACK_TARGET, options, marine=m.id, source=source)
     st.at = None
     if pick.value == "none":
@@ -471,7 +464,7 @@ def _attack_roll(st: Board, team: Team, m: Marine, action: Action | None, source
         # re-roll with support tokens (attacks always face their target)
         while m.tokens:
             if place is not None:
-                st.at = ("attack_roll", place, source, value, skull, sw, "reroll", 0)
+                st.at = place + ("roll", source, value, skull, sw, "reroll", 0)
             again = yield from _yes_no(st, team.player, K.REROLL_ATTACK, marine=m.id, value=value)
             st.at = None
             if not again:
@@ -500,20 +493,46 @@ def _attack_roll(st: Board, team: Team, m: Marine, action: Action | None, source
                 break
             k_row, k_side = where
             if place is not None:
-                st.at = ("attack_roll", place, source, value, skull, sw, "kill", left)
+                st.at = place + ("roll", source, value, skull, sw, "kill", left)
             yield from st.choose_kill(team.player, k_row, k_side, sw)
             st.at = None
             _lead_by_example_hook(st, team)
         stage, n = "", 0
     yield from _lead_by_example(st, team, n, stage,
-                                None if place is None else ("attack_roll", place, source, value, skull, None))
+                                None if place is None else place + ("roll", source, value, skull, None))
     st.check_victory()  # a board cleared at the final location wins at once, before any further attack
     psionic = next((e for card, e, t in st.active
                     if t == team.id and e.kind == "extra_attack_per_skull" and e.get("marine") == m.id), None)
     if psionic is not None and skull and m.alive:
         st.stats.fired[_card_of(st, psionic)] += 1
-        yield from marine_attack(st, team, m, action, source="psionic")
+        yield from marine_attack(st, team, m, action, source="psionic", place=None if place is None else place + ("psionic",))
     return True
+
+
+def resume_attack(st: Board, team: Team, m: Marine, action: Action | None, place: tuple[object, ...],
+                  rest: tuple[object, ...]) -> Flow:
+    """``m``'s attack whose questions are marked ``place + rest`` (:func:`marine_attack`) taken up
+    at that question, in a copy: ``("target", source)``, its target; ``("roll", source, value,
+    skull, swarm, stage, n)``, a question after its roll (:func:`_attack_roll`); ``("psionic",
+    ...)``, the extra attack its skull gave.  Returns what :func:`marine_attack` returns."""
+    what = rest[0]
+    if what == "psionic":
+        yield from resume_attack(st, team, m, action, place + ("psionic",), rest[1:])
+        return True
+    if what == "target":
+        made = yield from marine_attack(st, team, m, action, source=str(rest[1]), place=place)
+        return made
+    _, source, value, skull, pos, stage, n = rest
+    made = yield from _attack_roll(st, team, m, action, str(source), place, _swarm_at(st, pos), int(str(value)),
+                                   bool(skull), str(stage), int(str(n)))
+    return made
+
+
+def _swarm_at(st: Board, pos: object) -> Swarm | None:
+    """The swarm at ``pos`` (:func:`_pos`), or None for an empty position."""
+    if not isinstance(pos, tuple) or not pos:
+        return None
+    return st.rows[int(str(pos[0]))].spot(str(pos[1])).swarms[int(str(pos[2]))]
 
 
 def _pos(st: Board, sw: Swarm | None) -> tuple[object, ...]:
@@ -655,18 +674,47 @@ def swarm_attacks(st: Board, m: Marine, row: int, side: str, sw: Swarm, k: int,
             return
 
 
-def attack_for_support(st: Board, team: Team, eff: Effect, card: str) -> Flow:
+def attack_for_support(st: Board, team: Team, eff: Effect, card: str, base: tuple[object, ...] | None = None,
+                       resume: tuple[object, ...] | None = None) -> Flow:
+    """Each marine of ``team`` in turn may pay support for extra attacks (Overwatch and the like).
+    ``base``: the place of this ability in the rules, which its questions extend for a copy
+    (``(marine ids, k, "ask")``: the ``k``-th marine's question; ``(ids, k, "attack", a, ...)``:
+    a question of his ``a``-th attack); ``resume``: such a place to take it up at."""
     cost = int(eff.get("cost", 1))
-    for m in list(st.team_marines(team.id)):
-        if not m.alive or m.tokens < cost or not shootable(st, m):
-            continue
-        go = yield from _yes_no(st, team.player, K.EXTRA_ATTACK, marine=m.id, card=card)
-        if not go:
-            continue
-        for _ in range(cost):
-            st.spend_token(m)
-        st.stats.fired[card] += 1
-        for _ in range(int(eff.get("attacks", 1))):
-            yield from marine_attack(st, team, m, None, source=card)
+    if resume is None:
+        ids: tuple[object, ...] = tuple(m.id for m in st.team_marines(team.id))
+        start: int = 0
+        rest: tuple[object, ...] = ()
+    else:
+        ids, start, rest = tuple(resume[0]) if isinstance(resume[0], tuple) else (), int(str(resume[1])), resume[2:]
+    marines = [_any_marine(st, str(mid)) for mid in ids]
+    attacks = int(eff.get("attacks", 1))
+    for k in range(start, len(marines)):
+        m = marines[k]
+        first = 0
+        inner: tuple[object, ...] = ()
+        if rest and rest[0] == "attack":  # (a copy at one of his attacks' questions)
+            first, inner = int(str(rest[1])), rest[2:]
+        else:
+            if not rest and (not m.alive or m.tokens < cost or not shootable(st, m)):
+                continue
+            st.at = None if base is None else base + (ids, k, "ask")
+            go = yield from _yes_no(st, team.player, K.EXTRA_ATTACK, marine=m.id, card=card)
+            st.at = None
+            if not go:
+                rest = ()
+                continue
+            for _ in range(cost):
+                st.spend_token(m)
+            st.stats.fired[card] += 1
+        rest = ()
+        for a in range(first, attacks):
+            place = None if base is None else base + (ids, k, "attack", a)
+            if inner:
+                assert place is not None
+                yield from resume_attack(st, team, m, None, place, inner)
+                inner = ()
+            else:
+                yield from marine_attack(st, team, m, None, source=card, place=place)
 
 

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from cardkit.games.death_angel.vocabulary import EFFECTS
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board, Flow
-from cardkit.games.death_angel.combat import _any_marine, attack_for_support, in_reach, marine_attack
+from cardkit.games.death_angel.combat import _any_marine, attack_for_support, in_reach, marine_attack, resume_attack
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
 from cardkit.games.death_angel.support import (HANDLERS, Handler, _active, _find_marine, _marine_option, _yes_no, mark,
                                                run_effect, run_effects_from)
@@ -90,10 +90,10 @@ def _one(st: Board, player: int, target: str, ctx: dict[str, Any], weigh: Callab
 
 
 @handler("attack_for_support")
-def h_attack_for_support(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
+def h_attack_for_support(st: Board, eff: Effect, source: str, player: int, team=None, resume=None, **ctx):
     if eff.get("timing") != "after_action":
         return False  # Overwatch fires at the end of the event phase (phases.event_phase)
-    yield from attack_for_support(st, team, eff, source)
+    yield from attack_for_support(st, team, eff, source, mark(st), resume)
 
 
 def strategize_moves(st: Board, eff: Effect | None) -> list[tuple[int, int, str]]:
@@ -415,13 +415,23 @@ def h_second_wind(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("immediate_attack")
-def h_quick(st: Board, eff: Effect, source: str, player: int, **ctx):
-    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(bool(in_reach(st, m))))
-    if m is None:
-        return False
-    made = False
-    for _ in range(int(eff.get("attacks", 1))):
-        made = (yield from marine_attack(st, st.teams[m.team], m, None, source=source)) or made
+def h_quick(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    if resume is None:
+        m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(bool(in_reach(st, m))))
+        if m is None:
+            return False
+        start, made, inner = 0, False, ()
+    else:  # a copy takes it up at a question of an attack: (the marine, the attack, any made, its place)
+        m, start, made, inner = _any_marine(st, resume[0]), int(resume[1]), bool(resume[2]), resume[3:]
+    team = st.teams[m.team]
+    for n in range(start, int(eff.get("attacks", 1))):
+        place = mark(st, m.id, n, made)
+        if inner:
+            r = yield from resume_attack(st, team, m, None, place, inner)
+            inner = ()
+        else:
+            r = yield from marine_attack(st, team, m, None, source=source, place=place)
+        made = r or made
     return made or None
 
 

@@ -29,6 +29,7 @@ from cardkit.games.death_angel.phases import (
     end_of_phase,
     end_of_round,
     event_from,
+    overwatch_from,
     finish_setup,
     play_round,
     resolve_from,
@@ -121,18 +122,20 @@ class State(Board):
             return _resume_round
         if d.kind == K.TEAM:
             return _resume_setup
-        at = self.at
-        if at is None:
+        if self.at is None:
             return None
+        at = combat.portable(self, self.at)
         where = at[0]
         if where == "defence":
             return _resume_defence(at)
+        if where == "overwatch":
+            return _resume_overwatch(int(str(at[1])), at[2:])
         if where == "travel":
             return _resume_travel(at)
         if where == "event_effect":
-            return _resume_event(int(at[1]), at[2:] or None)
+            return _resume_event(int(str(at[1])), at[2:] or None)
         if self.resolving >= 0 and combat.resumable(at):
-            return _resume_action(self.resolving, combat.portable(self, at))
+            return _resume_action(self.resolving, at)
         return None
     # ------------------------------------------------------ the engine protocol
     # (cardkit.rules.protocol.State): what the generic playtest and agents read
@@ -268,6 +271,17 @@ def _resume_event(k: int, resume: tuple[Any, ...] | None) -> Callable[[Board], F
 
     def tail(st: Board) -> Flow:
         yield from event_from(st, k, resume)
+        end_of_round(st)
+
+    return tail
+
+
+def _resume_overwatch(k: int, resume: tuple[Any, ...]) -> Callable[[Board], Flow]:
+    """A copy taken at a question of an ability timed for the end of the event phase (Overwatch,
+    the ``k``-th of :attr:`Board.active`): from that question on, then the rest of the round."""
+
+    def tail(st: Board) -> Flow:
+        yield from overwatch_from(st, k, resume)
         end_of_round(st)
 
     return tail

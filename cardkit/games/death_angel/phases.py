@@ -367,10 +367,20 @@ def event_from(st: Board, start: int, resume: tuple[Any, ...] | None = None) -> 
     if move is not None:
         move_swarms(st, move.type, move.icon)
     st.now.spawn_limits = {}
-    # effects timed for the end of the event phase (Overwatch)
-    for card, eff, team in list(st.active):
+    yield from overwatch_from(st, 0, None)
+
+
+def overwatch_from(st: Board, start: int, resume: tuple[Any, ...] | None) -> Flow:
+    """The end of the event phase: the abilities in force timed for it (Overwatch), from the
+    ``start``-th of :attr:`Board.active` on (``resume``: that one's place, a copy taking it up;
+    its questions are marked ``("overwatch", k, ...)``), then the card is discarded."""
+    card_id = st.event_current or ""
+    active = list(st.active)
+    for k in range(start, len(active)):
+        card, eff, team = active[k]
         if eff.kind == "attack_for_support" and eff.get("timing") == "end_of_event_phase":
-            yield from combat.attack_for_support(st, st.teams[team], eff, card)
+            yield from combat.attack_for_support(st, st.teams[team], eff, card, ("overwatch", k), resume)
+            resume = None
     st.merge_swarms()
     st.event_discard.append(card_id)
     st.event_current = None
