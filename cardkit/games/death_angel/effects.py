@@ -345,41 +345,70 @@ def h_gun_jam(st: Board, eff: Effect, source: str, player: int, **ctx):
     st.teams[pick.value].forbidden_next.add(typ)
 
 
-def _engaged_kill(st: Board, player: int, m: Marine) -> Flow:
+def _engaged_kill(st: Board, player: int, m: Marine, place: tuple[Any, ...] | None = None,
+                  resume: tuple[Any, ...] = ()) -> Flow:
+    """Kill a Genestealer engaged with ``m``: the player picks the swarm, then the card.  Its
+    questions are marked ``place + ("swarm",)`` and ``place + ("kill", k)`` (the ``k``-th
+    swarm picked) when ``place`` is given; ``resume``: such a suffix, a copy taking it up."""
     i = st.row_of(m)
     swarms = [(s, sw) for s in SIDES for sw in st.rows[i].spot(s).swarms if st.killable(sw)]
     if not swarms:
         return False
-    pick = yield from st.ask(player, K.KILL_SWARM, [Option("swarm", f"{i}:{s}:{k}") for k, (s, _) in enumerate(swarms)])
-    k = int(pick.value.split(":")[2])
+    if resume and resume[0] == "kill":
+        k = int(resume[1])
+    else:
+        st.at = None if place is None else place + ("swarm",)
+        pick = yield from st.ask(player, K.KILL_SWARM, [Option("swarm", f"{i}:{s}:{k}") for k, (s, _) in enumerate(swarms)])
+        st.at = None
+        k = int(pick.value.split(":")[2])
     s, sw = swarms[k]
+    st.at = None if place is None else place + ("kill", k)
     yield from st.choose_kill(player, i, s, sw)
+    st.at = None
     return True
 
 
 @handler("trade_support_for_kill")
-def h_battle_brothers(st: Board, eff: Effect, source: str, player: int, **ctx):
-    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(_engaged(st, m)))
-    if m is None:
-        return False
-    for _ in range(min(int(eff.get("tokens", 1)), m.tokens)):
-        st.spend_token(m)
-    for _ in range(int(eff.get("kills", 1))):
+def h_battle_brothers(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    # resume: ("target",) its first question, or (the marine, the kill, the kill's own place)
+    if resume is None or resume[0] == "target":
+        st.at = mark(st, "target")
+        m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(_engaged(st, m)))
+        st.at = None
+        if m is None:
+            return False
+        for _ in range(min(int(eff.get("tokens", 1)), m.tokens)):
+            st.spend_token(m)
+        start, inner = 0, ()
+    else:
+        m, start, inner = _any_marine(st, resume[0]), int(resume[1]), resume[2:]
+    for n in range(start, int(eff.get("kills", 1))):
         if m.alive:
-            yield from _engaged_kill(st, player, m)
+            yield from _engaged_kill(st, player, m, mark(st, m.id, n), inner)
+        inner = ()
 
 
 @handler("spend_support_to_kill")
-def h_rewarded_faith(st: Board, eff: Effect, source: str, player: int, **ctx):
-    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(m.tokens, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
-    if m is None:
-        return False
+def h_rewarded_faith(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    # resume: (the marine, "ask") at his question, or (the marine, "kill", the kill's own place)
+    if resume is None:
+        m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(m.tokens, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
+        if m is None:
+            return False
+        inner = ()
+    else:
+        m = _any_marine(st, resume[0])
+        inner = resume[2:] if resume[1] == "kill" else ()
+    if inner:
+        yield from _engaged_kill(st, player, m, mark(st, m.id, "kill"), inner)
     while m.tokens and _engaged(st, m):
+        st.at = mark(st, m.id, "ask")
         go = yield from _yes_no(st, player, K.SPEND_TO_KILL, marine=m.id)
+        st.at = None
         if not go:
             break
         st.spend_token(m)
-        yield from _engaged_kill(st, player, m)
+        yield from _engaged_kill(st, player, m, mark(st, m.id, "kill"))
 
 
 @handler("discard_blips")
@@ -394,16 +423,24 @@ def h_full_scan(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("roll_skull_kill")
-def h_cleansing(st: Board, eff: Effect, source: str, player: int, **ctx):
-    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(2, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
-    if m is None:
-        return False
-    _, skull = st.roll()
-    if not skull:
-        return False
-    for _ in range(int(eff.get("kills", 2))):
+def h_cleansing(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    # resume: ("target",) its first question, or (the marine, the kill, the kill's own place)
+    if resume is None or resume[0] == "target":
+        st.at = mark(st, "target")
+        m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(2, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
+        st.at = None
+        if m is None:
+            return False
+        _, skull = st.roll()
+        if not skull:
+            return False
+        start, inner = 0, ()
+    else:
+        m, start, inner = _any_marine(st, resume[0]), int(resume[1]), resume[2:]
+    for n in range(start, int(eff.get("kills", 2))):
         if m.alive:
-            yield from _engaged_kill(st, player, m)
+            yield from _engaged_kill(st, player, m, mark(st, m.id, n), inner)
+        inner = ()
 
 
 @handler("defence_save_next_round")
@@ -452,13 +489,19 @@ def h_enter_formation(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("return_swarm")
-def h_sanctuary(st: Board, eff: Effect, source: str, player: int, **ctx):
+def h_sanctuary(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
     swarms = [(i, s, sw) for i, s, sw in st.swarms() if not sw.shielded]
     if not swarms:
         return False
-    pick = yield from st.ask(player, K.SWARM_TARGET, [Option("swarm", f"{k}") for k in range(len(swarms))])
-    i, s, sw = swarms[int(pick.value)]
+    if resume is None:
+        pick = yield from st.ask(player, K.SWARM_TARGET, [Option("swarm", f"{k}") for k in range(len(swarms))])
+        k = int(pick.value)
+    else:  # a copy takes it up at the pile question: ("pile", the swarm picked)
+        k = int(resume[1])
+    i, s, sw = swarms[k]
+    st.at = mark(st, "pile", k)
     side = yield from _smaller_pile(st, player)
+    st.at = None
     pile = st.pile(side)
     keep = [c for c in sw.cards if c.brood_lord]
     pile.extend(c for c in sw.cards if not c.brood_lord)
@@ -694,12 +737,14 @@ def h_launch_control(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("roll_discard_blips")
-def h_toxin(st: Board, eff: Effect, source: str, player: int, **ctx):
-    value, _ = st.roll()
+def h_toxin(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    value = int(resume[0]) if resume is not None else st.roll()[0]  # (resume: the roll, a copy at the question)
     piles = [s for s in SIDES if st.pile(s)]
     if not piles or not value:
         return False
+    st.at = mark(st, value)
     pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles])
+    st.at = None
     for _ in range(value):
         if st.pile(pick.value):
             st.gs_discard.append(st.pile(pick.value).pop())
