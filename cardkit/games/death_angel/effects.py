@@ -767,10 +767,16 @@ def h_control_panel(st: Board, eff: Effect, source: str, player: int, resume=Non
 
 
 @handler("door")
-def h_door(st: Board, eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
-    n = int(eff.get("tokens", 1))
-    for card, e, _t in _active(st, "door_bonus_token", team.id if team else None):
+def h_door(st: Board, eff: Effect, source: str, player: int, terrain=None, team=None, resume=None, **ctx):
+    # resume: (the tokens so far, the index of the bonus asked), a copy at a later bonus question
+    n, start = (int(resume[0]), int(resume[1])) if resume is not None else (int(eff.get("tokens", 1)), 0)
+    bonuses = list(_active(st, "door_bonus_token", team.id if team else None))
+    for j in range(start, len(bonuses)):
+        card, e, _t = bonuses[j]
+        if j:
+            st.at = mark(st, n, j)
         extra = yield from _yes_no(st, player, K.DOOR_BONUS, card=card)
+        st.at = None
         if extra:
             n += int(e.get("extra_tokens", 1))
             st.stats.fired[card] += 1

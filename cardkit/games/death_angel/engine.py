@@ -34,6 +34,7 @@ from cardkit.games.death_angel.phases import (
     play_round,
     resolve_from,
     rest_of_round,
+    resume_spawn,
     resume_travel,
     setup,
 )
@@ -94,19 +95,27 @@ class State(Board):
         return State.replay(self.game, self.seed, self.decisions)
 
     def clone(self) -> "State":
-        """The protocol's copy (:meth:`fork`): it plays on exactly as this game would."""
-        return self.fork()
+        """The protocol's copy: the board copied, play resumed at the pending decision, never a
+        replay (a decision whose place in the rules is not board data is an engine bug: it
+        raises, so the conformance suite and ``tests/engine/test_fork.py`` find it).  A finished
+        game, where nothing is left to play, is copied by :meth:`replayed`."""
+        d = self.decision
+        if d is None:
+            return self.replayed()
+        tail = self._resume()
+        if tail is None:
+            raise AssertionError(f"no copy of the board at this {d.kind} decision: its place in the rules "
+                                 "is not marked (Board.at)")
+        return State(self.game, self.seed, start=_copy_then(self, tail))
 
     def fork(self) -> "State":
         """An independent copy that plays on exactly as this game would, dice
-        included.  Where the place of the pending decision in the rules is board
-        data (:meth:`copies`) the board is copied and play resumes there, without
-        replaying anything; at any other decision it falls back to :meth:`replayed`
-        (the rules code there is a stack of generators, which cannot be copied)."""
-        tail = self._resume()
-        if tail is None:
+        included: :meth:`clone` at every decision the rules code marks (all of them,
+        :meth:`copies`), or else (a finished game, or a place a future rule forgets to
+        mark) :meth:`replayed`, so that search never stops at such a bug."""
+        if self._resume() is None:
             return self.replayed()
-        return State(self.game, self.seed, start=_copy_then(self, tail))
+        return self.clone()
 
     def copies(self) -> bool:
         """Does :meth:`fork` copy the board here (rather than replay the game)?"""
@@ -128,6 +137,8 @@ class State(Board):
         where = at[0]
         if where == "defence":
             return _resume_defence(at)
+        if where == "spawn":
+            return _resume_spawn(at)
         if where == "overwatch":
             return _resume_overwatch(int(str(at[1])), at[2:])
         if where == "travel":
@@ -272,6 +283,15 @@ def _resume_event(k: int, resume: tuple[Any, ...] | None) -> Callable[[Board], F
     def tail(st: Board) -> Flow:
         yield from event_from(st, k, resume)
         end_of_round(st)
+
+    return tail
+
+
+def _resume_spawn(at: tuple[Any, ...]) -> Callable[[Board], Flow]:
+    """A copy taken at a spawn question (a short blip pile, at setup or in the event phase)."""
+
+    def tail(st: Board) -> Flow:
+        yield from resume_spawn(st, at)
 
     return tail
 

@@ -71,11 +71,25 @@ def finish_setup(st: Board) -> Flow:
     st.log("setup", [m.id for m in marines], [loc.id for loc in deck])
     # 8. initial Genestealers: one event card's spawn boxes only
     card_id = st.draw_event()
-    event = _event(st, card_id)
-    yield from spawn_boxes(st, event, first_spawn=True)
+    yield from _first_spawn(st, card_id, None)
+
+
+def _first_spawn(st: Board, card_id: str, resume: tuple[Any, ...] | None) -> Flow:
+    """Setup step 8 (``resume``: a copy takes it up at a spawn question, :func:`spawn_boxes`)."""
+    yield from spawn_boxes(st, _event(st, card_id), True, ("spawn", "setup", card_id), resume)
     st.event_discard.append(card_id)
     st.merge_swarms()
     st.ready = True
+
+
+def resume_spawn(st: Board, at: tuple[Any, ...]) -> Flow:
+    """A copy taken at a spawn question (``("spawn", "setup" or "event", card, ...)``, :func:`spawn_boxes`):
+    the spawn from that question on, then the rest of the setup or of the event phase and the round."""
+    if at[1] == "setup":
+        yield from _first_spawn(st, str(at[2]), at[3:])
+        return
+    yield from _event_end(st, at[3:])
+    end_of_round(st)
 
 
 def _event(st: Board, card_id: str) -> tuple[Event, int]:  # (the card, its copy index)
@@ -362,7 +376,15 @@ def event_from(st: Board, start: int, resume: tuple[Any, ...] | None = None) -> 
     card_id = st.event_current or ""
     event, copy = _event(st, card_id)
     yield from run_effects_from(st, ("event_effect",), event.effects, start, event.id, st.current_player, {}, resume)
-    yield from spawn_boxes(st, (event, copy))
+    yield from _event_end(st, None)
+
+
+def _event_end(st: Board, resume: tuple[Any, ...] | None) -> Flow:
+    """The event phase after the card's effects: its spawn boxes (``resume``: a copy takes them up
+    at a question), the swarms' move, then the abilities timed for the end of the phase."""
+    card_id = st.event_current or ""
+    event, copy = _event(st, card_id)
+    yield from spawn_boxes(st, (event, copy), False, ("spawn", "event", card_id), resume)
     move = event.moves[copy]
     if move is not None:
         move_swarms(st, move.type, move.icon)
@@ -387,10 +409,16 @@ def overwatch_from(st: Board, start: int, resume: tuple[Any, ...] | None) -> Flo
     yield from end_of_phase(st, "event")
 
 
-def spawn_boxes(st: Board, event_and_copy, first_spawn: bool = False) -> Flow:
+def spawn_boxes(st: Board, event_and_copy, first_spawn: bool = False, where: tuple[Any, ...] = (),
+                resume: tuple[Any, ...] | None = None) -> Flow:
+    """The event card's spawn boxes.  A short pile's question (which terrain is served first) is
+    marked ``where + (box, side, pile, the spots still to serve)``; ``resume``: such a suffix, a
+    copy taking the spawn up there (the terrain does not move while Genestealers spawn)."""
     event, _ = event_and_copy
     setup = st.game.setup
-    for box in event.spawn:
+    spawn = event.spawn
+    for b in range(int(resume[0]) if resume else 0, len(spawn)):
+        box = spawn[b]
         count = setup.major if box.severity == "major" else setup.minor
         targets = [(i, side, t) for i, r in enumerate(st.rows) for side in SIDES for t in r.spot(side).terrain
                    if t.colour == box.colour]
@@ -400,7 +428,14 @@ def spawn_boxes(st: Board, event_and_copy, first_spawn: bool = False) -> Flow:
         for side in SIDES:
             spots = by_side[side]
             pile_side = side
-            if st.game.rules.spawn_toward_larger_pile and len(st.pile(side)) < count * len(spots):
+            if resume:
+                if side != resume[1]:
+                    continue  # (served before the question)
+                pile_side = str(resume[2])
+                keys = resume[3]
+                spots = [x for x in spots if (x[0], x[1].card) in keys]
+                resume = None
+            elif st.game.rules.spawn_toward_larger_pile and len(st.pile(side)) < count * len(spots):
                 pile_side = "left" if len(st.left) >= len(st.right) else "right"
             # a short pile: the current player picks which terrain is served first
             while spots:
@@ -409,8 +444,10 @@ def spawn_boxes(st: Board, event_and_copy, first_spawn: bool = False) -> Flow:
                     for i, t in spots:
                         st.spawn_at(i, side, min(count, st.now.spawn_limits.get(t, count)), pile_side)
                     break
+                st.at = where + (b, side, pile_side, tuple((i, t.card) for i, t in spots)) if where else None
                 pick = yield from st.ask(st.current_player, K.SPAWN_FIRST,
                                          [Option("terrain", f"{i}:{t.card}") for i, t in spots])
+                st.at = None
                 row_text, tid = pick.value.split(":")
                 first = next(x for x in spots if x[0] == int(row_text) and x[1].card == tid)
                 st.spawn_at(first[0], side, min(count, st.now.spawn_limits.get(first[1], count)), pile_side)
