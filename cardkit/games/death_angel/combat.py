@@ -433,33 +433,32 @@ def heroic_charge(st: Board, team: Team, m: Marine, eff: Effect, remaining: list
 
 
 def marine_attack(st: Board, team: Team, m: Marine, action: Action | None, source: str = "attack",
-                  place: tuple[object, ...] | None = None) -> Flow:
-    """One attack by ``m``: pick a swarm in reach, roll, apply kills.  Returns
-    False when there was nothing to attack.  ``place``: where in the rules its target
-    question is (:attr:`Board.at`), for an attack a copy can resume at."""
-    targets = shootable(st, m)
-    if not targets:
-        return False
-    options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [SWARM_NONE]
-    st.at = None if place is None else place + ("target", source)
-    pick = yield from st.ask(team.player, K.ATTACK_TARGET, options, marine=m.id, source=source)
-    st.at = None
-    if pick.value == "none":
-        return False
-    k = int(pick.value.split(":")[2])
-    sw = targets[k][2]
-    value, skull = st.roll()
-    made = yield from _attack_roll(st, team, m, action, source, place, sw, value, skull, "reroll", 0)
-    return made
-
-
-def _attack_roll(st: Board, team: Team, m: Marine, action: Action | None, source: str, place: tuple[object, ...] | None,
-                 sw: Swarm | None, value: int, skull: bool, stage: str, n: int) -> Flow:
-    """An attack by ``m`` on ``sw`` after its roll (``value``, ``skull``), from ``stage`` on:
-    ``reroll`` (the re-roll questions, then the kills), ``kill`` (``n`` kills still to make),
-    ``lead_give``/``lead_support`` (the ``n``-th support-on-kill ability's questions).  When the
-    attack's ``place`` is known (a marine of an Attack card), each question's place is marked in
-    :attr:`Board.at` (``attack_roll``) for a copy to resume there.  Returns True."""
+                  place: tuple[object, ...] | None = None,
+                  rolled: tuple[Swarm | None, int, bool, str, int] | None = None) -> Flow:
+    """One attack by ``m``: pick a swarm in reach, roll, apply kills.  Returns False when
+    there was nothing to attack.  ``place``: where in the rules the attack is (what made it),
+    which its questions extend in :attr:`Board.at` for a copy to resume there
+    (:func:`resume_attack`): ``("target", source)``, the target; ``("roll", source, value,
+    skull, swarm, stage, n)``, a question after the roll.  ``rolled``: a copy takes the attack
+    up after its roll, at (swarm, value, skull, stage, n): ``reroll`` (the re-roll questions,
+    then the kills), ``kill`` (``n`` kills still to make), ``lead_give``/``lead_support`` (the
+    ``n``-th support-on-kill ability's questions).  (One generator: attacks are the hot path.)"""
+    if rolled is None:
+        targets = shootable(st, m)
+        if not targets:
+            return False
+        options = [Option("swarm", f"{j}:{s}:{k}") for k, (j, s, _) in enumerate(targets)] + [SWARM_NONE]
+        st.at = None if place is None else place + ("target", source)
+        pick = yield from st.ask(team.player, K.ATTACK_TARGET, options, marine=m.id, source=source)
+        st.at = None
+        if pick.value == "none":
+            return False
+        k = int(pick.value.split(":")[2])
+        sw: Swarm | None = targets[k][2]
+        value, skull = st.roll()
+        stage, n = "reroll", 0
+    else:
+        sw, value, skull, stage, n = rolled
     if stage == "reroll":
         # re-roll with support tokens (attacks always face their target)
         while m.tokens:
@@ -513,7 +512,7 @@ def resume_attack(st: Board, team: Team, m: Marine, action: Action | None, place
                   rest: tuple[object, ...]) -> Flow:
     """``m``'s attack whose questions are marked ``place + rest`` (:func:`marine_attack`) taken up
     at that question, in a copy: ``("target", source)``, its target; ``("roll", source, value,
-    skull, swarm, stage, n)``, a question after its roll (:func:`_attack_roll`); ``("psionic",
+    skull, swarm, stage, n)``, a question after its roll (:func:`marine_attack`); ``("psionic",
     ...)``, the extra attack its skull gave.  Returns what :func:`marine_attack` returns."""
     what = rest[0]
     if what == "psionic":
@@ -523,8 +522,8 @@ def resume_attack(st: Board, team: Team, m: Marine, action: Action | None, place
         made = yield from marine_attack(st, team, m, action, source=str(rest[1]), place=place)
         return made
     _, source, value, skull, pos, stage, n = rest
-    made = yield from _attack_roll(st, team, m, action, str(source), place, _swarm_at(st, pos), int(str(value)),
-                                   bool(skull), str(stage), int(str(n)))
+    made = yield from marine_attack(st, team, m, action, str(source), place,
+                                    (_swarm_at(st, pos), int(str(value)), bool(skull), str(stage), int(str(n))))
     return made
 
 
