@@ -371,6 +371,7 @@ def _engaged_kill(st: Board, player: int, m: Marine, place: tuple[Any, ...] | No
 @handler("trade_support_for_kill")
 def h_battle_brothers(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
     # resume: ("target",) its first question, or (the marine, the kill, the kill's own place)
+    inner: tuple[Any, ...] = ()  # (declared: compiled, a local's type is that of its first value)
     if resume is None or resume[0] == "target":
         st.at = mark(st, "target")
         m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(_engaged(st, m)))
@@ -391,6 +392,7 @@ def h_battle_brothers(st: Board, eff: Effect, source: str, player: int, resume=N
 @handler("spend_support_to_kill")
 def h_rewarded_faith(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
     # resume: (the marine, "ask") at his question, or (the marine, "kill", the kill's own place)
+    inner: tuple[Any, ...] = ()
     if resume is None:
         m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(m.tokens, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
         if m is None:
@@ -425,6 +427,7 @@ def h_full_scan(st: Board, eff: Effect, source: str, player: int, **ctx):
 @handler("roll_skull_kill")
 def h_cleansing(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
     # resume: ("target",) its first question, or (the marine, the kill, the kill's own place)
+    inner: tuple[Any, ...] = ()
     if resume is None or resume[0] == "target":
         st.at = mark(st, "target")
         m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(2, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
@@ -453,6 +456,7 @@ def h_second_wind(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 @handler("immediate_attack")
 def h_quick(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    inner: tuple[Any, ...] = ()
     if resume is None:
         m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(bool(in_reach(st, m))))
         if m is None:
@@ -464,6 +468,7 @@ def h_quick(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx
     for n in range(start, int(eff.get("attacks", 1))):
         place = mark(st, m.id, n, made)
         if inner:
+            assert place is not None  # (a copy resumes only at a marked place)
             r = yield from resume_attack(st, team, m, None, place, inner)
             inner = ()
         else:
@@ -652,7 +657,8 @@ def h_teleportarium(st: Board, eff: Effect, source: str, player: int, resume=Non
 @handler("gamble_kill")
 def h_genetorium(st: Board, eff: Effect, source: str, player: int, marine=None, resume=None, **ctx):
     # resume: (the kill being made, and where its swarm is when it has been picked)
-    start, kill_at = (int(resume[0]), resume[1:]) if resume is not None else (0, ())
+    kill_at: tuple[Any, ...] = resume[1:] if resume is not None else ()
+    start = int(resume[0]) if resume is not None else 0
     skull = True
     if resume is None:
         _, skull = st.roll()
