@@ -104,3 +104,76 @@ def test_copies_inside_an_action_cards_resolution_are_copies_not_replays(cards):
             assert (copy.outcome, copy.events, copy.rng.log, dict(copy.stats.fired)) == \
                 (st.outcome, st.events, st.rng.log, dict(st.stats.fired)), f"seed {seed}: a copy at {decision.kind}"
     assert {K.SUPPORT, K.NEXT_MARINE, K.MOVE, K.FACING, K.ATTACK_TARGET, K.ATTACK_AGAIN, K.REROLL_DEFENCE} <= met
+
+
+def _stateless_random(seed):
+    """A random agent whose pick depends on the game only (the decision's place in it), not on
+    how many picks it made before: a copy played on by a fresh one plays as the original."""
+    import random
+
+    def choose(st, d):
+        return random.Random(seed * 1_000_003 + 7 * len(st.events) + len(st.rng.log)).choice(d.options)
+
+    return choose
+
+
+def _play_on_and_compare(copy, st, agent, where):
+    play(copy, agent)
+    assert (copy.outcome, copy.events, copy.rng.log, dict(copy.stats.fired), copy.stats.alive_by_round) == \
+        (st.outcome, st.events, st.rng.log, dict(st.stats.fired), st.stats.alive_by_round), where
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
+def test_every_decision_is_a_copy_of_the_board_never_a_replay(cards, players):
+    """At every decision of random and heuristic games (every kind the rules code asks, in
+    every phase: setup, action cards, the Genestealer attack, the event phase, travel) the
+    board is copied (``copies()``, and ``clone()`` raises where it is not); copies taken now
+    and then, with the decision log emptied (a replay of it would stop at the first team
+    choice), are at the same decision and play on exactly as the original."""
+    game = Game(cards, players)
+    for name, make in (("random", _stateless_random), ("heuristic", AGENTS["heuristic"])):
+        for seed in range(3):
+            st = game.new_state(seed)
+            agent = make(seed)
+            copies = []
+            n = 0
+            while st.decision is not None:
+                d = st.decision
+                assert st.copies(), f"{name} seed {seed}: a copy at a {d.kind} decision (at {st.at}) would replay"
+                if n % 13 == 4:
+                    log, st.decisions = st.decisions, []
+                    copy = st.clone()
+                    st.decisions = log
+                    assert copy.decision == d
+                    copies.append((copy, d.kind))
+                st.apply(agent(st, d))
+                n += 1
+            for copy, kind in copies:
+                _play_on_and_compare(copy, st, make(seed), f"{name} seed {seed}: a copy at {kind}")
+
+
+@pytest.mark.parametrize(("players", "seed", "kind", "where"), [
+    (1, 0, K.TEAM_TARGET, "event_effect"),   # an event card's effect (Gun Jam)
+    (1, 0, K.KILL, "event_effect"),          # a kill inside an event card's effect
+    (1, 1, K.ATTACK_TARGET, "event_effect"),  # an attack an event card gives (Quick Reflexes)
+    (1, 2, K.EXTRA_ATTACK, "overwatch"),     # the end of the event phase (Overwatch)
+    (1, 17, K.SPAWN_FIRST, "spawn"),          # a short blip pile at an event's spawn boxes
+    (1, 0, K.DOOR_KILL, "travel"),            # travel: a Door's support token kills
+])
+def test_a_clone_in_the_event_phase_and_travel_plays_on_identically(cards, players, seed, kind, where):
+    """A clone taken at a decision of the event phase (an event card's effect, its spawn, the
+    abilities timed for its end) or of travel, with the decision log emptied, is at the same
+    decision; the original and the clone, each played on by its own heuristic agent, play the
+    same game to the same end."""
+    st = Game(cards, players).new_state(seed)
+    agent = AGENTS["heuristic"](seed)
+    while st.decision is not None and not (st.decision.kind == kind and st.at and st.at[0] == where):
+        st.apply(agent(st, st.decision))
+    assert st.decision is not None, f"seed {seed} asks no {kind} at {where}"
+    d = st.decision
+    log, st.decisions = st.decisions, []
+    copy = st.clone()
+    st.decisions = log
+    assert copy.decision == d and copy.events == st.events
+    play(st, AGENTS["heuristic"](seed))
+    _play_on_and_compare(copy, st, AGENTS["heuristic"](seed), f"a clone at {kind} ({where})")

@@ -176,6 +176,10 @@ class Board:
         # the place in the rules of the pending decision when the rules code states it (a copy
         # resumes there, State.fork): set just before such a question, cleared once it is answered
         self.at: tuple[Any, ...] | None = None
+        # the place of the effect being run by a loop over a card's effects (after an action
+        # card, an event card, a location entered), which a handler's own questions extend
+        # (support.mark): None outside such a loop
+        self.effect_at: tuple[Any, ...] | None = None
 
     def copy_from(self, src: Board) -> None:
         """Make this board an independent copy of ``src``: every mutable card,

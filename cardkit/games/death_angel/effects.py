@@ -15,9 +15,10 @@ from typing import Any, Callable
 from cardkit.games.death_angel.vocabulary import EFFECTS
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board, Flow
-from cardkit.games.death_angel.combat import attack_for_support, in_reach, marine_attack
+from cardkit.games.death_angel.combat import _any_marine, attack_for_support, in_reach, marine_attack, resume_attack
 from cardkit.games.death_angel.state import SIDES, Marine, Swarm, other
-from cardkit.games.death_angel.support import HANDLERS, Handler, _active, _find_marine, _marine_option, _yes_no, run_effect
+from cardkit.games.death_angel.support import (HANDLERS, Handler, _active, _find_marine, _marine_option, _yes_no, mark,
+                                               run_effect, run_effects_from)
 from cardkit.model import Effect
 from cardkit.rules.core import DecisionKind, Option
 
@@ -89,10 +90,10 @@ def _one(st: Board, player: int, target: str, ctx: dict[str, Any], weigh: Callab
 
 
 @handler("attack_for_support")
-def h_attack_for_support(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
+def h_attack_for_support(st: Board, eff: Effect, source: str, player: int, team=None, resume=None, **ctx):
     if eff.get("timing") != "after_action":
         return False  # Overwatch fires at the end of the event phase (phases.event_phase)
-    yield from attack_for_support(st, team, eff, source)
+    yield from attack_for_support(st, team, eff, source, mark(st), resume)
 
 
 def strategize_moves(st: Board, eff: Effect | None) -> list[tuple[int, int, str]]:
@@ -141,22 +142,32 @@ def h_shield(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("discard_from_blips")
-def h_stealth(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
-    piles = [s for s in SIDES if st.pile(s)]
-    if not piles:
-        return False
-    pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles] + [Option("pile", "none")])
-    if pick.value == "none":
-        return False
-    for _ in range(int(eff.get("free", 1))):
-        if st.pile(pick.value):
-            st.gs_discard.append(st.pile(pick.value).pop())
-    rest = other(pick.value)
+def h_stealth(st: Board, eff: Effect, source: str, player: int, team=None, resume=None, **ctx):
+    if resume is None:
+        piles = [s for s in SIDES if st.pile(s)]
+        if not piles:
+            return False
+        pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles] + [Option("pile", "none")])
+        if pick.value == "none":
+            return False
+        for _ in range(int(eff.get("free", 1))):
+            if st.pile(pick.value):
+                st.gs_discard.append(st.pile(pick.value).pop())
+        rest = other(pick.value)
+        stage = ""
+    else:  # a copy takes the paid discard up: (stage, the other pile)
+        stage, rest = resume
     payers = [m for m in st.team_marines(team.id) if m.tokens >= int(eff.get("cost", 1))] if team else []
-    if st.pile(rest) and payers and int(eff.get("paid", 1)):
-        go = yield from _yes_no(st, player, K.BLIP_DISCARD_PAID)
+    if stage or (st.pile(rest) and payers and int(eff.get("paid", 1))):
+        go = True
+        if stage != "payer":
+            st.at = mark(st, "paid", rest)
+            go = yield from _yes_no(st, player, K.BLIP_DISCARD_PAID)
+            st.at = None
         if go:
+            st.at = mark(st, "payer", rest)
             pay = yield from st.ask(player, K.PAYER, [_marine_option(m) for m in payers])
+            st.at = None
             m = _find_marine(st, pay.value)
             for _ in range(int(eff.get("cost", 1))):
                 st.spend_token(m)
@@ -189,22 +200,31 @@ def _smaller_pile(st: Board, player: int) -> Flow:
 
 
 @handler("roll_return_engaged")
-def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, **ctx):
-    engaged = st.engaged_with(team.id)  # a Power Field swarm too: going back to a blip pile is not a kill
-    if not engaged:
-        return False
-    go = yield from _yes_no(st, player, K.INTIMIDATION)
-    if not go:
-        return False
-    value, _ = st.roll()
-    pile_side = yield from _smaller_pile(st, player)
+def h_intimidation(st: Board, eff: Effect, source: str, player: int, team=None, resume=None, **ctx):
+    if resume is None:
+        engaged = st.engaged_with(team.id)  # a Power Field swarm too: going back to a blip pile is not a kill
+        if not engaged:
+            return False
+        go = yield from _yes_no(st, player, K.INTIMIDATION)
+        if not go:
+            return False
+        value, _ = st.roll()
+        stage, pile_side, start = "pile", "", 0
+    else:  # a copy takes it up: (stage, the roll, the pile, the cards returned so far)
+        stage, value, pile_side, start = resume
+    if stage == "pile":
+        st.at = mark(st, "pile", value, "", 0)
+        pile_side = yield from _smaller_pile(st, player)
+        st.at = None
     pile = st.pile(pile_side)
-    for _ in range(value):
+    for n in range(start, value):
         engaged = [t for t in st.engaged_with(team.id)
                    if any(not c.brood_lord for c in t[2].cards)]  # Brood Lords never go into a blip pile
         if not engaged:
             break
+        st.at = mark(st, "return", value, pile_side, n)
         picked = yield from st.pick_swarm(player, K.RETURN, engaged, optional=True)
+        st.at = None
         if picked is None:
             break
         sw = picked[2]
@@ -325,41 +345,72 @@ def h_gun_jam(st: Board, eff: Effect, source: str, player: int, **ctx):
     st.teams[pick.value].forbidden_next.add(typ)
 
 
-def _engaged_kill(st: Board, player: int, m: Marine) -> Flow:
+def _engaged_kill(st: Board, player: int, m: Marine, place: tuple[Any, ...] | None = None,
+                  resume: tuple[Any, ...] = ()) -> Flow:
+    """Kill a Genestealer engaged with ``m``: the player picks the swarm, then the card.  Its
+    questions are marked ``place + ("swarm",)`` and ``place + ("kill", k)`` (the ``k``-th
+    swarm picked) when ``place`` is given; ``resume``: such a suffix, a copy taking it up."""
     i = st.row_of(m)
     swarms = [(s, sw) for s in SIDES for sw in st.rows[i].spot(s).swarms if st.killable(sw)]
     if not swarms:
         return False
-    pick = yield from st.ask(player, K.KILL_SWARM, [Option("swarm", f"{i}:{s}:{k}") for k, (s, _) in enumerate(swarms)])
-    k = int(pick.value.split(":")[2])
+    if resume and resume[0] == "kill":
+        k = int(resume[1])
+    else:
+        st.at = None if place is None else place + ("swarm",)
+        pick = yield from st.ask(player, K.KILL_SWARM, [Option("swarm", f"{i}:{s}:{k}") for k, (s, _) in enumerate(swarms)])
+        st.at = None
+        k = int(pick.value.split(":")[2])
     s, sw = swarms[k]
+    st.at = None if place is None else place + ("kill", k)
     yield from st.choose_kill(player, i, s, sw)
+    st.at = None
     return True
 
 
 @handler("trade_support_for_kill")
-def h_battle_brothers(st: Board, eff: Effect, source: str, player: int, **ctx):
-    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(_engaged(st, m)))
-    if m is None:
-        return False
-    for _ in range(min(int(eff.get("tokens", 1)), m.tokens)):
-        st.spend_token(m)
-    for _ in range(int(eff.get("kills", 1))):
+def h_battle_brothers(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    # resume: ("target",) its first question, or (the marine, the kill, the kill's own place)
+    inner: tuple[Any, ...] = ()  # (declared: compiled, a local's type is that of its first value)
+    if resume is None or resume[0] == "target":
+        st.at = mark(st, "target")
+        m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(_engaged(st, m)))
+        st.at = None
+        if m is None:
+            return False
+        for _ in range(min(int(eff.get("tokens", 1)), m.tokens)):
+            st.spend_token(m)
+        start, inner = 0, ()
+    else:
+        m, start, inner = _any_marine(st, resume[0]), int(resume[1]), resume[2:]
+    for n in range(start, int(eff.get("kills", 1))):
         if m.alive:
-            yield from _engaged_kill(st, player, m)
+            yield from _engaged_kill(st, player, m, mark(st, m.id, n), inner)
+        inner = ()
 
 
 @handler("spend_support_to_kill")
-def h_rewarded_faith(st: Board, eff: Effect, source: str, player: int, **ctx):
-    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(m.tokens, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
-    if m is None:
-        return False
+def h_rewarded_faith(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    # resume: (the marine, "ask") at his question, or (the marine, "kill", the kill's own place)
+    inner: tuple[Any, ...] = ()
+    if resume is None:
+        m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(m.tokens, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
+        if m is None:
+            return False
+        inner = ()
+    else:
+        m = _any_marine(st, resume[0])
+        inner = resume[2:] if resume[1] == "kill" else ()
+    if inner:
+        yield from _engaged_kill(st, player, m, mark(st, m.id, "kill"), inner)
     while m.tokens and _engaged(st, m):
+        st.at = mark(st, m.id, "ask")
         go = yield from _yes_no(st, player, K.SPEND_TO_KILL, marine=m.id)
+        st.at = None
         if not go:
             break
         st.spend_token(m)
-        yield from _engaged_kill(st, player, m)
+        yield from _engaged_kill(st, player, m, mark(st, m.id, "kill"))
 
 
 @handler("discard_blips")
@@ -374,16 +425,25 @@ def h_full_scan(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("roll_skull_kill")
-def h_cleansing(st: Board, eff: Effect, source: str, player: int, **ctx):
-    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(2, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
-    if m is None:
-        return False
-    _, skull = st.roll()
-    if not skull:
-        return False
-    for _ in range(int(eff.get("kills", 2))):
+def h_cleansing(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    # resume: ("target",) its first question, or (the marine, the kill, the kill's own place)
+    inner: tuple[Any, ...] = ()
+    if resume is None or resume[0] == "target":
+        st.at = mark(st, "target")
+        m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: min(2, sum(st.spot_count(st.row_of(m), s) for s in SIDES)))
+        st.at = None
+        if m is None:
+            return False
+        _, skull = st.roll()
+        if not skull:
+            return False
+        start, inner = 0, ()
+    else:
+        m, start, inner = _any_marine(st, resume[0]), int(resume[1]), resume[2:]
+    for n in range(start, int(eff.get("kills", 2))):
         if m.alive:
-            yield from _engaged_kill(st, player, m)
+            yield from _engaged_kill(st, player, m, mark(st, m.id, n), inner)
+        inner = ()
 
 
 @handler("defence_save_next_round")
@@ -395,13 +455,25 @@ def h_second_wind(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("immediate_attack")
-def h_quick(st: Board, eff: Effect, source: str, player: int, **ctx):
-    m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(bool(in_reach(st, m))))
-    if m is None:
-        return False
-    made = False
-    for _ in range(int(eff.get("attacks", 1))):
-        made = (yield from marine_attack(st, st.teams[m.team], m, None, source=source)) or made
+def h_quick(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    inner: tuple[Any, ...] = ()
+    if resume is None:
+        m = yield from _one(st, player, eff.get("target"), ctx, weigh=lambda m: int(bool(in_reach(st, m))))
+        if m is None:
+            return False
+        start, made, inner = 0, False, ()
+    else:  # a copy takes it up at a question of an attack: (the marine, the attack, any made, its place)
+        m, start, made, inner = _any_marine(st, resume[0]), int(resume[1]), bool(resume[2]), resume[3:]
+    team = st.teams[m.team]
+    for n in range(start, int(eff.get("attacks", 1))):
+        place = mark(st, m.id, n, made)
+        if inner:
+            assert place is not None  # (a copy resumes only at a marked place)
+            r = yield from resume_attack(st, team, m, None, place, inner)
+            inner = ()
+        else:
+            r = yield from marine_attack(st, team, m, None, source=source, place=place)
+        made = r or made
     return made or None
 
 
@@ -422,13 +494,19 @@ def h_enter_formation(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("return_swarm")
-def h_sanctuary(st: Board, eff: Effect, source: str, player: int, **ctx):
+def h_sanctuary(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
     swarms = [(i, s, sw) for i, s, sw in st.swarms() if not sw.shielded]
     if not swarms:
         return False
-    pick = yield from st.ask(player, K.SWARM_TARGET, [Option("swarm", f"{k}") for k in range(len(swarms))])
-    i, s, sw = swarms[int(pick.value)]
+    if resume is None:
+        pick = yield from st.ask(player, K.SWARM_TARGET, [Option("swarm", f"{k}") for k in range(len(swarms))])
+        k = int(pick.value)
+    else:  # a copy takes it up at the pile question: ("pile", the swarm picked)
+        k = int(resume[1])
+    i, s, sw = swarms[k]
+    st.at = mark(st, "pile", k)
     side = yield from _smaller_pile(st, player)
+    st.at = None
     pile = st.pile(side)
     keep = [c for c in sw.cards if c.brood_lord]
     pile.extend(c for c in sw.cards if not c.brood_lord)
@@ -503,18 +581,28 @@ def h_wreckage(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("give_support")
-def h_give_support(st: Board, eff: Effect, source: str, player: int, **ctx):
-    chosen = []  # marine ids
-    for _ in range(int(eff.get("recipients", 1))):
-        cands = [m for m in st.marines() if m.id not in chosen]
-        if not cands or not st.supply:
-            break
-        pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in cands], card=source)
-        m = _find_marine(st, pick.value)
-        chosen.append(m.id)
-        st.place_token(m, int(eff.get("tokens", 1)))
+def h_give_support(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    # a copy takes it up at (stage, the recipients so far, the marine whose flip is asked)
+    stage, chosen, flipping = resume if resume is not None else ("support", [], "")
+    chosen = list(chosen)  # marine ids
+    for _ in range(len(chosen) - (1 if stage == "flip" else 0), int(eff.get("recipients", 1))):
+        if stage == "flip":
+            m = _find_marine(st, flipping)
+        else:
+            cands = [m for m in st.marines() if m.id not in chosen]
+            if not cands or not st.supply:
+                break
+            st.at = mark(st, "support", tuple(chosen), "")
+            pick = yield from st.ask(player, K.SUPPORT, [_marine_option(m) for m in cands], card=source)
+            st.at = None
+            m = _find_marine(st, pick.value)
+            chosen.append(m.id)
+            st.place_token(m, int(eff.get("tokens", 1)))
+        stage = "support"
         if eff.get("may_flip"):
+            st.at = mark(st, "flip", tuple(chosen), m.id)
             flip = yield from _yes_no(st, player, K.FLIP, marine=m.id)
+            st.at = None
             if flip:
                 m.facing = other(m.facing)
 
@@ -541,13 +629,19 @@ def h_black_holds(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("pay_or_roll_then_clear_blips")
-def h_teleportarium(st: Board, eff: Effect, source: str, player: int, **ctx):
-    for m in list(st.marines()):
+def h_teleportarium(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    # resume: (the marines as the effect began, by id, and the index of the one asked)
+    ids, start = resume if resume is not None else (tuple(m.id for m in st.marines()), 0)
+    marines = [_any_marine(st, mid) for mid in ids]
+    for k in range(start, len(marines)):
+        m = marines[k]
         if not m.alive:
             continue
         pay = False
         if m.tokens >= int(eff.get("cost", 1)):
+            st.at = mark(st, ids, k)
             pay = yield from _yes_no(st, st.player_of(m.team), K.TELEPORT_PAY, marine=m.id)
+            st.at = None
         if pay:
             for _ in range(int(eff.get("cost", 1))):
                 st.spend_token(m)
@@ -561,18 +655,32 @@ def h_teleportarium(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("gamble_kill")
-def h_genetorium(st: Board, eff: Effect, source: str, player: int, marine=None, **ctx):
-    _, skull = st.roll()
+def h_genetorium(st: Board, eff: Effect, source: str, player: int, marine=None, resume=None, **ctx):
+    # resume: (the kill being made, and where its swarm is when it has been picked)
+    kill_at: tuple[Any, ...] = resume[1:] if resume is not None else ()
+    start = int(resume[0]) if resume is not None else 0
+    skull = True
+    if resume is None:
+        _, skull = st.roll()
     if skull:
-        for _ in range(int(eff.get("kills", 4))):
+        for n in range(start, int(eff.get("kills", 4))):
             targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
             if not targets:
                 break
-            picked = yield from st.pick_swarm(player, K.KILL_SWARM, targets, optional=True)
-            if picked is None:
-                break
-            k_row, k_side, k_swarm = picked
+            if kill_at:
+                k_row, k_side = int(kill_at[0]), str(kill_at[1])
+                k_swarm = next(x[2] for x in targets if x[0] == k_row and x[1] == k_side)
+                kill_at = ()
+            else:
+                st.at = mark(st, n)
+                picked = yield from st.pick_swarm(player, K.KILL_SWARM, targets, optional=True)
+                st.at = None
+                if picked is None:
+                    break
+                k_row, k_side, k_swarm = picked
+            st.at = mark(st, n, k_row, k_side)
             yield from st.choose_kill(player, k_row, k_side, k_swarm)
+            st.at = None
     elif marine is not None and marine.alive:
         st.marine_dies(marine, source)
 
@@ -635,31 +743,46 @@ def h_launch_control(st: Board, eff: Effect, source: str, player: int, **ctx):
 
 
 @handler("roll_discard_blips")
-def h_toxin(st: Board, eff: Effect, source: str, player: int, **ctx):
-    value, _ = st.roll()
+def h_toxin(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
+    value = int(resume[0]) if resume is not None else st.roll()[0]  # (resume: the roll, a copy at the question)
     piles = [s for s in SIDES if st.pile(s)]
     if not piles or not value:
         return False
+    st.at = mark(st, value)
     pick = yield from st.ask(player, K.BLIP_DISCARD, [Option("pile", s) for s in piles])
+    st.at = None
     for _ in range(value):
         if st.pile(pick.value):
             st.gs_discard.append(st.pile(pick.value).pop())
 
 
 @handler("trigger_location")
-def h_control_panel(st: Board, eff: Effect, source: str, player: int, **ctx):
+def h_control_panel(st: Board, eff: Effect, source: str, player: int, resume=None, **ctx):
     loc = st.location
     if loc is None or loc.trigger != "control_panel":
         return False
-    for e in loc.effects:
-        yield from run_effect(st, e, loc.id, player, dict(ctx))
+    # the location's effects, each at its place inside this one's (resume: ("panel", k, ...))
+    where = st.effect_at
+    if where is None:
+        st.effect_at = None
+        for e in loc.effects:
+            yield from run_effect(st, e, loc.id, player, dict(ctx))
+        return None
+    start, inner = (int(resume[1]), resume[2:] or None) if resume is not None else (0, None)
+    yield from run_effects_from(st, where + ("panel",), loc.effects, start, loc.id, player, ctx, inner)
 
 
 @handler("door")
-def h_door(st: Board, eff: Effect, source: str, player: int, terrain=None, team=None, **ctx):
-    n = int(eff.get("tokens", 1))
-    for card, e, _t in _active(st, "door_bonus_token", team.id if team else None):
+def h_door(st: Board, eff: Effect, source: str, player: int, terrain=None, team=None, resume=None, **ctx):
+    # resume: (the tokens so far, the index of the bonus asked), a copy at a later bonus question
+    n, start = (int(resume[0]), int(resume[1])) if resume is not None else (int(eff.get("tokens", 1)), 0)
+    bonuses = list(_active(st, "door_bonus_token", team.id if team else None))
+    for j in range(start, len(bonuses)):
+        card, e, _t = bonuses[j]
+        if j:
+            st.at = mark(st, n, j)
         extra = yield from _yes_no(st, player, K.DOOR_BONUS, card=card)
+        st.at = None
         if extra:
             n += int(e.get("extra_tokens", 1))
             st.stats.fired[card] += 1

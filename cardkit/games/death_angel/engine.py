@@ -27,10 +27,15 @@ from cardkit.games.death_angel.phases import (
     choose_actions,
     choose_teams,
     end_of_phase,
+    end_of_round,
+    event_from,
+    overwatch_from,
     finish_setup,
     play_round,
     resolve_from,
     rest_of_round,
+    resume_spawn,
+    resume_travel,
     setup,
 )
 from cardkit.rules.core import Decision, EndReason, GameOver, Option, Outcome
@@ -65,6 +70,7 @@ class State(Board):
             raise CardkitError(f"illegal option {opt.text()} for {self.decision.kind} "
                                f"(legal: {', '.join(o.text() for o in self.decision.options)})", code="E011")
         self.decisions.append(opt)
+        self.at = None  # a place marked for the question just answered holds no longer (support.RESTARTABLE)
         self._advance(opt)
 
     def _advance(self, opt: Option | None) -> None:
@@ -89,28 +95,35 @@ class State(Board):
         return State.replay(self.game, self.seed, self.decisions)
 
     def clone(self) -> "State":
-        """The protocol's copy (:meth:`fork`): it plays on exactly as this game would."""
-        return self.fork()
+        """The protocol's copy: the board copied, play resumed at the pending decision, never a
+        replay (a decision whose place in the rules is not board data is an engine bug: it
+        raises, so the conformance suite and ``tests/engine/test_fork.py`` find it).  A finished
+        game, where nothing is left to play, is copied by :meth:`replayed`."""
+        d = self.decision
+        if d is None:
+            return self.replayed()
+        tail = self._resume()
+        if tail is None:
+            raise AssertionError(f"no copy of the board at this {d.kind} decision: its place in the rules "
+                                 "is not marked (Board.at)")
+        return State(self.game, self.seed, start=_copy_then(self, tail))
 
     def fork(self) -> "State":
         """An independent copy that plays on exactly as this game would, dice
-        included.  At a decision whose place in the rules is board data (an
-        action choice, where search spends its effort; a combat team choice at
-        setup; the questions of a Support or Move + Activate card's resolution,
-        :attr:`Board.at`) the board is copied and play resumes there,
-        without replaying anything; at any other decision it falls back to
-        :meth:`replayed` (the rules code there is a stack of generators, which
-        cannot be copied)."""
-        resume = self._resume()
-        if resume is None:
+        included: :meth:`clone` at every decision the rules code marks (all of them,
+        :meth:`copies`), or else (a finished game, or a place a future rule forgets to
+        mark) :meth:`replayed`, so that search never stops at such a bug."""
+        if self._resume() is None:
             return self.replayed()
-        return State(self.game, self.seed, start=resume(self))
+        return self.clone()
 
     def copies(self) -> bool:
         """Does :meth:`fork` copy the board here (rather than replay the game)?"""
         return self._resume() is not None
 
-    def _resume(self) -> Callable[["State"], Callable[[Board], Flow]] | None:
+    def _resume(self) -> Callable[[Board], Flow] | None:
+        """How a copy taken now goes on once the board is copied: the rules from the pending
+        question on (None: its place in the rules is not board data)."""
         d = self.decision
         if d is None:
             return None
@@ -118,12 +131,23 @@ class State(Board):
             return _resume_round
         if d.kind == K.TEAM:
             return _resume_setup
-        if self.at is not None and self.at[0] == "defence":
-            return _resume_defence
-        if self.at is not None and self.resolving >= 0:
-            return _resume_action
+        if self.at is None:
+            return None
+        at = combat.portable(self, self.at)
+        where = at[0]
+        if where == "defence":
+            return _resume_defence(at)
+        if where == "spawn":
+            return _resume_spawn(at)
+        if where == "overwatch":
+            return _resume_overwatch(int(str(at[1])), at[2:])
+        if where == "travel":
+            return _resume_travel(at)
+        if where == "event_effect":
+            return _resume_event(int(str(at[1])), at[2:] or None)
+        if self.resolving >= 0 and combat.resumable(at):
+            return _resume_action(self.resolving, at)
         return None
-
     # ------------------------------------------------------ the engine protocol
     # (cardkit.rules.protocol.State): what the generic playtest and agents read
     def chance_outcomes(self) -> Sequence[tuple[Option, float]]:
@@ -219,77 +243,104 @@ class State(Board):
             yield from play_round(self)
 
 
-def _resume_defence(src: State) -> Callable[[Board], Flow]:
-    """The start of a copy of ``src`` taken at a re-roll question of a defence roll in the
-    Genestealer attack: copy the board (the swarms' order is :attr:`Board.attack_queue`), take
-    that swarm's attack up at the question, then the other swarms and the rest of the round."""
+def _copy_then(src: State, tail: Callable[[Board], Flow]) -> Callable[[Board], Flow]:
+    """The start of a copy of ``src``: copy the board (and the decision log), then play ``tail``.
+    The one home of what every resume point shares."""
     decisions = list(src.decisions)
-    at = src.at
-    assert at is not None
-    _, k, row, side, marine, value, skull, rerolled = at
 
     def start(st: Board) -> Flow:
         st.copy_from(src)
         if isinstance(st, State):
             st.decisions = decisions
-        m = next(x for x in st.marines() if x.id == marine)
-        sw = st.attack_queue[k]
-        yield from attacks_from(st, k, combat.swarm_attacks(st, m, row, side, sw, k, (value, skull, rerolled)))
-        yield from end_of_phase(st)
-        yield from rest_of_round(st, "event")
+        yield from tail(st)
 
     return start
 
 
-def _resume_action(src: State) -> Callable[[Board], Flow]:
-    """The start of a copy of ``src`` taken at a question inside an action card's resolution
-    whose place the rules code marks (:attr:`Board.at`: a Support card's token, a Move +
-    Activate card's swaps and facings): copy the board, resolve the rest of that card from the
-    question on, then the round's remaining cards and the rest of the round."""
-    decisions = list(src.decisions)
-    at = src.at
-    k = src.resolving
-    assert at is not None
+def _resume_defence(at: tuple[Any, ...]) -> Callable[[Board], Flow]:
+    """A copy taken at a question of a defence roll in the Genestealer attack (a re-roll, the
+    Artefact, a counterattack's kill; the swarms' order is :attr:`Board.attack_queue`): that swarm's attack from the question on,
+    then the other swarms and the rest of the round."""
+    _, k, row, side, marine, value, skull, rerolled = at[:8]
+    stage, n = at[8:] or ("reroll", 0)
 
-    def start(st: Board) -> Flow:
-        st.copy_from(src)
-        if isinstance(st, State):
-            st.decisions = decisions
+    def tail(st: Board) -> Flow:
+        m = next(x for x in st.marines() if x.id == marine)
+        sw = st.attack_queue[k]
+        yield from attacks_from(st, k, combat.swarm_attacks(st, m, row, side, sw, k, (value, skull, rerolled), stage, n))
+        yield from end_of_phase(st, "genestealer_attack")
+        yield from rest_of_round(st, "event")
+
+    return tail
+
+
+def _resume_event(k: int, resume: tuple[Any, ...] | None) -> Callable[[Board], Flow]:
+    """A copy taken at a question of the event card's ``k``-th effect: that effect from the
+    question on (``resume``: the handler's own place; None: its first question, asked before
+    its handler changes anything, :data:`~cardkit.games.death_angel.support.RESTARTABLE`), the
+    card's other effects, the rest of the event phase and of the round."""
+
+    def tail(st: Board) -> Flow:
+        yield from event_from(st, k, resume)
+        end_of_round(st)
+
+    return tail
+
+
+def _resume_spawn(at: tuple[Any, ...]) -> Callable[[Board], Flow]:
+    """A copy taken at a spawn question (a short blip pile, at setup or in the event phase)."""
+
+    def tail(st: Board) -> Flow:
+        yield from resume_spawn(st, at)
+
+    return tail
+
+
+def _resume_overwatch(k: int, resume: tuple[Any, ...]) -> Callable[[Board], Flow]:
+    """A copy taken at a question of an ability timed for the end of the event phase (Overwatch,
+    the ``k``-th of :attr:`Board.active`): from that question on, then the rest of the round."""
+
+    def tail(st: Board) -> Flow:
+        yield from overwatch_from(st, k, resume)
+        end_of_round(st)
+
+    return tail
+
+
+def _resume_travel(at: tuple[Any, ...]) -> Callable[[Board], Flow]:
+    """A copy taken at a question of travel (a Door's kill, an effect of the location entered):
+    travel from the question on, then the rest of the round."""
+
+    def tail(st: Board) -> Flow:
+        yield from resume_travel(st, at)
+
+    return tail
+
+
+def _resume_action(k: int, at: tuple[Any, ...]) -> Callable[[Board], Flow]:
+    """A copy taken at a question inside the ``k``-th action card's resolution whose place the
+    rules code marks (:attr:`Board.at`, :func:`~cardkit.games.death_angel.combat.resume_action`):
+    the rest of that card from the question on, the round's remaining cards and the rest of
+    the round."""
+
+    def tail(st: Board) -> Flow:
         team = st.teams[st.resolve_order[k]]
         action = st.game.actions[team.chosen or ""]
         yield from resolve_from(st, k, combat.resume_action(st, team, action, at))
         yield from rest_of_round(st, "genestealer_attack")
 
-    return start
+    return tail
 
 
-def _resume_setup(src: State) -> Callable[[Board], Flow]:
-    """The start of a copy of ``src`` taken at a combat team choice: copy the
-    board (the decks are dealt, the picks so far are :attr:`Board.team_picks`),
-    then the remaining picks and the rest of the setup."""
-    decisions = list(src.decisions)
-
-    def start(st: Board) -> Flow:
-        st.copy_from(src)
-        if isinstance(st, State):
-            st.decisions = decisions
-        yield from choose_teams(st)
-        yield from finish_setup(st)
-
-    return start
+def _resume_setup(st: Board) -> Flow:
+    """A copy taken at a combat team choice (the decks are dealt, the picks so far are
+    :attr:`Board.team_picks`): the remaining picks and the rest of the setup."""
+    yield from choose_teams(st)
+    yield from finish_setup(st)
 
 
-def _resume_round(src: State) -> Callable[[Board], Flow]:
-    """The start of a copy of ``src`` taken at an action choice: copy the
-    board, then play the rest of the round (the teams that have not chosen yet
-    choose)."""
-    decisions = list(src.decisions)
-
-    def start(st: Board) -> Flow:
-        st.copy_from(src)
-        if isinstance(st, State):
-            st.decisions = decisions
-        yield from choose_actions(st)
-        yield from rest_of_round(st, "resolve")
-
-    return start
+def _resume_round(st: Board) -> Flow:
+    """A copy taken at an action choice: the rest of the round (the teams that have not
+    chosen yet choose)."""
+    yield from choose_actions(st)
+    yield from rest_of_round(st, "resolve")

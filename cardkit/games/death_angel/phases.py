@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel import combat, effects  # noqa: F401  (effects: registers the handlers)
 from cardkit.games.death_angel.board import Board, Flow, RoundEffects
 from cardkit.games.death_angel.state import SIDES, Marine, Row, Swarm, Team, TerrainCard, other
 from cardkit.games.death_angel.cards import Event, Location, Placement
-from cardkit.games.death_angel.support import run_effect
+from cardkit.games.death_angel.support import run_effects_from
 from cardkit.rules.core import Option
 
 
@@ -71,11 +71,25 @@ def finish_setup(st: Board) -> Flow:
     st.log("setup", [m.id for m in marines], [loc.id for loc in deck])
     # 8. initial Genestealers: one event card's spawn boxes only
     card_id = st.draw_event()
-    event = _event(st, card_id)
-    yield from spawn_boxes(st, event, first_spawn=True)
+    yield from _first_spawn(st, card_id, None)
+
+
+def _first_spawn(st: Board, card_id: str, resume: tuple[Any, ...] | None) -> Flow:
+    """Setup step 8 (``resume``: a copy takes it up at a spawn question, :func:`spawn_boxes`)."""
+    yield from spawn_boxes(st, _event(st, card_id), True, ("spawn", "setup", card_id), resume)
     st.event_discard.append(card_id)
     st.merge_swarms()
     st.ready = True
+
+
+def resume_spawn(st: Board, at: tuple[Any, ...]) -> Flow:
+    """A copy taken at a spawn question (``("spawn", "setup" or "event", card, ...)``, :func:`spawn_boxes`):
+    the spawn from that question on, then the rest of the setup or of the event phase and the round."""
+    if at[1] == "setup":
+        yield from _first_spawn(st, str(at[2]), at[3:])
+        return
+    yield from _event_end(st, at[3:])
+    end_of_round(st)
 
 
 def _event(st: Board, card_id: str) -> tuple[Event, int]:  # (the card, its copy index)
@@ -177,7 +191,7 @@ def resolve_from(st: Board, start: int, resumed: Flow | None) -> Flow:
         team = st.teams[tid]
         team.last = team.chosen
     st.merge_swarms()
-    yield from end_of_phase(st)
+    yield from end_of_phase(st, "resolve")
 
 
 def play_round(st: Board) -> Flow:
@@ -195,8 +209,12 @@ def rest_of_round(st: Board, phase: str) -> Flow:
         yield from resolve_actions(st)
     if phase in ("resolve", "genestealer_attack"):
         yield from genestealer_attack(st)
-        yield from end_of_phase(st)
+        yield from end_of_phase(st, "genestealer_attack")
     yield from event_phase(st)
+    end_of_round(st)
+
+
+def end_of_round(st: Board) -> None:
     st.stats.alive_by_round.append(len(st.marines()))
 
 
@@ -208,29 +226,76 @@ def _current_team_check(st: Board) -> None:
         st.current_player = first.player
 
 
-def end_of_phase(st: Board) -> Flow:
+def end_of_phase(st: Board, phase: str) -> Flow:
+    """The end of ``phase`` (one of :data:`PHASES`): travel when a blip pile is empty."""
     _current_team_check(st)
     st.check_victory()
     if (not st.left or not st.right) and st.location_deck:
-        yield from travel(st)
+        yield from travel(st, phase, None)
     st.check_victory()
 
 
-def travel(st: Board) -> Flow:
-    st.log("travel_start", st.location.id if st.location else "setup")
+def resume_travel(st: Board, at: tuple[Any, ...]) -> Flow:
+    """Travel at the end of a phase taken up at the question ``at`` marks (:attr:`Board.at`,
+    ``("travel", phase, ...)``: a copy resumes there), then the rest of the round."""
+    phase = str(at[1])
+    yield from travel(st, phase, at[2:])
+    if phase == "travel":  # a rule scenario's start: the rounds follow
+        return
+    st.check_victory()
+    if phase == "event":
+        end_of_round(st)
+    else:
+        yield from rest_of_round(st, "genestealer_attack" if phase == "resolve" else "event")
+
+
+def travel(st: Board, phase: str, resume: tuple[Any, ...] | None) -> Flow:
+    """Travel at the end of ``phase`` (``travel``: a rule scenario starts with it); ``resume``: the place of a question in it (a Door's
+    kill: ``("door", row, side, terrain index)`` or ``("door_kill", ..., row, side)``; an effect
+    of the location entered: ``("effects", k, ...)``) a copy takes it up at."""
+    if resume is not None and resume[0] == "effects":
+        loc = st.location
+        assert loc is not None
+        yield from run_effects_from(st, ("travel", phase, "effects"), loc.effects, int(resume[1]), loc.id,
+                                    st.current_player, {}, resume[2:] or None)
+        st.merge_swarms()
+        return
+    if resume is None:
+        st.log("travel_start", st.location.id if st.location else "setup")
     # Doors: each support token on a Door kills one Genestealer anywhere; tokens go back
-    for r in st.rows:
+    skipping = resume is not None
+    for i, r in enumerate(st.rows):
         for side in SIDES:
-            for t in r.spot(side).terrain:
-                while t.tokens:
-                    t.tokens -= 1
-                    st.supply += 1
-                    targets = [(i, s, sw) for i, s, sw in st.swarms() if st.killable(sw)]
+            terrain = r.spot(side).terrain
+            for ti in range(len(terrain)):
+                t = terrain[ti]
+                stage = ""
+                if skipping:
+                    assert resume is not None
+                    if (i, side, ti) != (resume[1], resume[2], resume[3]):
+                        continue
+                    skipping = False
+                    stage = str(resume[0])
+                while stage or t.tokens:
+                    if not stage:
+                        t.tokens -= 1
+                        st.supply += 1
+                    targets = [(j, s, sw) for j, s, sw in st.swarms() if st.killable(sw)]
                     if not targets:
                         continue
-                    picked = yield from st.pick_swarm(st.current_player, K.DOOR_KILL, targets)
-                    k_row, k_side, k_swarm = picked
+                    if stage == "door_kill":
+                        assert resume is not None
+                        k_row, k_side = int(resume[4]), str(resume[5])
+                        k_swarm = next(x[2] for x in targets if x[0] == k_row and x[1] == k_side)
+                    else:
+                        st.at = ("travel", phase, "door", i, side, ti)
+                        picked = yield from st.pick_swarm(st.current_player, K.DOOR_KILL, targets)
+                        st.at = None
+                        k_row, k_side, k_swarm = picked
+                    stage = ""
+                    st.at = ("travel", phase, "door_kill", i, side, ti, k_row, k_side)
                     yield from st.choose_kill(st.current_player, k_row, k_side, k_swarm)
+                    st.at = None
                     st.stats.fired["door"] += 1
     # 1. the next location
     if st.location is not None:
@@ -256,8 +321,8 @@ def travel(st: Board) -> Flow:
     fill_blips(st, st.location.blips)
     # 4. upon entering
     if st.location.trigger == "upon_entering":
-        for eff in st.location.effects:
-            yield from run_effect(st, eff, st.location.id, st.current_player, {})
+        yield from run_effects_from(st, ("travel", phase, "effects"), st.location.effects, 0, st.location.id,
+                                    st.current_player, {})
         st.merge_swarms()
 
 
@@ -294,34 +359,66 @@ def attacks_from(st: Board, start: int, resumed: Flow | None) -> Flow:
 def event_phase(st: Board) -> Flow:
     card_id = st.draw_event()
     st.event_current = card_id
-    event, copy = _event(st, card_id)
     st.log("event", card_id)
     for r in st.rows:
         for side in SIDES:
             for sw in r.spot(side).swarms:
                 for c in sw.cards:
                     c.moved = False
-    for eff in event.effects:
-        yield from run_effect(st, eff, event.id, st.current_player, {})
-    yield from spawn_boxes(st, (event, copy))
+    yield from event_from(st, 0)
+
+
+def event_from(st: Board, start: int, resume: tuple[Any, ...] | None = None) -> Flow:
+    """The event card in play (:attr:`Board.event_current`) from its ``start``-th effect on,
+    then the rest of the event phase.  The first question of an effect whose handler changes
+    nothing before it (:data:`~cardkit.games.death_angel.support.RESTARTABLE`) is marked
+    (:attr:`Board.at`): a copy taken there resumes here, running that effect again."""
+    card_id = st.event_current or ""
+    event, copy = _event(st, card_id)
+    yield from run_effects_from(st, ("event_effect",), event.effects, start, event.id, st.current_player, {}, resume)
+    yield from _event_end(st, None)
+
+
+def _event_end(st: Board, resume: tuple[Any, ...] | None) -> Flow:
+    """The event phase after the card's effects: its spawn boxes (``resume``: a copy takes them up
+    at a question), the swarms' move, then the abilities timed for the end of the phase."""
+    card_id = st.event_current or ""
+    event, copy = _event(st, card_id)
+    yield from spawn_boxes(st, (event, copy), False, ("spawn", "event", card_id), resume)
     move = event.moves[copy]
     if move is not None:
         move_swarms(st, move.type, move.icon)
     st.now.spawn_limits = {}
-    # effects timed for the end of the event phase (Overwatch)
-    for card, eff, team in list(st.active):
+    yield from overwatch_from(st, 0, None)
+
+
+def overwatch_from(st: Board, start: int, resume: tuple[Any, ...] | None) -> Flow:
+    """The end of the event phase: the abilities in force timed for it (Overwatch), from the
+    ``start``-th of :attr:`Board.active` on (``resume``: that one's place, a copy taking it up;
+    its questions are marked ``("overwatch", k, ...)``), then the card is discarded."""
+    card_id = st.event_current or ""
+    active = list(st.active)
+    for k in range(start, len(active)):
+        card, eff, team = active[k]
         if eff.kind == "attack_for_support" and eff.get("timing") == "end_of_event_phase":
-            yield from combat.attack_for_support(st, st.teams[team], eff, card)
+            yield from combat.attack_for_support(st, st.teams[team], eff, card, ("overwatch", k), resume)
+            resume = None
     st.merge_swarms()
     st.event_discard.append(card_id)
     st.event_current = None
-    yield from end_of_phase(st)
+    yield from end_of_phase(st, "event")
 
 
-def spawn_boxes(st: Board, event_and_copy, first_spawn: bool = False) -> Flow:
+def spawn_boxes(st: Board, event_and_copy, first_spawn: bool = False, where: tuple[Any, ...] = (),
+                resume: tuple[Any, ...] | None = None) -> Flow:
+    """The event card's spawn boxes.  A short pile's question (which terrain is served first) is
+    marked ``where + (box, side, pile, the spots still to serve)``; ``resume``: such a suffix, a
+    copy taking the spawn up there (the terrain does not move while Genestealers spawn)."""
     event, _ = event_and_copy
     setup = st.game.setup
-    for box in event.spawn:
+    spawn = event.spawn
+    for b in range(int(resume[0]) if resume else 0, len(spawn)):
+        box = spawn[b]
         count = setup.major if box.severity == "major" else setup.minor
         targets = [(i, side, t) for i, r in enumerate(st.rows) for side in SIDES for t in r.spot(side).terrain
                    if t.colour == box.colour]
@@ -331,7 +428,14 @@ def spawn_boxes(st: Board, event_and_copy, first_spawn: bool = False) -> Flow:
         for side in SIDES:
             spots = by_side[side]
             pile_side = side
-            if st.game.rules.spawn_toward_larger_pile and len(st.pile(side)) < count * len(spots):
+            if resume:
+                if side != resume[1]:
+                    continue  # (served before the question)
+                pile_side = str(resume[2])
+                keys = resume[3]
+                spots = [x for x in spots if (x[0], x[1].card) in keys]
+                resume = None
+            elif st.game.rules.spawn_toward_larger_pile and len(st.pile(side)) < count * len(spots):
                 pile_side = "left" if len(st.left) >= len(st.right) else "right"
             # a short pile: the current player picks which terrain is served first
             while spots:
@@ -340,8 +444,10 @@ def spawn_boxes(st: Board, event_and_copy, first_spawn: bool = False) -> Flow:
                     for i, t in spots:
                         st.spawn_at(i, side, min(count, st.now.spawn_limits.get(t, count)), pile_side)
                     break
+                st.at = where + (b, side, pile_side, tuple((i, t.card) for i, t in spots)) if where else None
                 pick = yield from st.ask(st.current_player, K.SPAWN_FIRST,
                                          [Option("terrain", f"{i}:{t.card}") for i, t in spots])
+                st.at = None
                 row_text, tid = pick.value.split(":")
                 first = next(x for x in spots if x[0] == int(row_text) and x[1].card == tid)
                 st.spawn_at(first[0], side, min(count, st.now.spawn_limits.get(first[1], count)), pile_side)

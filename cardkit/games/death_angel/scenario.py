@@ -129,7 +129,7 @@ def _start(spec: dict[str, Any], doc: YamlDoc) -> Any:
             st.round -= 1
             yield from phases.play_round(st)
         elif phase == "travel":
-            yield from phases.travel(st)
+            yield from phases.travel(st, "travel", None)  # (a rule scenario that starts with travel)
         else:
             yield from phases.rest_of_round(st, phase)
 
