@@ -13,7 +13,7 @@ only in JSON.
 
 >>> Interval.of((0.123456, 0.9)).to_json()
 [0.1235, 0.9]
->>> GroupRate(("a", "b"), 4, 1, 0.25, Interval(0.05, 0.7)).to_json()
+>>> to_json(GroupRate(("a", "b"), 4, 1, 0.25, Interval(0.05, 0.7)))
 {'teams': ['a', 'b'], 'games': 4, 'wins': 1, 'win_rate': 0.25, 'ci95': [0.05, 0.7]}
 """
 
