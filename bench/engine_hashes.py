@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import os
 import random
 import sys
 from pathlib import Path
+
+from hashcells import save_or_compare  # (bench/, the script's own folder)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "tidelights"
@@ -77,16 +78,7 @@ def main() -> int:
                                report.violations)).encode())
             result[f"{name}/{players}"] = h.hexdigest()
             print(f"{name:<12} {players}p  {h.hexdigest()[:16]}", flush=True)
-    if args.save:
-        args.save.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
-    if args.against:
-        want = json.loads(args.against.read_text())
-        bad = [k for k, v in result.items() if want.get(k) != v]
-        for k in bad:
-            print(f"DIFFERENT {k}: {result[k][:16]} != {str(want.get(k))[:16]}")
-        print(f"{len(result) - len(bad)} of {len(result)} cells equal")
-        return 1 if bad else 0
-    return 0
+    return save_or_compare(result, args.save, args.against)
 
 
 if __name__ == "__main__":

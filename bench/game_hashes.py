@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 from pathlib import Path
+
+from hashcells import save_or_compare  # (bench/, the script's own folder)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,17 +60,7 @@ def main() -> int:
                 h.update(game_hash(st).encode())
             result[f"{name}/{players}"] = h.hexdigest()
             print(f"{name:<12} {players}p  {h.hexdigest()[:16]}", flush=True)
-    if args.save:
-        args.save.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
-    if args.against:
-        want = json.loads(args.against.read_text())
-        bad = [k for k, v in result.items() if want.get(k) != v]
-        missing = [k for k in result if k not in want]
-        for k in bad:
-            print(f"DIFFERENT {k}: {result[k][:16]} != {str(want.get(k))[:16]}")
-        print(f"{len(result) - len(bad)} of {len(result)} cells equal" + (f" ({len(missing)} not saved)" if missing else ""))
-        return 1 if bad else 0
-    return 0
+    return save_or_compare(result, args.save, args.against)
 
 
 if __name__ == "__main__":
