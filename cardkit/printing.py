@@ -506,12 +506,8 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
         issues += exc.issues
     if issues:  # every bad option at once, before anything is composed
         raise CardkitError(issues)
-    items, extras = compose_set(root, card_set, locale, units, variant)
-    warnings: list[Issue] = []
-    if locale == PSEUDO:  # a preview of fit, not for print: the build goes on (docs/translation.md)
-        items, extras, warnings = english_where_too_long(root, card_set, locale, units, variant, items, extras)
+    items, extras, warnings = printable_set(root, card_set, locale, units, variant)
     all_items = items + extras
-    _check_fits(root, card_set, locale, all_items)
     faces = _faces(all_items)
     if mode == "inserts":
         from cardkit.layout.inserts import insert_items
@@ -600,6 +596,29 @@ def _faces(items: list[PrintItem]) -> list[Face]:
     return [i.front for i in items] + [i.back for i in items if i.back is not None]
 
 
+def printable_set(root: Path, card_set: CardSet, locale: str, units: str = "inch", variant: str | None = None
+                  ) -> tuple[list[PrintItem], list[PrintItem], list[Issue]]:
+    """The set's items and extras as every build prints them, with the warnings
+    to show: composed in ``locale``, then for the pseudo-locale (a preview of
+    fit, not for print: the build goes on, docs/translation.md) a box that does
+    not fit even at its minimum size in English (W030); raises P010 with every
+    string that still does not fit.  The one home of the fit rule for the PDF,
+    PNG, print-shop and Tabletop Simulator builds."""
+    items, extras = compose_set(root, card_set, locale, units, variant)
+    warnings: list[Issue] = []
+    if locale == PSEUDO:
+        items, extras, warnings = english_where_too_long(root, card_set, locale, units, variant, items, extras)
+    _check_fits(root, card_set, locale, items + extras)
+    return items, extras, warnings
+
+
+@dataclass
+class ImageFiles:
+    """What a PNG or Tabletop Simulator build wrote, and its warnings (W030)."""
+    paths: list[Path]
+    warnings: list[Issue] = field(default_factory=list)
+
+
 def _check_fits(root: Path, card_set: CardSet, locale: str, items: list[PrintItem]) -> None:
     bad = bad_fits(_faces(items))
     if bad:
@@ -626,24 +645,23 @@ def face_files(root: Path, card_set: CardSet, folder: Path, faces: list[Face]) -
 
 
 def build_png(root: Path, card_set: CardSet, locale: str, dpi: int = 300, bleed: float = 3 * MM,
-              out_dir: Path | None = None) -> list[Path]:
+              out_dir: Path | None = None) -> ImageFiles:
     """One PNG per distinct card face at ``dpi`` with bleed, in output/png/<set>-<locale>/."""
     from cardkit.render.images import png_bytes, rasterize
 
     if not 72 <= dpi <= 1200:
         raise CardkitError(f"--dpi {dpi} is outside 72-1200", code="B005")
-    items, extras = compose_set(root, card_set, locale)
-    _check_fits(root, card_set, locale, items + extras)
+    items, extras, warnings = printable_set(root, card_set, locale)
     folder = out_dir or output_path(root / "output" / "png", f"{card_set.id}-{locale}", "the set id")
     written = []
     for face, path in face_files(root, card_set, folder, _faces_by_id(items + extras)):
         image = rasterize(face_pdf(face, bleed), dpi / 72)
         atomic_write_bytes(path, png_bytes(image, dpi))
         written.append(path)
-    return written
+    return ImageFiles(written, warnings)
 
 
-def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None = None) -> list[Path]:
+def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None = None) -> ImageFiles:
     """Tabletop Simulator deck sheets per deck (fronts) and one back image per deck."""
     from cardkit.render.images import (
         TTS_MAX_COLS,
@@ -653,8 +671,7 @@ def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None =
         tts_sheets,
     )
 
-    items, extras = compose_set(root, card_set, locale)
-    _check_fits(root, card_set, locale, items + extras)
+    items, extras, warnings = printable_set(root, card_set, locale)
     folder = out_dir or output_path(root / "output" / "tts", f"{card_set.id}-{locale}", "the set id")
     first = items[0].front.template
     scale = (TTS_MAX_WIDTH // TTS_MAX_COLS) / first.width  # card width in px at this scale
@@ -678,4 +695,4 @@ def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None =
                 path = output_path(folder, f"{deck}-backs-{n}.png", f"deck '{deck[:40]}'")
                 atomic_write_bytes(path, png_bytes(sheet))
                 written.append(path)
-    return written
+    return ImageFiles(written, warnings)
