@@ -181,12 +181,13 @@ FOOTER_SIZE = 6.5
 FOOTER_MIN = 4.0
 
 
-def _footer(doc: PdfDocument, sheet: Sheet, text: str, locale: str) -> None:
-    """The page footer in the first band of :func:`footer_bands` that holds it
-    at full size, else at the largest size down to 4 pt; left out when no band
-    holds it (it is never clipped and never enters the printer margin)."""
-    chain = doc.book.chain(locale, "body")
-    width = doc.book.width(text, chain, 1.0)  # per point of size
+def footer_place(book: FontBook, sheet: Sheet, text: str, locale: str
+                 ) -> tuple[float, tuple[float, float, float, float, bool]] | None:
+    """Where and how large the page footer ``text`` prints: the first band of
+    :func:`footer_bands` that holds it at full size, else the band that holds
+    it largest down to 4 pt; None when no band holds it (it is left out)."""
+    chain = book.chain(locale, "body")
+    width = book.width(text, chain, 1.0)  # per point of size
     best: tuple[float, tuple[float, float, float, float, bool]] | None = None
     for band in footer_bands(sheet):
         x0, y0, x1, y1, turned = band
@@ -197,6 +198,13 @@ def _footer(doc: PdfDocument, sheet: Sheet, text: str, locale: str) -> None:
             break
         if size >= FOOTER_MIN and (best is None or size > best[0]):
             best = (size, band)
+    return best
+
+
+def _footer(doc: PdfDocument, sheet: Sheet, text: str, locale: str) -> None:
+    """The page footer where :func:`footer_place` puts it; left out when no band
+    holds it (it is never clipped and never enters the printer margin)."""
+    best = footer_place(doc.book, sheet, text, locale)
     if best is None:
         return
     size, (x0, y0, x1, y1, turned) = best
@@ -352,6 +360,48 @@ def game_tokens(card_set: CardSet, loc: Localizer) -> list[Token]:
 TOKEN_R = 11 * MM  # the radius of a token and of a team marker on the token page
 TEAM_RING = 2 * MM  # a team marker's white ring, this far inside its edge
 TEAM_NAME = ("title", 9.0)  # the role and size of the team's name across its marker
+TOKEN_LABEL: tuple[str, float, float] = ("bold", 6, -8.5 * MM)  # a token's label: role, size, baseline from the disc's centre
+TEAM_LABEL: tuple[str, float, float] = ("body", 6, -4 * MM)  # the label under a team's name on its marker (``tokens.team``)
+TOKEN_MARGIN = 18 * MM  # the token page's side margins
+TOKEN_HEADING, TOKEN_CUT = ("title", 12), ("body", 8)  # the page's heading and its cutting instruction
+
+
+def _chord(radius: float, dy: float) -> float:
+    """The width of a circle of ``radius`` along the line ``dy`` from its centre."""
+    return 2 * max(radius * radius - dy * dy, 0.0) ** 0.5
+
+
+def token_label_room(book: FontBook, locale: str, label: str, team: bool = False) -> tuple[float, float]:
+    """How wide a token's label (``team``: the label of a team marker) prints
+    on its disc, and the room it has: the disc's width along the label's
+    baseline (a team marker's: inside its white ring), in points."""
+    role, size, dy = TEAM_LABEL if team else TOKEN_LABEL
+    radius = TOKEN_R - TEAM_RING if team else TOKEN_R
+    return book.width(label, book.chain(locale, role), size), _chord(radius, dy)
+
+
+def token_line_room(book: FontBook, locale: str, text: str, sheet: Sheet, heading: bool) -> tuple[float, float]:
+    """How wide the token page's heading (else its cutting instruction) prints,
+    and the room between the page's side margins, in points."""
+    role, size = TOKEN_HEADING if heading else TOKEN_CUT
+    return book.width(text, book.chain(locale, role), size), sheet.page_w - 2 * TOKEN_MARGIN
+
+
+def token_label_keys(card_set: CardSet, loc: Localizer) -> dict[str, str]:
+    """The interface string behind each label of :func:`game_tokens`: label -> key."""
+    from cardkit.games import plugin_for
+
+    keys: dict[str, str] = {}
+
+    def ui(key: str, **values: object) -> str:
+        text = loc.ui(key, **values)
+        keys.setdefault(text, key)
+        return text
+
+    plugin = plugin_for(card_set.game)
+    if plugin is not None and plugin.tokens is not None:
+        plugin.tokens(card_set, ui)
+    return keys
 
 
 def team_name_room(book: FontBook, locale: str, name: str) -> tuple[float, float]:
@@ -373,13 +423,13 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
         return
     ops: list[Op] = []
     r = TOKEN_R
-    margin = 18 * MM
+    margin = TOKEN_MARGIN
     x, y = margin, sheet.page_h - 30 * MM
     # the heading and the team markers' label are the game's words (its set's strings
     # ``tokens.title`` and ``tokens.team``); a set without them is headed by its title
     heading = loc.ui("tokens.title") if "tokens.title" in loc.set_ui else title
-    ops.append(Text(margin, sheet.page_h - 15 * MM, heading, loc.locale, "title", 12, INK))
-    ops.append(Text(margin, sheet.page_h - 20 * MM, loc.ui("tokens.cut"), loc.locale, "body", 8, INK))
+    ops.append(Text(margin, sheet.page_h - 15 * MM, heading, loc.locale, *TOKEN_HEADING, INK))
+    ops.append(Text(margin, sheet.page_h - 20 * MM, loc.ui("tokens.cut"), loc.locale, *TOKEN_CUT, INK))
     book = doc.book
     for token in tokens:
         for _i in range(token.count):
@@ -387,8 +437,9 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
             ops.append(Circle(cx, cy, r, fill=token.fill, stroke=INK, lw=0.6))
             if token.icon:
                 ops.append(icon_op(icons, token.icon, cx - 7 * MM, cy - 5 * MM, 14 * MM, token.icon_colour))
-            w = book.width(token.label, book.chain(loc.locale, "bold"), 6)
-            ops.append(Text(cx - w / 2, cy - 8.5 * MM, token.label, loc.locale, "bold", 6, INK))
+            role, size, dy = TOKEN_LABEL
+            w = book.width(token.label, book.chain(loc.locale, role), size)
+            ops.append(Text(cx - w / 2, cy + dy, token.label, loc.locale, role, size, INK))
             x += 2 * r + 5 * MM
             if x + 2 * r > sheet.page_w - margin:
                 x, y = margin, y - 2 * r - 5 * MM
@@ -399,7 +450,7 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
         ops.append(Circle(cx, cy, r, fill=team.colour, stroke=INK, lw=0.6))
         ops.append(Circle(cx, cy, r - TEAM_RING, stroke="#ffffff", lw=1))
         label = loc.ui("tokens.team") if "tokens.team" in loc.set_ui else ""
-        for txt, dy, role, size in ((name, 0.5 * MM, *TEAM_NAME), (label, -4 * MM, "body", 6)):
+        for txt, dy, role, size in ((name, 0.5 * MM, *TEAM_NAME), (label, TEAM_LABEL[2], *TEAM_LABEL[:2])):
             if not txt:
                 continue
             w = book.width(txt, book.chain(loc.locale, role), size)
