@@ -181,12 +181,13 @@ FOOTER_SIZE = 6.5
 FOOTER_MIN = 4.0
 
 
-def _footer(doc: PdfDocument, sheet: Sheet, text: str, locale: str) -> None:
-    """The page footer in the first band of :func:`footer_bands` that holds it
-    at full size, else at the largest size down to 4 pt; left out when no band
-    holds it (it is never clipped and never enters the printer margin)."""
-    chain = doc.book.chain(locale, "body")
-    width = doc.book.width(text, chain, 1.0)  # per point of size
+def footer_place(book: FontBook, sheet: Sheet, text: str, locale: str
+                 ) -> tuple[float, tuple[float, float, float, float, bool]] | None:
+    """Where and how large the page footer ``text`` prints: the first band of
+    :func:`footer_bands` that holds it at full size, else the band that holds
+    it largest down to 4 pt; None when no band holds it (it is left out)."""
+    chain = book.chain(locale, "body")
+    width = book.width(text, chain, 1.0)  # per point of size
     best: tuple[float, tuple[float, float, float, float, bool]] | None = None
     for band in footer_bands(sheet):
         x0, y0, x1, y1, turned = band
@@ -197,6 +198,13 @@ def _footer(doc: PdfDocument, sheet: Sheet, text: str, locale: str) -> None:
             break
         if size >= FOOTER_MIN and (best is None or size > best[0]):
             best = (size, band)
+    return best
+
+
+def _footer(doc: PdfDocument, sheet: Sheet, text: str, locale: str) -> None:
+    """The page footer where :func:`footer_place` puts it; left out when no band
+    holds it (it is never clipped and never enters the printer margin)."""
+    best = footer_place(doc.book, sheet, text, locale)
     if best is None:
         return
     size, (x0, y0, x1, y1, turned) = best
@@ -352,6 +360,48 @@ def game_tokens(card_set: CardSet, loc: Localizer) -> list[Token]:
 TOKEN_R = 11 * MM  # the radius of a token and of a team marker on the token page
 TEAM_RING = 2 * MM  # a team marker's white ring, this far inside its edge
 TEAM_NAME = ("title", 9.0)  # the role and size of the team's name across its marker
+TOKEN_LABEL: tuple[str, float, float] = ("bold", 6, -8.5 * MM)  # a token's label: role, size, baseline from the disc's centre
+TEAM_LABEL: tuple[str, float, float] = ("body", 6, -4 * MM)  # the label under a team's name on its marker (``tokens.team``)
+TOKEN_MARGIN = 18 * MM  # the token page's side margins
+TOKEN_HEADING, TOKEN_CUT = ("title", 12), ("body", 8)  # the page's heading and its cutting instruction
+
+
+def _chord(radius: float, dy: float) -> float:
+    """The width of a circle of ``radius`` along the line ``dy`` from its centre."""
+    return 2 * max(radius * radius - dy * dy, 0.0) ** 0.5
+
+
+def token_label_room(book: FontBook, locale: str, label: str, team: bool = False) -> tuple[float, float]:
+    """How wide a token's label (``team``: the label of a team marker) prints
+    on its disc, and the room it has: the disc's width along the label's
+    baseline (a team marker's: inside its white ring), in points."""
+    role, size, dy = TEAM_LABEL if team else TOKEN_LABEL
+    radius = TOKEN_R - TEAM_RING if team else TOKEN_R
+    return book.width(label, book.chain(locale, role), size), _chord(radius, dy)
+
+
+def token_line_room(book: FontBook, locale: str, text: str, sheet: Sheet, heading: bool) -> tuple[float, float]:
+    """How wide the token page's heading (else its cutting instruction) prints,
+    and the room between the page's side margins, in points."""
+    role, size = TOKEN_HEADING if heading else TOKEN_CUT
+    return book.width(text, book.chain(locale, role), size), sheet.page_w - 2 * TOKEN_MARGIN
+
+
+def token_label_keys(card_set: CardSet, loc: Localizer) -> dict[str, str]:
+    """The interface string behind each label of :func:`game_tokens`: label -> key."""
+    from cardkit.games import plugin_for
+
+    keys: dict[str, str] = {}
+
+    def ui(key: str, **values: object) -> str:
+        text = loc.ui(key, **values)
+        keys.setdefault(text, key)
+        return text
+
+    plugin = plugin_for(card_set.game)
+    if plugin is not None and plugin.tokens is not None:
+        plugin.tokens(card_set, ui)
+    return keys
 
 
 def team_name_room(book: FontBook, locale: str, name: str) -> tuple[float, float]:
@@ -373,13 +423,13 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
         return
     ops: list[Op] = []
     r = TOKEN_R
-    margin = 18 * MM
+    margin = TOKEN_MARGIN
     x, y = margin, sheet.page_h - 30 * MM
     # the heading and the team markers' label are the game's words (its set's strings
     # ``tokens.title`` and ``tokens.team``); a set without them is headed by its title
     heading = loc.ui("tokens.title") if "tokens.title" in loc.set_ui else title
-    ops.append(Text(margin, sheet.page_h - 15 * MM, heading, loc.locale, "title", 12, INK))
-    ops.append(Text(margin, sheet.page_h - 20 * MM, loc.ui("tokens.cut"), loc.locale, "body", 8, INK))
+    ops.append(Text(margin, sheet.page_h - 15 * MM, heading, loc.locale, *TOKEN_HEADING, INK))
+    ops.append(Text(margin, sheet.page_h - 20 * MM, loc.ui("tokens.cut"), loc.locale, *TOKEN_CUT, INK))
     book = doc.book
     for token in tokens:
         for _i in range(token.count):
@@ -387,8 +437,9 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
             ops.append(Circle(cx, cy, r, fill=token.fill, stroke=INK, lw=0.6))
             if token.icon:
                 ops.append(icon_op(icons, token.icon, cx - 7 * MM, cy - 5 * MM, 14 * MM, token.icon_colour))
-            w = book.width(token.label, book.chain(loc.locale, "bold"), 6)
-            ops.append(Text(cx - w / 2, cy - 8.5 * MM, token.label, loc.locale, "bold", 6, INK))
+            role, size, dy = TOKEN_LABEL
+            w = book.width(token.label, book.chain(loc.locale, role), size)
+            ops.append(Text(cx - w / 2, cy + dy, token.label, loc.locale, role, size, INK))
             x += 2 * r + 5 * MM
             if x + 2 * r > sheet.page_w - margin:
                 x, y = margin, y - 2 * r - 5 * MM
@@ -399,7 +450,7 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
         ops.append(Circle(cx, cy, r, fill=team.colour, stroke=INK, lw=0.6))
         ops.append(Circle(cx, cy, r - TEAM_RING, stroke="#ffffff", lw=1))
         label = loc.ui("tokens.team") if "tokens.team" in loc.set_ui else ""
-        for txt, dy, role, size in ((name, 0.5 * MM, *TEAM_NAME), (label, -4 * MM, "body", 6)):
+        for txt, dy, role, size in ((name, 0.5 * MM, *TEAM_NAME), (label, TEAM_LABEL[2], *TEAM_LABEL[:2])):
             if not txt:
                 continue
             w = book.width(txt, book.chain(loc.locale, role), size)
@@ -506,12 +557,8 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
         issues += exc.issues
     if issues:  # every bad option at once, before anything is composed
         raise CardkitError(issues)
-    items, extras = compose_set(root, card_set, locale, units, variant)
-    warnings: list[Issue] = []
-    if locale == PSEUDO:  # a preview of fit, not for print: the build goes on (docs/translation.md)
-        items, extras, warnings = english_where_too_long(root, card_set, locale, units, variant, items, extras)
+    items, extras, warnings = printable_set(root, card_set, locale, units, variant)
     all_items = items + extras
-    _check_fits(root, card_set, locale, all_items)
     faces = _faces(all_items)
     if mode == "inserts":
         from cardkit.layout.inserts import insert_items
@@ -600,6 +647,29 @@ def _faces(items: list[PrintItem]) -> list[Face]:
     return [i.front for i in items] + [i.back for i in items if i.back is not None]
 
 
+def printable_set(root: Path, card_set: CardSet, locale: str, units: str = "inch", variant: str | None = None
+                  ) -> tuple[list[PrintItem], list[PrintItem], list[Issue]]:
+    """The set's items and extras as every build prints them, with the warnings
+    to show: composed in ``locale``, then for the pseudo-locale (a preview of
+    fit, not for print: the build goes on, docs/translation.md) a box that does
+    not fit even at its minimum size in English (W030); raises P010 with every
+    string that still does not fit.  The one home of the fit rule for the PDF,
+    PNG, print-shop and Tabletop Simulator builds."""
+    items, extras = compose_set(root, card_set, locale, units, variant)
+    warnings: list[Issue] = []
+    if locale == PSEUDO:
+        items, extras, warnings = english_where_too_long(root, card_set, locale, units, variant, items, extras)
+    _check_fits(root, card_set, locale, items + extras)
+    return items, extras, warnings
+
+
+@dataclass
+class ImageFiles:
+    """What a PNG or Tabletop Simulator build wrote, and its warnings (W030)."""
+    paths: list[Path]
+    warnings: list[Issue] = field(default_factory=list)
+
+
 def _check_fits(root: Path, card_set: CardSet, locale: str, items: list[PrintItem]) -> None:
     bad = bad_fits(_faces(items))
     if bad:
@@ -626,24 +696,23 @@ def face_files(root: Path, card_set: CardSet, folder: Path, faces: list[Face]) -
 
 
 def build_png(root: Path, card_set: CardSet, locale: str, dpi: int = 300, bleed: float = 3 * MM,
-              out_dir: Path | None = None) -> list[Path]:
+              out_dir: Path | None = None) -> ImageFiles:
     """One PNG per distinct card face at ``dpi`` with bleed, in output/png/<set>-<locale>/."""
     from cardkit.render.images import png_bytes, rasterize
 
     if not 72 <= dpi <= 1200:
         raise CardkitError(f"--dpi {dpi} is outside 72-1200", code="B005")
-    items, extras = compose_set(root, card_set, locale)
-    _check_fits(root, card_set, locale, items + extras)
+    items, extras, warnings = printable_set(root, card_set, locale)
     folder = out_dir or output_path(root / "output" / "png", f"{card_set.id}-{locale}", "the set id")
     written = []
     for face, path in face_files(root, card_set, folder, _faces_by_id(items + extras)):
         image = rasterize(face_pdf(face, bleed), dpi / 72)
         atomic_write_bytes(path, png_bytes(image, dpi))
         written.append(path)
-    return written
+    return ImageFiles(written, warnings)
 
 
-def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None = None) -> list[Path]:
+def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None = None) -> ImageFiles:
     """Tabletop Simulator deck sheets per deck (fronts) and one back image per deck."""
     from cardkit.render.images import (
         TTS_MAX_COLS,
@@ -653,8 +722,7 @@ def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None =
         tts_sheets,
     )
 
-    items, extras = compose_set(root, card_set, locale)
-    _check_fits(root, card_set, locale, items + extras)
+    items, extras, warnings = printable_set(root, card_set, locale)
     folder = out_dir or output_path(root / "output" / "tts", f"{card_set.id}-{locale}", "the set id")
     first = items[0].front.template
     scale = (TTS_MAX_WIDTH // TTS_MAX_COLS) / first.width  # card width in px at this scale
@@ -678,4 +746,4 @@ def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None =
                 path = output_path(folder, f"{deck}-backs-{n}.png", f"deck '{deck[:40]}'")
                 atomic_write_bytes(path, png_bytes(sheet))
                 written.append(path)
-    return written
+    return ImageFiles(written, warnings)

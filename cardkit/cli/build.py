@@ -17,6 +17,12 @@ from cardkit.cli.common import SET_HELP, RootOpt, _clean_project, _Progress, _se
 UNTRANSLATED = frozenset({"T102", "T150"})
 
 
+def _echo_warnings(warnings: list[Issue]) -> None:
+    """A build's warnings on stderr, one line each (the pseudo-locale's strings printed in English, W030)."""
+    for warning in warnings:
+        typer.echo(warning.format(), err=True)
+
+
 def _parse_bleed(bleed: str | None) -> float | None:
     from cardkit.layout.units import to_pt
 
@@ -154,8 +160,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
             result = build_pdf(root, project.card_set(set_id), pdf_locale, layout=layout, margin=margin_pt,
                                colours=colours, variant=variant)
             cards += result.cards
-            for warning in result.warnings:  # the pseudo-locale's strings printed in English
-                typer.echo(warning.format(), err=True)
+            _echo_warnings(result.warnings)
             rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
             pdfs.append(bs.PdfFacts(str(rel_path), result.cards, result.pages))
     from cardkit.games import plugin_for
@@ -207,8 +212,7 @@ def build_pdf_cmd(root: RootOpt = Path("."),
                        margin=_parse_margin(margin), colours=colours, variant=variant)
     for line in coverage:
         typer.echo(line)
-    for warning in result.warnings:  # the pseudo-locale's strings printed in English
-        typer.echo(warning.format(), err=True)
+    _echo_warnings(result.warnings)
     typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")
 
 
@@ -222,7 +226,9 @@ def build_png_cmd(root: RootOpt = Path("."),
     from cardkit.printing import build_png
 
     project = _clean_project(root)
-    paths = build_png(root, project.card_set(_set_id(project, set_id)), locale, dpi=dpi, bleed=_parse_bleed(bleed) or 0.0)
+    result = build_png(root, project.card_set(_set_id(project, set_id)), locale, dpi=dpi, bleed=_parse_bleed(bleed) or 0.0)
+    _echo_warnings(result.warnings)
+    paths = result.paths
     typer.echo(f"wrote {len(paths)} PNG files to {paths[0].parent if paths else 'nowhere'}")
 
 
@@ -241,6 +247,7 @@ def build_shop_cmd(root: RootOpt = Path("."),
     colours = _colours(colour, ink_limit)
     project = _clean_project(root)
     result = build_shop(root, project.card_set(_set_id(project, set_id)), locale, chosen, colours=colours)
+    _echo_warnings(result.warnings)
     typer.echo(f"wrote {len(result.pdfs)} PDF and {len(result.pngs)} PNG files ({result.cards} cards) to {result.folder}")
 
 
@@ -252,5 +259,7 @@ def build_tts_cmd(root: RootOpt = Path("."),
     from cardkit.printing import build_tts
 
     project = _clean_project(root)
-    paths = build_tts(root, project.card_set(_set_id(project, set_id)), locale)
+    result = build_tts(root, project.card_set(_set_id(project, set_id)), locale)
+    _echo_warnings(result.warnings)
+    paths = result.paths
     typer.echo(f"wrote {len(paths)} deck images to {paths[0].parent if paths else 'nowhere'}")

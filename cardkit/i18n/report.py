@@ -261,6 +261,7 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
     _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report, set_icon_names(root / card_set.directory, root))
     _fit_sheet_texts(items + extras, loc, locale, report, entries)
     _fit_team_markers(card_set, loc, locale, report)
+    _fit_token_page_and_footers(items + extras, card_set, loc, locale, report)
 
     def where(domain: str, msgctxt: str) -> tuple[str, int]:
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
@@ -361,6 +362,67 @@ def _fit_team_markers(card_set: Any, loc: Any, locale: str, report: CheckReport)
                 "T950", Severity.ERROR, locale, card_set.id, msgctxt, file, line,
                 f"token page, team marker: '{name}' is {width / MM:.1f} mm wide, the marker's ring "
                 f"{room / MM:.1f} mm"))
+
+
+def _fit_token_page_and_footers(items: list[Any], card_set: Any, loc: Any, locale: str, report: CheckReport) -> None:
+    """The token page's own interface strings as it prints them, without
+    shrinking: each token's label and the team markers' label (``tokens.team``)
+    across their disc, the heading and ``tokens.cut`` between the page's margins;
+    and ``set.title`` in the page footers (A4, as cardkit build prints them),
+    which shrink to 4 pt and are then left out.  T950 on each string's own
+    entry, once (the interface strings are shared by every set)."""
+    from cardkit.layout.sheet import plan_sheet
+    from cardkit.layout.units import MM
+    from cardkit.printing import (
+        LANGUAGE_NAMES, game_tokens, footer_place, size_groups, token_label_keys, token_label_room, token_line_room)
+
+    book = FontBook()
+    done = {(f.locale, f.set, f.msgctxt, f.check) for f in report.findings}
+
+    def add(key: str, message: str, ui: bool = True) -> None:
+        domain = loc.ui_domain(key) if ui else card_set.id
+        if (locale, domain, key, "T950") in done:
+            return
+        done.add((locale, domain, key, "T950"))
+        file, line = loc.where_ui(key) if ui else loc.where(key)
+        report.findings.append(Finding("T950", Severity.ERROR, locale, domain, key, file, line, message))
+
+    groups = size_groups(items)
+    sheets = [plan_sheet(SHEET_PAPER, g[0].front.template.width, g[0].front.template.height, None) for g in groups]
+    title = loc.ui("sheet.title", title=loc.card("set.title"), language=LANGUAGE_NAMES.get(locale, locale))
+    total = sum((len(g) + sh.per_page - 1) // sh.per_page for g, sh in zip(groups, sheets))
+    title_fits = True
+    for sheet in sheets:
+        footer = f"{title} · {total}/{total}"  # the widest page number
+        if footer_place(book, sheet, footer, locale) is None:
+            title_fits = False
+            add("set.title", f"page footer: '{footer}' fits in no footer band at 4 pt: it is left out", ui=False)
+    tokens = game_tokens(card_set, loc)
+    if not sheets or (not tokens and not card_set.teams):
+        return
+    keys = token_label_keys(card_set, loc)
+    for token in tokens:
+        width, room = token_label_room(book, locale, token.label)
+        if width > room and token.label in keys:
+            add(keys[token.label], f"token page, token label: '{token.label}' is {width / MM:.1f} mm wide, the "
+                                   f"token {room / MM:.1f} mm along its baseline")
+    if card_set.teams and "tokens.team" in loc.set_ui:
+        label = loc.ui("tokens.team")
+        width, room = token_label_room(book, locale, label, team=True)
+        if width > room:
+            add("tokens.team", f"token page, team marker: the label '{label}' is {width / MM:.1f} mm wide, the "
+                               f"marker's ring {room / MM:.1f} mm along its baseline")
+    heading = loc.ui("tokens.title") if "tokens.title" in loc.set_ui else title
+    for key, text, is_heading in (("tokens.title", heading, True), ("tokens.cut", loc.ui("tokens.cut"), False)):
+        width, room = token_line_room(book, locale, text, sheets[0], is_heading)
+        if width > room and (key in loc.set_ui or not is_heading):
+            add(key, f"token page, {'heading' if is_heading else 'instruction'}: {width / MM:.1f} mm wide, the page "
+                     f"{room / MM:.1f} mm between its margins")
+    footer = f"{title} · {heading}"
+    if title_fits and footer_place(book, sheets[0], footer, locale) is None:  # else reported on set.title
+        add("tokens.title" if "tokens.title" in loc.set_ui else "set.title",
+            f"token page footer: '{footer}' fits in no footer band at 4 pt: it is left out",
+            ui="tokens.title" in loc.set_ui)
 
 
 def _split_key(key: str, card_set: Any) -> tuple[str, str]:

@@ -27,6 +27,7 @@ class ShopResult:
     pdfs: list[Path] = field(default_factory=list)
     pngs: list[Path] = field(default_factory=list)
     cards: int = 0
+    warnings: list[Issue] = field(default_factory=list)  # the pseudo-locale's strings printed in English (W030)
 
 
 def sides(item: PrintItem, preset: ShopPreset) -> list[tuple[str, Face]]:
@@ -93,14 +94,13 @@ def build_shop(root: Path, card_set: CardSet, locale: str, preset: ShopPreset, o
     """Write the preset's files to ``output/shop/<preset>/<set>-<locale>/``;
     ``colours`` applies to the PDFs (PDF/X-1a in CMYK); the PNGs stay sRGB,
     as the services that take PNGs ask."""
-    from cardkit.printing import _check_fits, compose_set
+    from cardkit.printing import printable_set
 
-    items, extras = compose_set(root, card_set, locale)
+    items, extras, warnings = printable_set(root, card_set, locale)
     all_items = items + extras
-    _check_fits(root, card_set, locale, all_items)
     check_sizes(all_items, preset)
     folder = out_dir or root / "output" / "shop" / preset.name / f"{card_set.id}-{locale}"
-    result = ShopResult(folder, cards=len(all_items))
+    result = ShopResult(folder, cards=len(all_items), warnings=warnings)
     if "pdf" in preset.outputs:
         groups: dict[str, list[PrintItem]] = {}
         for it in all_items:

@@ -1,7 +1,8 @@
 """Issue 24, point 9: defects of the kinds a held-out corpus found missed, planted
 in the shipped Finnish and Korean catalogs: the fit of strings printed outside
 the cards (the calibration sheet, a team name across its marker on the token
-page) and of a set glossary name, English left in
+page, the token page's own labels and instruction, a set title in the page
+footer) and of a set glossary name, English left in
 interface strings, Korean word spacing removed in short interface strings.
 Each is found on its own entry, and nothing else is."""
 
@@ -32,6 +33,16 @@ def test_each_planted_defect_is_found_on_its_entry(project: Path, cli):
     assert {f["locale"] for f in teams} == {"fi", "ko"}
     assert all(f["message"].startswith("token page, team marker:") and f["file"].endswith("death-angel.po")
                and f["line"] > 0 for f in teams), teams
+    # the token page's own strings and a set title in the page footer: each on its own entry, saying where
+    beside = {(f["locale"], f["msgctxt"]): f for f in findings if f["check"] == "T950" and f["msgctxt"] in
+              ("tokens.team", "tokens.cut", "tokens.support", "set.title")}
+    for (locale, msgctxt), start, file in (
+            (("fi", "tokens.team"), "token page, team marker: the label", "fi/LC_MESSAGES/death-angel.po"),
+            (("fi", "tokens.cut"), "token page, instruction:", "fi/LC_MESSAGES/ui.po"),
+            (("ko", "tokens.support"), "token page, token label:", "ko/LC_MESSAGES/death-angel.po"),
+            (("ko", "set.title"), "page footer:", "ko/LC_MESSAGES/deep-strike.po")):
+        f = beside[(locale, msgctxt)]
+        assert f["message"].startswith(start) and f["file"].endswith(file) and f["line"] > 0, f
 
 
 def test_set_glossary_texts_are_not_printed_and_say_so():

@@ -105,6 +105,10 @@ def test_a_real_locale_still_refuses_a_string_that_does_not_fit(project: Path, c
     assert built.code == 1
     assert "error[P010]: set.glossary.night_fighting.name" in built.err and "does not fit field 'rules'" in built.err
     assert "W030" not in built.err and not (project / "output/deep-strike-fi-a4.pdf").exists()
+    for command in (("png",), ("shop", "--preset", "generic"), ("tts",)):  # the same rule in every build
+        other = cli("build", *command, "--root", str(project), "--locale", "fi", "--set", "deep-strike")
+        assert (other.code, other.err) == (1, built.err), command
+    assert not (project / "output").exists()
 
 
 def test_cardkit_build_goes_past_the_pseudo_locales_fit_errors(project: Path, cli):
@@ -121,3 +125,40 @@ def test_cardkit_build_goes_past_the_pseudo_locales_fit_errors(project: Path, cl
     assert built.code == 0, built.err
     assert "warning[W030]: set.glossary.night_fighting.name (qps) prints in English on ds5_hammer_blow" in built.err
     assert (project / "output/deep-strike-qps-a4.pdf").is_file() and (project / "output/deep-strike-en-a4.pdf").is_file()
+
+
+HAMMER_BLOW_W030 = "warning[W030]: set.glossary.night_fighting.name (qps) prints in English on ds5_hammer_blow, field 'rules'"
+
+
+def _pseudo_w030(project: Path, cli, *command: str):
+    """``cardkit build COMMAND`` of deep-strike in qps, after ``l10n pseudo``: it
+    exits 0 with the same W030 lines as ``build pdf`` (one per string, on its entry)."""
+    assert cli("l10n", "pseudo", "--root", str(project)).code == 0
+    pdf = cli("build", "pdf", "--root", str(project), "--locale", "qps", "--set", "deep-strike")
+    built = cli("build", *command, "--root", str(project), "--locale", "qps", "--set", "deep-strike")
+    assert built.code == 0, built.err
+    warnings = [line for line in built.err.splitlines() if "warning[W030]" in line]
+    assert HAMMER_BLOW_W030 in built.err and "error" not in built.err
+    assert warnings == [line for line in pdf.err.splitlines() if "warning[W030]" in line]
+    return built
+
+
+def test_pseudo_png_build_prints_too_long_strings_in_english(project: Path, cli):
+    built = _pseudo_w030(project, cli, "png", "--dpi", "72")
+    folder = project / "output/png/deep-strike-qps"
+    assert f"to {folder}" in built.out and any(p.name.startswith("ds5_hammer_blow") for p in folder.glob("*.png"))
+
+
+def test_pseudo_shop_build_prints_too_long_strings_in_english(project: Path, cli):
+    built = _pseudo_w030(project, cli, "shop", "--preset", "generic")
+    pdf = project / "output/shop/generic/deep-strike-qps/deep-strike-qps.pdf"
+    assert "wrote 1 PDF and 12 PNG files (6 cards)" in built.out
+    text = "\n".join(p.extract_text() for p in PdfReader(pdf).pages)
+    names = _entries(project / "locales/qps/LC_MESSAGES/deep-strike.po", "ds5_hammer_blow.name")
+    assert "Night Fighting" in text  # the box that does not fit, in English ...
+    assert pseudo_text(names["ds5_hammer_blow.name"]) in text  # ... on a card otherwise in pseudo text
+
+
+def test_pseudo_tts_build_prints_too_long_strings_in_english(project: Path, cli):
+    built = _pseudo_w030(project, cli, "tts")
+    assert list((project / "output/tts/deep-strike-qps").glob("*.png")) and "deck images" in built.out
