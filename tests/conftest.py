@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.watchdog import pytest_runtest_protocol  # noqa: F401  (a hanging test fails: tests/watchdog.py)
+
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

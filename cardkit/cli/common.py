@@ -49,8 +49,11 @@ class _Progress:
                 def render(self, task):  # type: ignore[no-untyped-def]
                     return Text(f"{task.speed:,.0f} {unit}/s" if task.speed else f"- {unit}/s")
 
+            # drawn from this thread at each update, never by a refresh thread of its own: a job's
+            # workers are forked only from a process with one thread (cardkit.workers)
             bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
-                           TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+                           TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                           auto_refresh=False)
             bar.start()
             self._task = bar.add_task(self.label, total=self.total)
             self._bar = bar
@@ -63,7 +66,7 @@ class _Progress:
             extra: dict[str, object] = {"description": label} if label else {}
             if total is not None:
                 extra["total"] = total
-            self._bar.update(self._task, completed=done, **extra)  # type: ignore[attr-defined]
+            self._bar.update(self._task, completed=done, refresh=True, **extra)  # type: ignore[attr-defined]
 
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:

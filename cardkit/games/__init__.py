@@ -142,6 +142,12 @@ def unregister(name: str) -> None:
     _REGISTERED.pop(name, None)
 
 
+def registered() -> dict[str, GamePlugin]:
+    """The plugins registered in this process (:func:`register`), which a fresh worker process
+    must be given (:func:`cardkit.workers.start_worker`)."""
+    return dict(_REGISTERED)
+
+
 def plugins() -> dict[str, GamePlugin]:
     """Every game plugin by game id: the registered ones, then the installed ones."""
     return {**_installed(), **_REGISTERED}

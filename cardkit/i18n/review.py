@@ -43,6 +43,7 @@ from cardkit.i18n.localize import SOURCE_LOCALE, UI_DOMAIN, ui_catalog, ui_strin
 from cardkit.load.files import guard_for
 from cardkit.load.project import Project
 from cardkit.model import CardSet
+from cardkit.workers import forking_is_safe
 
 MARKER = ".cardkit-review"  # names a folder this command wrote, so it may replace it
 DEFAULT_DPI = 120
@@ -382,12 +383,14 @@ def _render_all(root: Path, project: Project, stage: Path, tasks: list[tuple[str
                 meanwhile: Callable[[], T]) -> tuple[dict[tuple[str, str], list[RenderedFace]], T]:
     """Render every (set, locale) task, in forked worker processes when more
     than one core is wanted (the project is inherited, not pickled), while
-    ``meanwhile`` runs here; results are keyed by task, so order never matters."""
+    ``meanwhile`` runs here; results are keyed by task, so order never matters.
+    Where forking is not safe (another thread runs here: :mod:`cardkit.workers`)
+    every task is rendered here, to the same bytes."""
     global _JOB
     workers = min(len(tasks), jobs or os.cpu_count() or 1)
     _JOB = (root, project, stage, dpi)
     try:
-        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        if workers <= 1 or not forking_is_safe():
             other = meanwhile()
             return {t: _render_task(t) for t in tasks}, other
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:

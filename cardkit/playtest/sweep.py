@@ -20,10 +20,10 @@ violations, the groups in play) into the tally.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, TypeVar, get_args, overload
@@ -31,9 +31,11 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, TypeVar
 from cardkit.rules.core import Decision, EndReason, Option
 from cardkit.rules.protocol import (CHANCE, Agent, Aggregate, AgentFactory, Cooperation, End, Engine, EngineInfo, Game,
                                     GameReport, GameResult, MetricKind, Result, State)
+from cardkit.workers import inherits, pool_context, portable_plugins, start_worker
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
+    from cardkit.games import GamePlugin
     from cardkit.model import CardSet
 from cardkit.playtest.records import (Coverage, Failure, Figure, Finish, Interval, Rounds, Score, ScoreTarget,
                                       SeatRow, Setup, Spread, Summary)
@@ -546,15 +548,8 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the sweep (a terminal sends
-    SIGINT to the whole process group; each worker would print a traceback)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _pooled(batches: Sequence[Batch], jobs: int) -> Iterator[BatchResult]:
+def _pooled(batches: Sequence[Batch], jobs: int, context: BaseContext,
+            plugins: tuple[GamePlugin, ...]) -> Iterator[BatchResult]:
     """The result of every batch, as worker processes finish them.
 
     A bounded window of batches is in flight (neither futures nor results pile
@@ -574,7 +569,7 @@ def _pooled(batches: Sequence[Batch], jobs: int) -> Iterator[BatchResult]:
 
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, on_interrupt) if main else None
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=start_worker, initargs=(plugins,))
     todo = iter(batches)
     running: set[Future[BatchResult]] = set()
     try:
@@ -611,11 +606,20 @@ def _results(batches: Sequence[Batch], jobs: int, backend: Backend, scheduler: s
         for b in batches:
             yield run_batch(b)
     else:
-        if multiprocessing.get_start_method() == "fork":
+        # workers are forked when that is safe here (cardkit.workers); else they start fresh and
+        # are given the plugins registered in this process, or, if those cannot be sent, the
+        # batches run here: the results are the same either way
+        context = pool_context()
+        plugins = () if inherits(context) else portable_plugins()
+        if plugins is None:
+            for b in batches:
+                yield run_batch(b)
+            return
+        if inherits(context):
             for root, set_id in sorted({(b.root, b.set_id) for b in batches}
                                        | {(v.root, b.set_id) for b in batches for v in b.variants}):
                 _card_set(root, set_id)  # loaded and checked once here: forked workers inherit it
-        yield from _pooled(batches, jobs)
+        yield from _pooled(batches, jobs, context, plugins)
 
 
 def run_sweep(batches: Sequence[Batch], jobs: int = 1, backend: Backend = "local", scheduler: str | None = None,

@@ -279,4 +279,11 @@ class DuelEngine:
 
 
 ENGINE = DuelEngine()
-PLUGIN = GamePlugin(name="duel", engine=lambda: ENGINE)  # type: ignore[arg-type,return-value]
+
+
+def engine() -> DuelEngine:
+    return ENGINE
+
+
+# hooks are module functions, so a worker process started fresh (cardkit.workers) can be sent it
+PLUGIN = GamePlugin(name="duel", engine=engine)  # type: ignore[arg-type]
