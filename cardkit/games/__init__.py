@@ -134,7 +134,10 @@ def register(plugin: GamePlugin) -> None:
     """Make ``plugin`` known in this process, under its name, before (and over)
     the installed ones: for a plugin's own tests and for tools that drive
     cardkit in-process (the CLI then finds it as if it were installed).
-    :func:`unregister` undoes it."""
+    :func:`unregister` undoes it.  Worker processes started fresh (in a process
+    with other threads: :mod:`cardkit.workers`) are sent the plugin by pickle, so
+    give its hooks as module-level functions; a plugin that cannot be pickled
+    keeps the playtest's batches in this process."""
     _REGISTERED[plugin.name] = plugin
 
 
