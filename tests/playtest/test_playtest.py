@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,10 +25,19 @@ def _strip(report: dict) -> dict:
     return report
 
 
-def test_jobs_do_not_change_results(cli):
-    one = _run(cli, "--players", "1,4", "--games", "30", "--jobs", "1", "--agent", "random", "--agent", "heuristic")
-    two = _run(cli, "--players", "1,4", "--games", "30", "--jobs", "2", "--agent", "random", "--agent", "heuristic")
+def test_jobs_do_not_change_results(cli, tmp_path: Path):
+    """One process, two fresh workers (this test process runs other threads, so its workers
+    start from a fork server: cardkit/workers.py) and two forked ones (the cardkit command,
+    one thread) give the same report."""
+    args = ("--players", "1,4", "--games", "30", "--agent", "random", "--agent", "heuristic")
+    one = _run(cli, *args, "--jobs", "1")
+    two = _run(cli, *args, "--jobs", "2")
     assert _strip(one) == _strip(two)
+    forked = subprocess.run([sys.executable, "-c", "from cardkit.cli import main; main()", "playtest", "--root",
+                             str(REPO), "--format", "json", *args, "--jobs", "2"], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=600)
+    assert forked.returncode in (0, 1), forked.stderr
+    assert _strip(json.loads(forked.stdout)) == _strip(one)
 
 
 def test_coverage_leaves_out_locations_these_player_counts_never_deal(cli):
