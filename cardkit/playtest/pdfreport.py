@@ -98,10 +98,10 @@ def write_report(path: Path, result: PlaytestResult, loc: Localizer, set_title: 
     for s in summary.setups:
         y -= 5.2 * MM
         lo, hi = s.win_rate_ci95.lo, s.win_rate_ci95.hi
-        rounds = s.rounds.all.median if s.rounds.all else "-"
+        rounds = _number(s.rounds.all.median, locale) if s.rounds.all else "-"
         verdict = loc.ui("report.verdict." + (s.verdict or "").replace(" ", "_"))
         values = [str(s.players), s.agent, str(s.games), _pct(s.win_rate, locale),
-                  f"{_pct(lo, locale)} - {_pct(hi, locale)}", str(rounds), verdict]
+                  f"{_pct(lo, locale)} - {_pct(hi, locale)}", rounds, verdict]
         for (_, dx), v in zip(cols, values):
             p.text(left + dx * MM, y, v, 8)
     never = summary.coverage.never_fired
@@ -236,8 +236,8 @@ def _ladder_page(p: _Page, ladder: Sequence[LadderStep], loc: Localizer, referen
         for r in e.agents:
             y -= 4.6 * MM
             name = loc.ui("report.ladder.ceiling", agent=r.agent) if r.ceiling else r.agent
-            rounds = "-" if r.rounds_median is None else f"{r.rounds_median:g}"
-            wins = "-" if r.rounds_win_median is None else f"{r.rounds_win_median:g}"
+            rounds = "-" if r.rounds_median is None else _number(r.rounds_median, locale)
+            wins = "-" if r.rounds_win_median is None else _number(r.rounds_win_median, locale)
             lo, hi = r.ci95.lo, r.ci95.hi
             values = [name, _pct(r.win_rate, locale), f"{_pct(lo, locale)} - {_pct(hi, locale)}", rounds, wins]
             values += ["-" if (share := r.shares.get(k)) is None else _pct(share, locale) for k in shares[:2]]

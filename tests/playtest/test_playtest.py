@@ -138,3 +138,22 @@ def test_a_missing_compare_folder_fails_before_any_game(cli, tmp_path: Path):
     lines = result.err.strip().splitlines()
     assert len(lines) == 1 and "error[G005]" in lines[0] and "missing" in lines[0], result.err
     assert "Traceback" not in result.err and result.out == ""
+
+
+def test_finnish_report_writes_its_numbers_the_finnish_way(cli, tmp_path: Path):
+    """Every number of the report's setup table and ladder is written by the locale's rules:
+    a median of rounds is "10" or "9,5" in Finnish, never "10.0" or "9.5"."""
+    import re
+
+    from babel.numbers import format_decimal
+    from pypdf import PdfReader
+
+    out = tmp_path / "r.pdf"
+    rep = _run(cli, "--players", "1,2", "--games", "20", "--agent", "random", "--agent", "heuristic",
+               "--report", str(out), "--locale", "fi")
+    pages = [page.extract_text() for page in PdfReader(out).pages]
+    assert not re.search(r"\d\.\d", pages[0] + pages[2]), pages[0]
+    rows = pages[0].splitlines()
+    for s in rep["setups"]:
+        median = format_decimal(round(s["rounds"]["all"]["median"], 2), format="#,##0.##", locale="fi")
+        assert median in rows, (median, rows)
