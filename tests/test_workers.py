@@ -17,14 +17,22 @@ from tests.conftest import REPO
 from tests.playtest.test_tables import _json, duel  # noqa: F401  (the duel project fixture)
 
 PROBE = """
-import json, threading
+import json, threading, time
 from cardkit.workers import forking_is_safe, pool_context, threads_here
+for _ in range(200):  # a thread of the interpreter's start-up may still be ending
+    if threads_here() == 1:
+        break
+    time.sleep(0.05)
 out = {"alone": [threads_here(), forking_is_safe(), pool_context().get_start_method()]}
 stop = threading.Event()
 t = threading.Thread(target=stop.wait)
 t.start()
 out["with a thread"] = [threads_here(), forking_is_safe(), pool_context().get_start_method()]
 stop.set(); t.join()
+for _ in range(200):
+    if threads_here() == 1:
+        break
+    time.sleep(0.05)
 out["after"] = [threads_here(), forking_is_safe(), pool_context().get_start_method()]
 print(json.dumps(out))
 """
@@ -35,7 +43,7 @@ def test_a_process_forks_only_while_it_has_one_thread(tmp_path: Path):
     assert run.returncode == 0, run.stderr
     seen = json.loads(run.stdout)
     assert seen["alone"] == [1, True, "fork"]
-    assert seen["with a thread"] == [2, False, "forkserver"]
+    assert seen["with a thread"][0] >= 2 and seen["with a thread"][1:] == [False, "forkserver"]
     assert seen["after"] == [1, True, "fork"]
 
 
