@@ -59,6 +59,16 @@ class ChanceMode(enum.Enum):
     SAMPLED = "sampled"  # the state draws from its own seeded, recorded stream (dice, shuffles)
 
 
+class Outcome(enum.Enum):
+    """What a finished game's result is, as the game declares it (OpenSpiel's utility kinds).
+
+    Combined with :class:`Cooperation`: a co-operative game has one result shared by every
+    seat, a competitive game one per seat (or team)."""
+
+    WIN_LOSS = "win-loss"  # each seat wins, draws or loses; a score, if any, is secondary
+    SCORED = "scored"  # the score is the result (a range, targets, optionally a win threshold)
+
+
 class Result(enum.Enum):
     """One seat's result of a finished game."""
 
@@ -123,6 +133,36 @@ class EngineInfo:
     metrics: tuple[Metric, ...] = ()
     #: score thresholds the ladder and the verdict read besides win/loss (e.g. 15, 20, 25)
     score_targets: tuple[float, ...] = ()
+    #: what the result is: won/lost (every engine before this field) or a score
+    outcome: Outcome = Outcome.WIN_LOSS
+    #: the lowest and highest score a seat can end with (needed when ``outcome`` is SCORED)
+    score_range: tuple[float, float] | None = None
+    #: a scored game's optional win threshold: a seat scoring at least this counts as a win
+    win_score: float | None = None
+
+
+def outcome_value(info: EngineInfo, result: GameResult | None, seat: int) -> float | None:
+    """What a finished game is worth to ``seat`` in [0, 1], as the game declares its outcome:
+    a scored game's score placed in its range, else 1 a win, 0.5 a draw, 0 a loss.  None for an
+    unfinished or stopped game, or a seat the result does not have.  The one home of this rule:
+    search values playouts by it, the playtest reads results by it.
+
+    >>> info = EngineInfo("g", 1, 2, Cooperation.COOPERATIVE, Information.PERFECT, ChanceMode.SAMPLED,
+    ...                   outcome=Outcome.SCORED, score_range=(0.0, 25.0))
+    >>> done = GameResult(End.COMPLETE, EndReason("deck out"), 9, (SeatResult(Result.LOSS, 20.0),))
+    >>> outcome_value(info, done, 0)
+    0.8
+    """
+    if result is None or result.end is not End.COMPLETE or not result.seats:
+        return None
+    i = 0 if info.cooperation is Cooperation.COOPERATIVE else seat
+    if not 0 <= i < len(result.seats):
+        return None
+    s = result.seats[i]
+    if info.outcome is Outcome.SCORED and info.score_range is not None:
+        lo, hi = info.score_range
+        return min(1.0, max(0.0, (s.score - lo) / (hi - lo))) if hi > lo else 0.5
+    return 1.0 if s.result is Result.WIN else 0.5 if s.result is Result.DRAW else 0.0
 
 
 @dataclass(frozen=True)
@@ -278,6 +318,22 @@ class Switchable(Protocol):
     def switchable(self, card_set: object, players: Sequence[int]) -> frozenset[str]: ...
 
     def unswitchable_note(self) -> str: ...
+
+
+@runtime_checkable
+class Evaluated(Protocol):
+    """A game's own estimate of an unfinished game (OpenSpiel's evaluators, TAG's state heuristics):
+    generic search values a playout cut off at :meth:`playout_limit` decisions by it, so a game whose
+    random playouts almost never win still gives search a signal."""
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """What ``state`` is worth to ``seat``, in [0, 1] on the scale of :func:`outcome_value`
+        (1: as good as a win, or the top of the score range)."""
+        ...
+
+    def playout_limit(self) -> int | None:
+        """Decisions after which search stops a playout and evaluates it (None: play to the end)."""
+        ...
 
 
 @runtime_checkable
