@@ -352,3 +352,29 @@ class Scenarios(Protocol):
     def run_scenarios(self, card_set: object, paths: Sequence[object]) -> tuple[str, list[object], bool]:
         """The rendered results, the problems (:class:`cardkit.errors.Issue` values) and whether all passed."""
         ...
+
+
+# ------------------------------------------------------------------ research adapters (cardkit.interop)
+# Optional members the PettingZoo and OpenSpiel adapters read; without them the adapters use
+# generic defaults (an index over the pending options, a hashed encoding of information_state).
+
+@runtime_checkable
+class Actions(Protocol):
+    """A fixed action space: every option text a seat's decision can offer at this player count, so
+    that an action number means the same thing in every state (what a learner needs)."""
+
+    def action_texts(self, card_set: object, players: int) -> Sequence[str]:
+        """Every :meth:`Option.text <cardkit.rules.core.Option.text>` a seat can be offered, each once,
+        in a fixed order."""
+        ...
+
+
+@runtime_checkable
+class Observed(Protocol):
+    """An observation as numbers: a vector of fixed length per seat, built only from what the seat knows."""
+
+    def observation_size(self, card_set: object, players: int) -> int: ...
+
+    def observation(self, state: State, seat: int) -> Sequence[float]:
+        """``observation_size`` numbers; equal ``information_state`` texts must give equal vectors."""
+        ...
