@@ -1,13 +1,13 @@
-"""Game plugins: what a game adds to cardkit beyond its data.
+"""The game plugin registry (a ground-floor service): what a game adds to cardkit beyond its data.
 
-A set names its game in ``set.yaml`` (``game: death-angel``).  Everything that
+A set names its game in ``set.yaml`` (``game: my-game``).  Everything that
 can be stated in data lives in the set (``kinds.yaml``, faces); what cannot is
 the game's plugin, registered under the entry point group ``cardkit.games``
 (name = the game's id, value = a :class:`GamePlugin` object), e.g. in
 ``pyproject.toml``::
 
     [project.entry-points."cardkit.games"]
-    death-angel = "cardkit.games.death_angel.plugin:PLUGIN"
+    my-game = "my_game.plugin:PLUGIN"
 
 Every hook is optional.  A set whose game has no plugin loads, validates,
 translates and prints; ``cardkit playtest`` and ``cardkit rules`` say the game
@@ -180,10 +180,19 @@ def plugin_for(game: str) -> GamePlugin | None:
 
 
 def engine_for(game: str, command: str) -> Engine:
-    """The rules engine of ``game``, or a one-line error (G008)."""
+    """The rules engine of ``game``, as every command that drives one asks for it
+    (``playtest``, every ``rules`` command, the build summary, the
+    benchmarks): a one-line error when the game has no engine (G008) or when its plugin's
+    engine hook hands out something that is not the typed protocol (G032: a class, the old
+    ``(Game, agents)`` pair, ...), checked here once for all of them."""
     plugin = plugin_for(game)
     if plugin is None or plugin.engine is None:
         raise CardkitError(f"game '{game}' has no rules engine, so `cardkit {command}` cannot play it "
                            f"(engines installed: {', '.join(n for n, p in sorted(plugins().items()) if p.engine) or 'none'})",
                            code="G008")
-    return plugin.engine()
+    got: object = plugin.engine()
+    if isinstance(got, type) or not isinstance(got, Engine):
+        raise CardkitError(f"the rules engine of game '{game}' does not implement the typed engine protocol "
+                           "(cardkit.rules.protocol.Engine: info, new_game, abilities, agents, rollout_policy), "
+                           f"so `cardkit {command}` cannot drive it", code="G032")
+    return got

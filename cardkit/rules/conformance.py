@@ -41,7 +41,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from cardkit.errors import CardkitError, Issue
+from cardkit.errors import Issue
 from cardkit.rules.core import Decision, DecisionKind, Option
 from cardkit.rules.protocol import (
     CHANCE,
@@ -464,20 +464,6 @@ def assert_conforms(engine: Engine, card_set: object, players: Sequence[int] | N
     """
     issues = check(engine, card_set, players, games, seed)
     assert not issues, "the engine breaks the protocol:\n" + "\n".join(i.format() for i in issues)
-
-
-def engine_of(game: str, command: str) -> Engine:
-    """The typed engine the plugin of ``game`` hands out (G008 without one,
-    G032 when its engine hook does not give a :class:`~cardkit.rules.protocol.Engine`)."""
-    from cardkit.games import engine_for
-
-    got: object = engine_for(game, command)
-    candidate = got[0] if isinstance(got, tuple) and got else got
-    if isinstance(candidate, type) or not isinstance(candidate, Engine):
-        raise CardkitError(f"the rules engine of game '{game}' does not implement the typed engine protocol "
-                           "(cardkit.rules.protocol.Engine: info, new_game, abilities, agents, rollout_policy), "
-                           f"so `cardkit {command}` cannot drive it", code="G032")
-    return candidate
 
 
 def summary(result: Conformance, game: str) -> str:

@@ -341,7 +341,7 @@ class Narrated(Protocol):
     """``cardkit rules play``: a finished game told as a story in the reader's language."""
 
     def narrate(self, state: State, localizer: object, players: int, seed: int) -> Sequence[str]:
-        """The story's lines; ``localizer`` is a :class:`cardkit.i18n.localize.Localizer` for the set."""
+        """The story's lines; ``localizer`` is a :class:`cardkit.strings.localize.Localizer` for the set."""
         ...
 
 

@@ -30,12 +30,13 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 from cardkit.errors import CardkitError, Issue
-from cardkit.i18n.catalogs import babel_locale
+from cardkit.strings.locales import MAX_PO_BYTES, babel_locale
 from cardkit.load.schema import load_validated
 from cardkit.model import CardSet, SourceString
 from cardkit.text import plural_problems
 
-UI_FILE = Path(__file__).resolve().parent / "ui.yaml"
+# the interface strings stay beside the translator tools: ui.pot points translators at this path
+UI_FILE = Path(__file__).resolve().parents[1] / "i18n" / "ui.yaml"
 UI_DOMAIN = "ui"
 SOURCE_LOCALE = "en"
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -99,7 +100,6 @@ Translation = tuple[Union[str, tuple[str, ...]], int]
 
 @functools.lru_cache(maxsize=64)
 def _catalog(path: str, mtime: float, locale: str, root: str | None = None, file: str = "") -> dict[str, Translation]:
-    from cardkit.i18n.catalogs import MAX_PO_BYTES
     from cardkit.load.files import read_project_file
 
     raw = read_project_file(Path(path), file or path, root=Path(root) if root else None, max_bytes=MAX_PO_BYTES,
@@ -292,7 +292,7 @@ class Localizer:
         if not values:
             return text
         if self.locale.split("_")[0] == "ko":
-            from cardkit.i18n.korean import fill_ko
+            from cardkit.strings.korean import fill_ko
 
             return fill_ko(text, **values)
         return fill(text, **values)

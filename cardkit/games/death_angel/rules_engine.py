@@ -104,7 +104,7 @@ class DeathAngelEngine:
     ``Narrated`` and ``Scenarios``."""
 
     def info(self, card_set: object) -> EngineInfo:
-        from cardkit.games import declared_players
+        from cardkit.plugins import declared_players
 
         rules = getattr(card_set, "rules", None)
         stated = declared_players(card_set) if isinstance(card_set, CardSet) else None
@@ -152,7 +152,7 @@ class DeathAngelEngine:
 
     def narrate(self, state: State, localizer: object, players: int, seed: int) -> Sequence[str]:
         from cardkit.games.death_angel.narrate import Narrator
-        from cardkit.i18n.localize import Localizer
+        from cardkit.strings.localize import Localizer
 
         assert isinstance(localizer, Localizer)
         narrator = Narrator(localizer)

@@ -47,7 +47,7 @@ def ds_score(scenario: Annotated[str | None, typer.Argument(help="scenario id (d
     """Score a finished game: each side's points, with the reason for every line."""
     from cardkit.games.deep_strike.report import line_text, render_score
     from cardkit.games.deep_strike.score import load_state, score
-    from cardkit.i18n.localize import Localizer
+    from cardkit.strings.localize import Localizer
 
     project = _clean_project(root)
     card_set = project.card_set(set_id)

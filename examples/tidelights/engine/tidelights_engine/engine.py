@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from cardkit.games import declared_players
+from cardkit.plugins import declared_players
 from cardkit.model import CardSet
 from cardkit.rules.protocol import (
     AgentFactory,
