@@ -150,7 +150,7 @@ def _load_strings(root: Path, set_dir: Path, taken: list[SourceString], issues: 
     """The set's own interface strings (``strings.yaml``, optional): extraction
     records whose msgctxt is the id.  An id already used by a card string of the
     set, by cardkit's own interface strings or earlier in the file is C014."""
-    from cardkit.strings.localize import ui_strings
+    from cardkit.load.interface import ui_strings
 
     path = set_dir / STRINGS_FILE
     if not os.path.lexists(path):

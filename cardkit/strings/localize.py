@@ -29,14 +29,11 @@ from babel.core import UnknownLocaleError
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
-from cardkit.errors import CardkitError, Issue
+from cardkit.errors import CardkitError
 from cardkit.strings.locales import MAX_PO_BYTES, babel_locale
-from cardkit.load.schema import load_validated
+from cardkit.load.interface import UI_FILE, ui_strings  # noqa: F401 (UI_FILE: read from here too)
 from cardkit.model import CardSet, SourceString
-from cardkit.text import plural_problems
 
-# the interface strings stay beside the translator tools: ui.pot points translators at this path
-UI_FILE = Path(__file__).resolve().parents[1] / "i18n" / "ui.yaml"
 UI_DOMAIN = "ui"
 SOURCE_LOCALE = "en"
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -73,25 +70,6 @@ def form_example(locale: str, index: int) -> int:
     """The smallest number that selects form ``index`` (to fill a form when
     checking it), or 2 when no number below 1000 does."""
     return next((n for n in range(1000) if plural_index(locale, n) == index), 2)
-
-
-@functools.lru_cache(maxsize=1)
-def ui_strings() -> tuple[SourceString, ...]:
-    """The interface strings shipped with cardkit, as extraction records."""
-    rel = "cardkit/i18n/ui.yaml"
-    doc = load_validated(UI_FILE, rel, "ui.schema.json")
-    out = []
-    problems: list[Issue] = []
-    for i, entry in enumerate(doc.data["strings"]):
-        line, col = doc.mark(("strings", i, "text"))
-        s = SourceString(entry["id"], entry["text"], rel, line, entry["comment"], col,
-                         entry.get("plural"), entry.get("count"))
-        problems.extend(Issue("C020", msg, file=rel, line=line, column=col)
-                        for msg in plural_problems(s.msgctxt, s.text, s.plural, s.count))
-        out.append(s)
-    if problems:
-        raise CardkitError(problems)
-    return tuple(out)
 
 
 # a catalog entry: translation (one string, or one per plural form) and line
