@@ -28,9 +28,10 @@ from cardkit.errors import CardkitError, Issue
 from cardkit.model import CardSet
 from cardkit.rules.protocol import Engine
 
-# Nothing here imports the loader or the CLI toolkit, not even for type checking: mypyc
-# type-checks this package together with the engine modules it compiles (the game
-# packages live below it), in a build environment without them.  So a checker takes
+# Nothing here imports the loader or the CLI toolkit, not even for type checking: this is a
+# ground-floor service (docs/contributing.md), and mypyc type-checks the engine modules it
+# compiles together with what they reach (this registry among them), in a build environment
+# without the loader's and the CLI's dependencies.  So a checker takes
 # the loader's ``LoadedSet`` and a command group is the toolkit's ``typer.Typer``,
 # both as stated in the hook's documentation.
 
