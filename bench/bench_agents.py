@@ -23,7 +23,7 @@ from pathlib import Path
 from cardkit.load.project import load_project
 from cardkit.playtest.sweep import wilson
 from cardkit.rules.agents import parse_agent
-from cardkit.rules.conformance import engine_of
+from cardkit.plugins import engine_for
 from cardkit.rules.protocol import CHANCE, Agent, Cooperation, Result
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +40,7 @@ def main() -> None:
     ap.add_argument("--opponent", default="random")
     args = ap.parse_args()
     if args.root.resolve() == (ROOT / "tests" / "games" / "duel").resolve():
-        from cardkit.games import register
+        from cardkit.plugins import register
 
         sys.path.insert(0, str(ROOT))  # the test game lives in the repository's tests
         from tests.games.duel.engine import PLUGIN
@@ -48,7 +48,7 @@ def main() -> None:
         register(PLUGIN)
     project = load_project(args.root)
     card_set = project.card_set(args.set_id or min(project.sets))
-    engine = engine_of(card_set.game, "bench")
+    engine = engine_for(card_set.game, "bench")
     info = engine.info(card_set)
     players = args.players or info.min_players
     game = engine.new_game(card_set, players)

@@ -33,7 +33,7 @@ def main() -> None:
     parser.add_argument("--agent", action="append", default=[])
     args = parser.parse_args()
 
-    from cardkit.games import engine_for, plugins, register
+    from cardkit.plugins import engine_for, plugins, register
     from cardkit.load.project import load_project
     from cardkit.playtest.sweep import wilson
     from cardkit.rules.agents import parse_agent, play

@@ -46,7 +46,7 @@ def main() -> int:
     args = ap.parse_args()
 
     import cardkit
-    from cardkit.games import engine_for, plugins, register
+    from cardkit.plugins import engine_for, plugins, register
     from cardkit.load.project import load_project
     from cardkit.rules.agents import parse_agent, sample_chance
     from cardkit.rules.protocol import CHANCE

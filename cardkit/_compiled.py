@@ -127,7 +127,9 @@ def engine_build() -> str:
 
 def is_compiled() -> bool:
     """What actually got imported (the engine's modules, compiled all or none, are extension
-    modules: the shared rules core is one of them)."""
-    from cardkit.rules import core
-
-    return not str(getattr(core, "__file__", "")).endswith(".py")
+    modules: the shared rules core is one of them), asked of the import system by name (the
+    module imported, or the one an import would load), so that this bootstrap module,
+    imported first by the package, imports nothing of cardkit's."""
+    activate()
+    spec = importlib.util.find_spec("cardkit.rules.core")
+    return spec is not None and not str(spec.origin or "").endswith(".py")

@@ -4,7 +4,7 @@
 :func:`render_summary` words them through the ``summary.*`` interface messages,
 asking for every counted phrase with its number (plural messages), so "1 card"
 and "2 cards", "1 kortti" and "2 korttia" both read right.  A game's
-playability line comes from its plugin (:class:`~cardkit.games.PlayabilityFact`), worded by
+playability line comes from its plugin (:class:`~cardkit.plugins.PlayabilityFact`), worded by
 its set's own interface strings; a set whose game has no rules engine says so.  Numbers are
 formatted by Babel for the locale.
 """
@@ -17,8 +17,8 @@ from typing import Mapping
 
 from babel.numbers import format_decimal
 
-from cardkit.games import PlayabilityFact
-from cardkit.i18n.localize import Localizer
+from cardkit.plugins import PlayabilityFact
+from cardkit.strings.localize import Localizer
 
 
 @dataclass(frozen=True)

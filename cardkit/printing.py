@@ -13,9 +13,9 @@ from pathlib import Path
 
 from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.fsutil import atomic_write_bytes, face_file_stem, output_path
-from cardkit.games import Token
-from cardkit.i18n.catalogs import PSEUDO
-from cardkit.i18n.localize import Localizer
+from cardkit.plugins import Token
+from cardkit.strings.locales import PSEUDO
+from cardkit.strings.localize import Localizer
 from cardkit.layout.compose import INK, Composer, Face, FieldFit, PrintItem, bad_fits, icon_op
 from cardkit.layout.faces import load_faces
 from cardkit.layout.ops import Circle, Group, Line, Op, Rect, Text
@@ -349,7 +349,7 @@ def _help_box(doc: PdfDocument, sheet: Sheet, loc: Localizer, headings: list[str
 
 def game_tokens(card_set: CardSet, loc: Localizer) -> list[Token]:
     """The tokens the set's game plugin prints (its ``tokens`` hook), none without one."""
-    from cardkit.games import plugin_for
+    from cardkit.plugins import plugin_for
 
     plugin = plugin_for(card_set.game)
     if plugin is None or plugin.tokens is None:
@@ -389,7 +389,7 @@ def token_line_room(book: FontBook, locale: str, text: str, sheet: Sheet, headin
 
 def token_label_keys(card_set: CardSet, loc: Localizer) -> dict[str, str]:
     """The interface string behind each label of :func:`game_tokens`: label -> key."""
-    from cardkit.games import plugin_for
+    from cardkit.plugins import plugin_for
 
     keys: dict[str, str] = {}
 

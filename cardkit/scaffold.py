@@ -69,7 +69,7 @@ def _refuse(target: Path, code: str, message: str) -> CardkitError:
 
 def init_project(target: Path, set_id: str | None = None) -> InitResult:
     """Write the starter game folder at ``target`` (which must not exist, or be an empty folder)."""
-    from cardkit.games import plugin_for
+    from cardkit.plugins import plugin_for
 
     sid = set_id if set_id is not None else id_from_name(target.resolve().name)
     if not SET_ID.fullmatch(sid):

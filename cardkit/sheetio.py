@@ -412,7 +412,7 @@ def import_sheet(root: Path, loaded: Any, sheet: Path) -> tuple[list[Imported], 
     the set's YAML files; raise :class:`CardkitError` with every problem and
     write nothing if any card fails.  Returns what was written and warnings."""
     from cardkit.load import kinds as kindsmod
-    from cardkit.games import plugin_for
+    from cardkit.plugins import plugin_for
     from cardkit.load.project import KINDS_FILE, _effect_kind_issues, _rel, game_schemas_of
     from cardkit.load.schema import validate_with, validator_for
     from cardkit.load.yamlsafe import parse_yaml
@@ -473,7 +473,7 @@ def import_sheet(root: Path, loaded: Any, sheet: Path) -> tuple[list[Imported], 
 
 
 def _vocabularies(loaded: Any) -> Mapping[str, frozenset[str]]:
-    from cardkit.games import plugin_for
+    from cardkit.plugins import plugin_for
 
     plugin = plugin_for(loaded.set.game)
     return plugin.effect_vocabularies() if plugin and plugin.effect_vocabularies else {}

@@ -23,7 +23,7 @@ from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cardkit.games import GamePlugin
+    from cardkit.plugins import GamePlugin
 
 
 def threads_here() -> int:
@@ -54,12 +54,12 @@ def inherits(context: BaseContext) -> bool:
 
 
 def portable_plugins() -> tuple[GamePlugin, ...] | None:
-    """The game plugins registered in this process (:func:`cardkit.games.register`), in a form
+    """The game plugins registered in this process (:func:`cardkit.plugins.register`), in a form
     a fresh worker can receive; ``None`` if one cannot be sent (its hooks are not importable
     functions), and then work must stay in this process."""
-    from cardkit import games
+    from cardkit.plugins import registered as registered_plugins
 
-    registered = tuple(games.registered().values())
+    registered = tuple(registered_plugins().values())
     try:
         pickle.dumps(registered)
     except (pickle.PicklingError, TypeError, AttributeError):
@@ -73,7 +73,7 @@ def start_worker(plugins: tuple[GamePlugin, ...] = ()) -> None:
     plugins its parent registered in-process."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if plugins:
-        from cardkit import games
+        from cardkit.plugins import register
 
         for plugin in plugins:
-            games.register(plugin)
+            register(plugin)

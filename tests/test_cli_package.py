@@ -9,7 +9,7 @@ import sys
 
 import typer
 
-from cardkit.games import GamePlugin, register, unregister
+from cardkit.plugins import GamePlugin, register, unregister
 
 
 def test_a_plugin_registered_after_the_cli_loaded_mounts_its_group(cli):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cardkit.i18n.localize import Localizer, shipped_locales, ui_catalog
+from cardkit.strings.localize import Localizer, shipped_locales, ui_catalog
 from tests.conftest import REPO
 
 SET = "deep-strike"

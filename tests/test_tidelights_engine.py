@@ -27,7 +27,7 @@ CARDKIT = Path(sys.executable).with_name("cardkit")
 
 PROBE = r"""
 import json, random, sys
-from cardkit.games import plugin_for
+from cardkit.plugins import plugin_for
 from cardkit.load.project import load_project
 from cardkit.rules.protocol import Engine, End
 

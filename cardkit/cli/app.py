@@ -39,7 +39,7 @@ def _mount_game_commands() -> None:
     mounted too, and a plugin's command module may import :mod:`cardkit.cli.common`.
     A group named like a cardkit command (or an earlier game's group) is not mounted,
     with a warning (P020): a plugin never replaces a command."""
-    from cardkit.games import plugins
+    from cardkit.plugins import plugins
 
     for game, plugin in sorted(plugins().items()):
         if plugin.commands is not None and game not in _MOUNTED:

@@ -77,7 +77,7 @@ def _coverage_lines(root: Path, project, set_ids: list[str], locales: list[str],
     """Per set and locale with strings left in English, how much is translated
     and that the rest prints in English; with ``minimum``, one L009 line per set catalog below it (raised,
     before anything is written)."""
-    from cardkit.i18n import localize as lz
+    from cardkit.strings import localize as lz
     from cardkit.i18n.languages import catalog_coverage, coverage_issue, coverage_line
 
     lines: list[str] = []
@@ -127,7 +127,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     from cardkit import buildsummary as bs
     from cardkit.fsutil import atomic_write_bytes
     from cardkit.i18n.catalogs import PSEUDO, project_locales
-    from cardkit.i18n.localize import Localizer
+    from cardkit.strings.localize import Localizer
     from cardkit.i18n.report import check_translations
     from cardkit.printing import build_pdf
 
@@ -136,6 +136,12 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     colours = _colours(colour, ink_limit)
     project = _clean_project(root)
     summary_loc = Localizer(root, locale)  # an unknown locale fails here, before anything is written
+    from cardkit.plugins import engine_for, plugin_for
+
+    for ls in project.sets.values():  # an engine the summary cannot drive (G032) stops the build before any PDF
+        plugin = plugin_for(ls.set.game) if ls.set else None
+        if ls.set and plugin is not None and plugin.engine is not None:
+            engine_for(ls.set.game, "build")
     sets = tuple((sid, ls.set.physical_count()) for sid, ls in sorted(project.sets.items()) if ls.set)
     locales = project_locales(root)
     coverage = _coverage_lines(root, project, [sid for sid, _ in sets], locales, min_coverage)
@@ -163,7 +169,6 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
             _echo_warnings(result.warnings)
             rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
             pdfs.append(bs.PdfFacts(str(rel_path), result.cards, result.pages))
-    from cardkit.games import plugin_for
 
     playability: list[bs.Playability] = []
     for set_id, loaded in sorted(project.sets.items()):

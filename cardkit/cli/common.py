@@ -92,11 +92,16 @@ def _set_id(project, set_id: str | None) -> str:  # (Project)
     return min(project.sets) if project.sets else ""
 
 
-def _clean_project(root: Path):
+def clean_project(root: Path):  # -> Project
+    """The project at ``--root``, loaded, or every problem it has as one error (a folder that is
+    not one: P001).  Public for the command groups of game plugins (a plugin's ``commands`` hook)."""
     project = _load(root)
     if project.issues:
         raise CardkitError(project.issues)
     return project
+
+
+_clean_project = clean_project  # the name the CLI's own modules use
 
 
 def _player_count(engine, card_set, counts: list[int]) -> None:  # (Engine, CardSet)

@@ -51,7 +51,7 @@ def playtest(root: RootOpt = Path("."),
     import time
     from dataclasses import replace
 
-    from cardkit.games import engine_for
+    from cardkit.plugins import engine_for
     from cardkit.playtest.agents import agents_for, ceilings
     from cardkit.playtest import tables
     from cardkit.playtest.ladder import ladder_table
@@ -88,7 +88,7 @@ def playtest(root: RootOpt = Path("."),
         _clean_project(compare).card_set(set_id)
     report_loc = None
     if report is not None:  # an unknown locale fails now, not after the sweep
-        from cardkit.i18n.localize import Localizer
+        from cardkit.strings.localize import Localizer
 
         report_loc = Localizer(root, locale, card_set)
     if isinstance(engine, Audited):

@@ -18,7 +18,7 @@ def rules_scenario(files: Annotated[list[Path], typer.Argument(help="rule scenar
                    set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None) -> None:
     """Run rule scenarios: set up an exact situation, play the script with forced
     dice, and compare the result; a readable diff for every mismatch."""
-    from cardkit.games import engine_for
+    from cardkit.plugins import engine_for
     from cardkit.rules.protocol import Scenarios
 
     project = _clean_project(root)
@@ -48,8 +48,8 @@ def rules_play(root: RootOpt = Path("."),
                locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
     """Play one game and tell it as a story in the chosen language (a game without
     narration: its decisions and its result)."""
-    from cardkit.games import engine_for
-    from cardkit.i18n.localize import Localizer
+    from cardkit.plugins import engine_for
+    from cardkit.strings.localize import Localizer
     from cardkit.playtest.agents import agents_for
     from cardkit.rules.protocol import Narrated
 
@@ -91,11 +91,12 @@ def rules_conformance(root: RootOpt = Path("."),
     """Check that the set's rules engine keeps the engine protocol: play seeded
     random games and test clones, text forms, determinism, outcomes, chance and
     determinizations (docs/engines.md); one line per finding, exit 1 on any."""
-    from cardkit.rules.conformance import engine_of, run, summary
+    from cardkit.plugins import engine_for
+    from cardkit.rules.conformance import run, summary
 
     project = _clean_project(root)
     card_set = project.card_set(_set_id(project, set_id))
-    engine = engine_of(card_set.game, "rules conformance")
+    engine = engine_for(card_set.game, "rules conformance")
     result = run(engine, card_set, _players(players) if players else None, games, seed)
     for issue in result.issues:
         typer.echo(issue.format(), err=True)

@@ -22,7 +22,7 @@ def validate(root: RootOpt = Path("."),
     kinds.yaml and the game's rules of composition, and every catalog for an
     entry per card string."""
     from cardkit.i18n.catalogs import catalog_entry_issues, project_locales
-    from cardkit.i18n.localize import UI_DOMAIN, keeps_ui_catalogs, ui_strings
+    from cardkit.strings.localize import UI_DOMAIN, keeps_ui_catalogs, ui_strings
     from cardkit.load.project import core_schemas, derived_schemas
 
     project = _load(root)
@@ -113,7 +113,7 @@ def _face_issues(root: Path, loaded, quality: bool = True) -> list[Issue]:  # (L
 def _quality_issues(root: Path, loaded, book) -> list[Issue]:  # (LoadedSet, FaceBook)
     """Print-quality warnings of the composed faces (Q001-Q003) and fonts that
     would not embed (Q004), see :mod:`cardkit.layout.quality`."""
-    from cardkit.i18n.localize import Localizer
+    from cardkit.strings.localize import Localizer
     from cardkit.layout.faces import FACE_FILE
     from cardkit.layout.quality import font_issues, quality_issues
     from cardkit.load.yamlsafe import read_yaml_file

@@ -55,7 +55,7 @@ def length_budgets(root: Path, card_set: CardSet) -> tuple[dict[str, int], dict[
     from cardkit.printing import compose_set
 
     items, extras = compose_set(root, card_set, "en")
-    from cardkit.i18n.localize import ui_strings
+    from cardkit.strings.localize import ui_strings
 
     # the English of each string as its template comment counts it (placeholders unfilled)
     english_len = {s.msgctxt: len(s.text) for s in (*card_set.strings, *ui_strings())}
@@ -92,7 +92,7 @@ def translation_domains(project) -> list[tuple[str, tuple, dict[str, int]]]:  # 
     """Every catalog domain of a project: each set, then ``ui`` when the
     project keeps cardkit's own catalogs (the cardkit repository), with the
     strings and length budgets its template carries."""
-    from cardkit.i18n.localize import UI_DOMAIN, keeps_ui_catalogs, ui_strings
+    from cardkit.strings.localize import UI_DOMAIN, keeps_ui_catalogs, ui_strings
 
     out = []
     ui_budgets: dict[str, int] = {}

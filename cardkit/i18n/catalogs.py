@@ -44,11 +44,11 @@ from babel.messages.pofile import escape, normalize, write_po
 from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import atomic_write_bytes
 from cardkit.model import SourceString
+from cardkit.strings.locales import MAX_PO_BYTES, PSEUDO, babel_locale  # noqa: F401 (PSEUDO: names read from here too)
 from cardkit.text import placeholders
 
 # Fixed header dates keep catalogs byte-stable between runs (no churn in diffs).
 EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
-MAX_PO_BYTES = 4 << 20
 MAX_ISSUES = 100  # per catalog file; a binary file would otherwise give one per line
 PROJECT = "cardkit"
 WIDTH = 78
@@ -62,13 +62,6 @@ MANAGED_HEADERS = frozenset({"project-id-version", "report-msgid-bugs-to", "pot-
 BABEL_HEADERS = frozenset({"po-revision-date", "last-translator", "language-team"})  # written by Babel itself
 
 MsgId = Union[str, tuple[str, str]]
-# the pseudo-locale of `cardkit l10n pseudo` (ICU's qps-ploc): English rules wherever Babel is asked
-PSEUDO = "qps"
-
-
-def babel_locale(locale: str) -> str:
-    """The locale Babel is given for ``locale`` (English for the pseudo-locale)."""
-    return "en" if locale == PSEUDO else locale
 
 
 def pot_path(root: Path, set_id: str) -> Path:

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from cardkit.errors import CardkitError, Issue, Severity
-from cardkit.i18n.korean import PAIRS, final_consonant, native_numbers, particle
+from cardkit.strings.korean import PAIRS, final_consonant, native_numbers, particle
 from cardkit.i18n.langrules import ALL_QUOTES, UnitWords, allowed_quotes, number_style, quote_marks, unit_words
 from cardkit.layout.fonts import FontBook
 from cardkit.load.schema import validate_doc
@@ -531,7 +531,7 @@ def check_particles(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]
     for m in _PARTICLE_AFTER.finditer(text):
         word, part = m.group(1), m.group(2)
         if word.startswith("{"):
-            continue  # filled at run time by cardkit.i18n.korean.fill_ko, which fixes the particle
+            continue  # filled at run time by cardkit.strings.korean.fill_ko, which fixes the particle
         if final_consonant(word) is not None and particle(word, part) != part:
             yield "T701", E, f"'{word}{part}' should be '{word}{particle(word, part)}'"
     # glossary terms followed by a particle

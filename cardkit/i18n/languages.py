@@ -29,7 +29,7 @@ from cardkit.i18n.catalogs import (
     read_catalog,
     rel,
 )
-from cardkit.i18n.localize import SOURCE_LOCALE
+from cardkit.strings.localize import SOURCE_LOCALE
 from cardkit.load.yamlsafe import YamlError, read_yaml_file
 
 GLOSSARY_FILE = "glossary.yaml"
@@ -243,7 +243,7 @@ class Coverage:
 def catalog_coverage(root: Path, locale: str, domain: str, strings: tuple[Any, ...]) -> Coverage:
     """Coverage of a locale's catalog for one domain (0 when it is missing or
     unreadable: every string prints in English)."""
-    from cardkit.i18n.localize import plural_forms
+    from cardkit.strings.localize import plural_forms
 
     path = po_path(root, locale, domain)
     wanted = {s.msgctxt for s in strings}

@@ -61,7 +61,7 @@ def write_pseudo(root: Path, project: Any) -> PseudoResult:
     catalogs: they are made, not edited)."""
     from cardkit.fsutil import atomic_write_bytes
     from cardkit.i18n.budget import translation_domains
-    from cardkit.i18n.localize import plural_forms
+    from cardkit.strings.localize import plural_forms
 
     out = []
     planned = []

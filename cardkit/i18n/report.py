@@ -16,7 +16,7 @@ from cardkit.errors import CardkitError, Severity
 from cardkit.i18n.catalogs import plan_catalog, po_path, read_catalog, rel, template_for
 from cardkit.i18n.budget import split_by_english, translation_domains
 from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
-from cardkit.i18n.localize import UI_DOMAIN, form_example, plural_forms
+from cardkit.strings.localize import UI_DOMAIN, form_example, plural_forms
 from cardkit.i18n.meaning import run_meaning_checks
 from cardkit.layout.compose import FieldFit
 from cardkit.layout.fonts import FontBook
@@ -240,7 +240,7 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
 
 
 def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: dict[tuple[str, str], Entry]) -> None:
-    from cardkit.i18n.localize import Localizer
+    from cardkit.strings.localize import Localizer
     from cardkit.printing import compose_set
 
     items, extras = compose_set(root, card_set, locale)
@@ -488,7 +488,7 @@ def _fit_plural_forms(fits: list[FieldFit], boxes: dict[tuple[str, str, str], An
     """Lay out every form of each plural message printed on a card in the box
     and style its printed form got (the count filled with the smallest number
     that selects the form); T950 for each form that does not fit."""
-    from cardkit.i18n.localize import fill, form_example
+    from cardkit.strings.localize import fill, form_example
     from cardkit.layout.fonts import FontBook
     from cardkit.layout.textfit import FitResult, Style, fit
 

@@ -39,7 +39,7 @@ from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import face_file_stem
 from cardkit.i18n.catalogs import po_path, project_locales, read_catalog, rel
 from cardkit.i18n.checks import Finding
-from cardkit.i18n.localize import SOURCE_LOCALE, UI_DOMAIN, ui_catalog, ui_strings
+from cardkit.strings.localize import SOURCE_LOCALE, UI_DOMAIN, ui_catalog, ui_strings
 from cardkit.load.files import guard_for
 from cardkit.load.project import Project
 from cardkit.model import CardSet

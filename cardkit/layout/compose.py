@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardkit.errors import CardkitError, Issue
-from cardkit.i18n.localize import Localizer
+from cardkit.strings.localize import Localizer
 from cardkit.layout.binding import (
     MISSING,
     card_scope,

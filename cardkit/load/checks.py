@@ -130,7 +130,7 @@ def check_unique(ls: LoadedSet) -> list[Issue]:
 
 def run_checks(ls: LoadedSet) -> list[Issue]:
     """All applicable checks (the game plugin's too); they need a schema-clean set."""
-    from cardkit.games import plugin_for
+    from cardkit.plugins import plugin_for
 
     if ls.set is None or not ls.schema_clean:
         return []

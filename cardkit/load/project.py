@@ -150,7 +150,7 @@ def _load_strings(root: Path, set_dir: Path, taken: list[SourceString], issues: 
     """The set's own interface strings (``strings.yaml``, optional): extraction
     records whose msgctxt is the id.  An id already used by a card string of the
     set, by cardkit's own interface strings or earlier in the file is C014."""
-    from cardkit.i18n.localize import ui_strings
+    from cardkit.load.interface import ui_strings
 
     path = set_dir / STRINGS_FILE
     if not os.path.lexists(path):
@@ -262,7 +262,7 @@ def _load_kinds(root: Path, set_dir: Path, manifest: YamlDoc, vocabularies: Mapp
 
 
 def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
-    from cardkit.games import plugin_for
+    from cardkit.plugins import plugin_for
 
     manifest_rel = _rel(root, set_dir / "set.yaml")
     loaded = LoadedSet(None)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from cardkit.model import CardSet
 from cardkit.rules.protocol import AgentFactory, Engine
 
 
-def agents_for(engine: Engine, card_set: object = None, names: Iterable[str] = ()) -> dict[str, AgentFactory]:
+def agents_for(engine: Engine, card_set: CardSet | None = None, names: Iterable[str] = ()) -> dict[str, AgentFactory]:
     """The engine's own agents by name (a game may register a heuristic, a search...), and
     the generic agents among ``names`` (``random``, ``flat-mc[:N]``, ``mcts[:N]``,
     ``clairvoyant[:N]``: :func:`cardkit.rules.agents.parse_agent`, which needs the card set).

@@ -15,7 +15,7 @@ from babel import Locale
 from babel.numbers import format_percent
 
 from cardkit.fsutil import atomic_write_bytes
-from cardkit.i18n.localize import Localizer
+from cardkit.strings.localize import Localizer
 from cardkit.layout.ops import Circle, Line, Op, Rect, Text
 from cardkit.layout.textfit import Style, break_lines
 from cardkit.layout.units import MM

@@ -35,7 +35,7 @@ from cardkit.workers import inherits, pool_context, portable_plugins, start_work
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-    from cardkit.games import GamePlugin
+    from cardkit.plugins import GamePlugin
     from cardkit.model import CardSet
 from cardkit.playtest.records import (Coverage, Failure, Figure, Finish, Interval, Rounds, Score, ScoreTarget,
                                       SeatRow, Setup, Spread, Summary)
@@ -418,7 +418,7 @@ def _card_set(root: str, set_id: str) -> CardSet:
 
 def engine_of(card_set: CardSet, command: str = "playtest") -> Engine:
     """The rules engine of the set's game, from its plugin (G008 when it has none)."""
-    from cardkit.games import engine_for
+    from cardkit.plugins import engine_for
 
     return engine_for(card_set.game, command)
 

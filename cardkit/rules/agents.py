@@ -57,6 +57,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from cardkit.errors import CardkitError
+from cardkit.model import CardSet
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import (
     CHANCE,
@@ -430,7 +431,7 @@ def _folded(names: Iterable[str]) -> list[str]:
     return out
 
 
-def parse_agent(name: str, engine: Engine, card_set: object) -> AgentSpec:
+def parse_agent(name: str, engine: Engine, card_set: CardSet) -> AgentSpec:
     """The agent a name asks for: one of ``engine.agents()`` by its exact name
     first, else a generic one (``random``, ``flat-mc[:N]``, ``mcts[:N]``,
     ``clairvoyant[:N]``, N playouts or a time such as ``50ms``).
@@ -461,7 +462,7 @@ def parse_agent(name: str, engine: Engine, card_set: object) -> AgentSpec:
                      ceiling=base == "clairvoyant")
 
 
-def parse_agents(names: Sequence[str], engine: Engine, card_set: object) -> list[AgentSpec]:
+def parse_agents(names: Sequence[str], engine: Engine, card_set: CardSet) -> list[AgentSpec]:
     """Every name parsed; every unknown name or bad budget reported in one error."""
     specs, problems = [], []
     for n in names:

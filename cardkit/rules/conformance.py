@@ -41,7 +41,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from cardkit.errors import CardkitError, Issue
+from cardkit.errors import Issue
+from cardkit.model import CardSet
 from cardkit.rules.core import Decision, DecisionKind, Option
 from cardkit.rules.protocol import (
     CHANCE,
@@ -159,7 +160,7 @@ def _short(exc: BaseException) -> str:
 
 
 class _Checker:
-    def __init__(self, engine: Engine, card_set: object, run: _Run, limit: int) -> None:
+    def __init__(self, engine: Engine, card_set: CardSet, run: _Run, limit: int) -> None:
         self.engine, self.card_set, self.run, self.limit = engine, card_set, run, limit
         self.info = engine.info(card_set)
         cards = getattr(card_set, "cards", None)
@@ -337,7 +338,7 @@ class Conformance:
         return sum(self.counts.values())
 
 
-def run(engine: Engine, card_set: object, players: Sequence[int] | None = None, games: int = 20, seed: int = 1,
+def run(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None, games: int = 20, seed: int = 1,
         limit: int = DECISION_LIMIT) -> Conformance:
     """:func:`check` with the counts the CLI's summary prints."""
     where = str(getattr(card_set, "directory", "") or "")
@@ -402,7 +403,7 @@ def run(engine: Engine, card_set: object, players: Sequence[int] | None = None, 
     return Conformance(out.issues, out.counts, played_games, decisions, counts, tuple(sorted(checker.cloned_kinds)))
 
 
-def check(engine: Engine, card_set: object, players: Sequence[int] | None = None, games: int = 20, seed: int = 1,
+def check(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None, games: int = 20, seed: int = 1,
           limit: int = DECISION_LIMIT) -> list[Issue]:
     """Every finding of the conformance suite on ``engine`` (empty: it conforms).
 
@@ -413,7 +414,7 @@ def check(engine: Engine, card_set: object, players: Sequence[int] | None = None
     return run(engine, card_set, players, games, seed, limit).issues
 
 
-def hidden_independence(engine: Engine, card_set: object, players: int, agent: AgentFactory, games: int = 6,
+def hidden_independence(engine: Engine, card_set: CardSet, players: int, agent: AgentFactory, games: int = 6,
                         seed: int = 1, per_game: int = 3) -> tuple[list[Issue], int]:
     """Does ``agent`` decide the same whatever the cards its seat cannot see?
 
@@ -453,7 +454,7 @@ def hidden_independence(engine: Engine, card_set: object, players: int, agent: A
     return out.issues, compared
 
 
-def assert_conforms(engine: Engine, card_set: object, players: Sequence[int] | None = None, games: int = 10,
+def assert_conforms(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None, games: int = 10,
                     seed: int = 1) -> None:
     """The pytest helper: fail with every finding, one line each.
 
@@ -464,20 +465,6 @@ def assert_conforms(engine: Engine, card_set: object, players: Sequence[int] | N
     """
     issues = check(engine, card_set, players, games, seed)
     assert not issues, "the engine breaks the protocol:\n" + "\n".join(i.format() for i in issues)
-
-
-def engine_of(game: str, command: str) -> Engine:
-    """The typed engine the plugin of ``game`` hands out (G008 without one,
-    G032 when its engine hook does not give a :class:`~cardkit.rules.protocol.Engine`)."""
-    from cardkit.games import engine_for
-
-    got: object = engine_for(game, command)
-    candidate = got[0] if isinstance(got, tuple) and got else got
-    if isinstance(candidate, type) or not isinstance(candidate, Engine):
-        raise CardkitError(f"the rules engine of game '{game}' does not implement the typed engine protocol "
-                           "(cardkit.rules.protocol.Engine: info, new_game, abilities, agents, rollout_policy), "
-                           f"so `cardkit {command}` cannot drive it", code="G032")
-    return candidate
 
 
 def summary(result: Conformance, game: str) -> str:

@@ -30,8 +30,11 @@ import enum
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from cardkit.errors import Issue
+from cardkit.model import CardSet
 from cardkit.rules.core import Decision, DecisionKind as DecisionKind, EndReason, Option
 
 #: ``Decision.player`` of a chance node: the outcomes are the options, with
@@ -265,16 +268,16 @@ AgentFactory = Callable[[int], Agent]
 class Engine(Protocol):
     """A game's rules engine, as its plugin hands it out."""
 
-    def info(self, card_set: object) -> EngineInfo:
+    def info(self, card_set: CardSet) -> EngineInfo:
         """The static facts for this card set (the player range may come from ``set.yaml``)."""
         ...
 
-    def new_game(self, card_set: object, players: int, disabled: frozenset[str] = frozenset()) -> Game:
+    def new_game(self, card_set: CardSet, players: int, disabled: frozenset[str] = frozenset()) -> Game:
         """The game of ``card_set`` at ``players``, with the abilities of the ``disabled`` card ids
         switched off (card impact): those cards are played, but their abilities never take effect."""
         ...
 
-    def abilities(self, card_set: object, players: Sequence[int]) -> frozenset[str]:
+    def abilities(self, card_set: CardSet, players: Sequence[int]) -> frozenset[str]:
         """Card ids whose ability can take effect in games at these player counts (coverage, impact)."""
         ...
 
@@ -295,7 +298,7 @@ class Engine(Protocol):
 class Audited(Protocol):
     """An audit of the game's setup at every player count, run before any game is played."""
 
-    def audit(self, card_set: object, players: Sequence[int]) -> list[object]:
+    def audit(self, card_set: CardSet, players: Sequence[int]) -> list[Issue]:
         """Problems as :class:`cardkit.errors.Issue` values; an empty list when the setup is sound."""
         ...
 
@@ -304,7 +307,7 @@ class Audited(Protocol):
 class Referenced(Protocol):
     """Reference figures printed beside the ladder (a rulebook's stated win rate...)."""
 
-    def reference(self, card_set: object, players: int) -> Mapping[str, float]:
+    def reference(self, card_set: CardSet, players: int) -> Mapping[str, float]:
         """Figures by name; a figure's report label is the set's interface string ``reference.<name>``
         (the name itself when the set has none), a value below 1 reads as a share."""
         ...
@@ -315,7 +318,7 @@ class Switchable(Protocol):
     """Which of :meth:`Engine.abilities` the ``disabled`` argument can switch off (without this hook:
     all of them).  Impact lists the others as not switchable, with :meth:`unswitchable_note`."""
 
-    def switchable(self, card_set: object, players: Sequence[int]) -> frozenset[str]: ...
+    def switchable(self, card_set: CardSet, players: Sequence[int]) -> frozenset[str]: ...
 
     def unswitchable_note(self) -> str: ...
 
@@ -341,7 +344,7 @@ class Narrated(Protocol):
     """``cardkit rules play``: a finished game told as a story in the reader's language."""
 
     def narrate(self, state: State, localizer: object, players: int, seed: int) -> Sequence[str]:
-        """The story's lines; ``localizer`` is a :class:`cardkit.i18n.localize.Localizer` for the set."""
+        """The story's lines; ``localizer`` is a :class:`cardkit.strings.localize.Localizer` for the set."""
         ...
 
 
@@ -349,7 +352,7 @@ class Narrated(Protocol):
 class Scenarios(Protocol):
     """``cardkit rules scenario``: rule scenarios (an exact situation, a script, the expected result)."""
 
-    def run_scenarios(self, card_set: object, paths: Sequence[object]) -> tuple[str, list[object], bool]:
+    def run_scenarios(self, card_set: CardSet, paths: Sequence[Path]) -> tuple[str, list[Issue], bool]:
         """The rendered results, the problems (:class:`cardkit.errors.Issue` values) and whether all passed."""
         ...
 

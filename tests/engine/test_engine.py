@@ -122,7 +122,7 @@ def test_narration_is_the_same_game_in_every_language(cli):
         outs[loc] = r.out.splitlines()
     assert len(outs["en"]) == len(outs["fi"]) == len(outs["ko"])  # one line per event, whatever the language
     assert any("Round 1" in line for line in outs["en"])
-    from cardkit.i18n.localize import Localizer
+    from cardkit.strings.localize import Localizer
 
     fi = Localizer(REPO, "fi", DA)
     assert any(fi.card("brother_leon.name") in line or fi.card("sergeant_gideon.name") in line for line in outs["fi"])

@@ -12,7 +12,8 @@ import pytest
 
 from cardkit.load.project import load_project
 from cardkit.rules.agents import parse_agent, play
-from cardkit.rules.conformance import engine_of, hidden_independence, run
+from cardkit.plugins import engine_for
+from cardkit.rules.conformance import hidden_independence, run
 from cardkit.rules.protocol import Engine, Result
 from tests.conftest import REPO
 
@@ -20,7 +21,7 @@ from tests.conftest import REPO
 @lru_cache(maxsize=1)
 def death_angel() -> tuple[Engine, Any]:
     card_set = load_project(REPO).card_set("death-angel")
-    return engine_of(card_set.game, "test"), card_set
+    return engine_for(card_set.game, "test"), card_set
 
 
 def test_death_angel_passes_the_conformance_suite_at_every_player_count():

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from cardkit.games import plugin_for
+from cardkit.plugins import plugin_for
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.agents import AGENTS
 from cardkit.load.project import load_project

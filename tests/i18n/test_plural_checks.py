@@ -13,7 +13,7 @@ import yaml
 from babel.messages.pofile import read_po, write_po
 
 from cardkit.i18n.checks import Entry, Glossary, check_counted_not_plural, counted_placeholders
-from cardkit.i18n.localize import Localizer, ui_strings
+from cardkit.strings.localize import Localizer, ui_strings
 from cardkit.load.project import load_project
 from tests.conftest import FIXTURES
 

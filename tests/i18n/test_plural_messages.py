@@ -13,7 +13,7 @@ from cardkit.buildsummary import BuildFacts, PdfFacts, TranslationFacts, render_
 from cardkit.games.death_angel.facts import AuditFailed, DeathAngelFacts
 from cardkit.games.deep_strike.plugin import DeepStrikeFacts
 from cardkit.games.death_angel.narrate import Narrator
-from cardkit.i18n.localize import Localizer, plural_index
+from cardkit.strings.localize import Localizer, plural_index
 from cardkit.load.project import load_project
 from tests.conftest import REPO
 

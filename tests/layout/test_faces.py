@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from cardkit.errors import CardkitError
-from cardkit.i18n.localize import Localizer
+from cardkit.strings.localize import Localizer
 from cardkit.layout.binding import card_scope
 from cardkit.layout.compose import Composer
 from cardkit.layout.faces import load_faces

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardkit.i18n.localize import Localizer
+from cardkit.strings.localize import Localizer
 from cardkit.layout.compose import Composer
 from cardkit.layout.faces import load_faces
 from cardkit.layout.fonts import FontBook

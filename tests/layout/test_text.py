@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardkit.i18n.korean import agrees, fill_ko, particle
+from cardkit.strings.korean import agrees, fill_ko, particle
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.hyphen import break_points, hyphenate
 from cardkit.layout.textfit import Style, break_lines, fit

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import cardkit.games
-from cardkit.games import GamePlugin, declared_players
+import cardkit.plugins
+from cardkit.plugins import GamePlugin, declared_players
 from cardkit.load.project import load_project
 from tests.conftest import REPO
 
@@ -37,7 +37,7 @@ def _plugin(schema: object) -> GamePlugin:
 
 def test_a_data_only_game_states_its_players_and_keeps_its_own_section(tidelights: Path, cli):
     """No plugin schema: the section is the game's data (faces may read it), the range generic."""
-    cardkit.games.unregister("tidelights")
+    cardkit.plugins.unregister("tidelights")
     result = cli("validate", "--root", str(tidelights))
     assert result.code == 0, result.err
     project = load_project(tidelights)
@@ -49,11 +49,11 @@ def test_a_data_only_game_states_its_players_and_keeps_its_own_section(tidelight
 def test_the_plugin_schema_checks_the_section_with_located_lines(tidelights: Path, cli):
     manifest = tidelights / "cards/tidelights/set.yaml"
     line = manifest.read_text(encoding="utf-8").splitlines().index("  tide_height: 12") + 1
-    cardkit.games.register(_plugin(SECTION_SCHEMA))
+    cardkit.plugins.register(_plugin(SECTION_SCHEMA))
     try:
         result = cli("validate", "--root", str(tidelights))
     finally:
-        cardkit.games.unregister("tidelights")
+        cardkit.plugins.unregister("tidelights")
     assert result.code == 1
     assert "Traceback" not in result.err
     assert result.err.splitlines()[0] == (f"cards/tidelights/set.yaml:{line}:16: error[S005]: value 12 is out of range "
@@ -63,11 +63,11 @@ def test_the_plugin_schema_checks_the_section_with_located_lines(tidelights: Pat
 def test_a_plugin_schema_that_is_no_json_schema_is_one_located_line(tidelights: Path, cli):
     manifest = tidelights / "cards/tidelights/set.yaml"
     line = manifest.read_text(encoding="utf-8").splitlines().index("rules:") + 1
-    cardkit.games.register(_plugin({"type": "integer-ish"}))
+    cardkit.plugins.register(_plugin({"type": "integer-ish"}))
     try:
         result = cli("validate", "--root", str(tidelights))
     finally:
-        cardkit.games.unregister("tidelights")
+        cardkit.plugins.unregister("tidelights")
     assert result.code == 1
     lines = [ln for ln in result.err.splitlines() if "error[" in ln]
     assert len(lines) == 1 and lines[0].startswith(f"cards/tidelights/set.yaml:{line}:1: error[G040]: game 'tidelights': "
@@ -86,23 +86,23 @@ def test_death_angel_reads_its_range_from_the_generic_field():
 def test_a_plugin_may_add_manifest_keys_but_never_redefine_cardkit_ones(tidelights: Path, cli):
     """``GamePlugin.manifest_keys``: a game's own top-level keys and component counts are checked
     with the generic schema, located; without the plugin they are unknown keys (S001)."""
-    from cardkit.games import ManifestKeys
+    from cardkit.plugins import ManifestKeys
 
     manifest = tidelights / "cards/tidelights/set.yaml"
     text = manifest.read_text(encoding="utf-8").replace("rules:\n  tide_height: 12\n", "lantern: {height: 99}\n")
     manifest.write_text(text, encoding="utf-8")
     line = text.splitlines().index("lantern: {height: 99}") + 1
-    cardkit.games.unregister("tidelights")
+    cardkit.plugins.unregister("tidelights")
     assert f"set.yaml:{line}:1: error[S001]: unknown key 'lantern'" in cli("validate", "--root", str(tidelights)).err
     lantern = {"type": "object", "properties": {"height": {"type": "integer", "maximum": 9}}}
     for keys, code in ((ManifestKeys(keys={"lantern": lantern}), "S005"),
                        (ManifestKeys(keys={"lantern": lantern, "title": {"type": "string"}}), "G055"),
                        (ManifestKeys(keys={"lantern": {"type": "lamp"}}), "G040")):
-        cardkit.games.register(GamePlugin(name="tidelights", manifest_keys=lambda keys=keys: keys))
+        cardkit.plugins.register(GamePlugin(name="tidelights", manifest_keys=lambda keys=keys: keys))
         try:
             result = cli("validate", "--root", str(tidelights))
         finally:
-            cardkit.games.unregister("tidelights")
+            cardkit.plugins.unregister("tidelights")
         errors = [ln for ln in result.err.splitlines() if "error[" in ln]
         assert result.code == 1 and "Traceback" not in result.err and len(errors) == 1, result.err
         assert f"error[{code}]" in errors[0], result.err

@@ -202,7 +202,7 @@ def test_deep_strike_has_no_engine(cli):
 def test_plugins_come_from_entry_points():
     from importlib.metadata import entry_points
 
-    from cardkit.games import GROUP, plugins
+    from cardkit.plugins import GROUP, plugins
 
     names = {ep.name for ep in entry_points(group=GROUP)}
     assert {"death-angel", "deep-strike"} <= names
@@ -215,7 +215,7 @@ def test_build_summary_line_comes_from_the_plugin():
     """`cardkit build` asks the set's plugin for its playability facts (Deep Strike:
     the deployment check), which the build summary words in the reader's language."""
     from cardkit.games.deep_strike.plugin import DeepStrikeFacts
-    from cardkit.games import plugins
+    from cardkit.plugins import plugins
     from cardkit.games.deep_strike.check import check_set
 
     s = load_project(REPO).card_set("deep-strike")

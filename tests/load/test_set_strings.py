@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po, write_po
 
-from cardkit.i18n.localize import Localizer
+from cardkit.strings.localize import Localizer
 from cardkit.load.project import load_project
 from tests.conftest import REPO
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-import cardkit.games
-from cardkit.games import GamePlugin
+import cardkit.plugins
+from cardkit.plugins import GamePlugin
 from cardkit.rules.core import Decision, Option
 from cardkit.rules import protocol as P
 from cardkit.scaffold import init_project
@@ -106,7 +106,7 @@ class RaceEngine:
     """No optional hooks: no audit, no reference figures, no narration, no scenarios."""
 
     def info(self, card_set: object) -> P.EngineInfo:
-        lo, hi = cardkit.games.declared_players(card_set) or (2, 2)  # set.yaml's generic players field
+        lo, hi = cardkit.plugins.declared_players(card_set) or (2, 2)  # set.yaml's generic players field
         return P.EngineInfo(GAME, lo, hi, P.Cooperation.COMPETITIVE, P.Information.PERFECT, P.ChanceMode.DETERMINISTIC,
                             seats=("first", "second", "third"),
                             metrics=(P.Metric("moves", P.MetricKind.COUNT, P.Aggregate.MEAN, paired=True),),
@@ -136,9 +136,9 @@ def race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
     text = manifest.read_text(encoding="utf-8")
     assert "\nplayers: {min: 2, max: 2}\n" in text  # the starter states its players in the generic field
     manifest.write_text(text.replace("\nplayers: {min: 2, max: 2}\n", "\nplayers: {min: 2, max: 3}\n"), encoding="utf-8")
-    registry = dict(cardkit.games.plugins())
+    registry = dict(cardkit.plugins.plugins())
     registry[GAME] = GamePlugin(name=GAME, engine=RaceEngine)
-    monkeypatch.setattr(cardkit.games, "plugins", lambda: registry)
+    monkeypatch.setattr(cardkit.plugins, "plugins", lambda: registry)
     from cardkit.playtest import sweep
 
     monkeypatch.setattr(sweep, "_CACHE", {})

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-import cardkit.games
+import cardkit.plugins
 from cardkit.playtest.ladder import diff_ci, paired_diff_ci
 from cardkit.playtest.sweep import play_game, seated
 from tests.conftest import REPO
@@ -32,13 +32,13 @@ def duel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         po.parent.mkdir(parents=True)
         po.write_text(f'msgid ""\nmsgstr ""\n"Language: {lang}\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n',
                       encoding="utf-8")
-    cardkit.games.register(PLUGIN)
+    cardkit.plugins.register(PLUGIN)
     from cardkit.playtest import sweep
 
     monkeypatch.setattr(sweep, "_CACHE", {})
     monkeypatch.setattr(sweep, "_GAMES", {})
     yield root
-    cardkit.games.unregister(PLUGIN.name)
+    cardkit.plugins.unregister(PLUGIN.name)
 
 
 def _json(cli, root: Path, *args: str) -> dict:

@@ -38,7 +38,7 @@ def test_every_branch_of_the_verdict_is_in_the_vocabulary_and_each_member_is_rea
 
 
 def test_every_verdict_has_its_report_string():
-    from cardkit.i18n.localize import ui_strings
+    from cardkit.strings.localize import ui_strings
 
     ids = {s.msgctxt for s in ui_strings()}
     assert "report.verdict" in ids

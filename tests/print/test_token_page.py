@@ -7,9 +7,9 @@ import io
 
 from pypdf import PdfReader
 
-import cardkit.games
-from cardkit.games import GamePlugin, Token
-from cardkit.i18n.localize import Localizer
+import cardkit.plugins
+from cardkit.plugins import GamePlugin, Token
+from cardkit.strings.localize import Localizer
 from cardkit.layout.sheet import plan_sheet
 from cardkit.layout.units import MM
 from cardkit.load.project import load_project
@@ -27,11 +27,11 @@ def _token_pages(plugin: GamePlugin | None) -> list[str]:
     sheet = plan_sheet("a4", 63 * MM, 88 * MM, None)
     doc = PdfDocument((sheet.page_w, sheet.page_h), "tokens")
     if plugin is not None:
-        cardkit.games.register(plugin)
+        cardkit.plugins.register(plugin)
     try:
         token_page(doc, sheet, card_set, Localizer(EXAMPLE, "en", card_set), "none", "Tidelights")
     finally:
-        cardkit.games.unregister("tidelights")
+        cardkit.plugins.unregister("tidelights")
     if doc.pages == 0:
         return []
     return [p.extract_text() for p in PdfReader(io.BytesIO(doc.finish())).pages]

@@ -29,7 +29,7 @@ def test_build_writes_every_set_and_locale(project: Path, cli):
     assert names == sorted(pdfs + ["build-summary.txt"])
     summary = (project / "output" / "build-summary.txt").read_text(encoding="utf-8")
     assert "validated: death-angel 128 cards, deep-strike 6 cards" in summary
-    from cardkit.i18n.localize import ui_strings
+    from cardkit.strings.localize import ui_strings
     from cardkit.load.project import load_project
 
     loaded = load_project(project)

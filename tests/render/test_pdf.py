@@ -28,7 +28,7 @@ def pdfs(tmp_path_factory) -> dict[str, Path]:
 
 
 def _catalog(locale: str) -> dict[str, str]:
-    from cardkit.i18n.localize import Localizer
+    from cardkit.strings.localize import Localizer
 
     loc = Localizer(REPO, locale, DA)
     return {s.msgctxt: loc.card(s.msgctxt) for s in DA.strings}
@@ -156,7 +156,7 @@ def test_deep_strike_cards_and_map_labels(tmp_path):
         path = build_pdf(REPO, ds, loc, out=tmp_path / f"ds-{loc}.pdf").path
         reader = PdfReader(path)
         text = " ".join(p.extract_text() for p in reader.pages)
-        from cardkit.i18n.localize import Localizer
+        from cardkit.strings.localize import Localizer
 
         l10n = Localizer(REPO, loc, ds)
         assert l10n.ui("map.player_a") in text

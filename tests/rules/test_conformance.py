@@ -1,7 +1,7 @@
 """The conformance suite (cardkit/rules/conformance.py): the competitive test
 game conforms, and each check finds the breakage it is for, in a copy of the
 test game broken in that one way; the CLI command driven in-process with the
-test game registered through the plugin registry (cardkit.games.register)."""
+test game registered through the plugin registry (cardkit.plugins.register)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from cardkit.games import GamePlugin, register, unregister
+from cardkit.plugins import GamePlugin, register, unregister
 from cardkit.load.project import load_project
 from cardkit.rules.conformance import assert_conforms, check, run
 from cardkit.rules.core import Decision, Option

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cardkit.games import register, unregister
+from cardkit.plugins import register, unregister
 from cardkit.load.project import load_project
 from cardkit.rules.agents import parse_agent, play
 from cardkit.rules.conformance import hidden_independence

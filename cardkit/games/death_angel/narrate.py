@@ -11,7 +11,7 @@ from typing import Any, Iterable
 
 from babel.numbers import format_decimal
 
-from cardkit.i18n.localize import Localizer
+from cardkit.strings.localize import Localizer
 
 
 class Narrator:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from cardkit.errors import Issue
-from cardkit.games import GamePlugin, ManifestKeys, PlayabilityFact, Token, Ui
+from cardkit.plugins import GamePlugin, ManifestKeys, PlayabilityFact, Token, Ui
 from cardkit.model import CardSet
 from cardkit.rules.protocol import Engine
 

@@ -35,6 +35,7 @@ from cardkit.rules.protocol import (
 )
 
 if TYPE_CHECKING:
+    from cardkit.games.death_angel.cards import DeathAngelSet
     from cardkit.games.death_angel.engine import Game
 
 GAME: Final = "death-angel"
@@ -64,7 +65,7 @@ def ability_of(card: Card) -> tuple[object, ...]:
     return tuple(getattr(card, "effects")) if "effects" in names else ()  # noqa: B009 (not every kind has it)
 
 
-def ablated(card_set: CardSet, card_ids: Iterable[str]) -> CardSet:
+def ablated(card_set: DeathAngelSet, card_ids: Iterable[str]) -> DeathAngelSet:
     """A copy of ``card_set`` in which the cards ``card_ids`` have no ability: their effect steps
     are removed, everything else (kind, quantity, icons, spawn boxes, win condition) stays."""
     cards = dict(card_set.cards)
@@ -103,26 +104,26 @@ class DeathAngelEngine:
     optional hooks :class:`~cardkit.rules.protocol.Audited`, ``Referenced``, ``Switchable``,
     ``Narrated`` and ``Scenarios``."""
 
-    def info(self, card_set: object) -> EngineInfo:
-        from cardkit.games import declared_players
+    def info(self, card_set: CardSet) -> EngineInfo:
+        from cardkit.plugins import declared_players
 
         rules = getattr(card_set, "rules", None)
-        stated = declared_players(card_set) if isinstance(card_set, CardSet) else None
+        stated = declared_players(card_set)
         # its own rules section first (what its Game enforces, E002), else the generic field
         lo, hi = (rules.min_players, rules.max_players) if rules is not None else stated or (1, 6)
         return EngineInfo(GAME, lo, hi, Cooperation.COOPERATIVE, Information.IMPERFECT, ChanceMode.SAMPLED,
                           metrics=METRICS)
 
-    def new_game(self, card_set: object, players: int, disabled: frozenset[str] = frozenset()) -> Game:
+    def new_game(self, card_set: CardSet, players: int, disabled: frozenset[str] = frozenset()) -> Game:
         from cardkit.games.death_angel.engine import Game
 
         cs = _typed(card_set)
-        return Game(ablated(cs, sorted(disabled)) if disabled else cs, players)  # type: ignore[arg-type]
+        return Game(ablated(cs, sorted(disabled)) if disabled else cs, players)
 
-    def abilities(self, card_set: object, players: Sequence[int]) -> frozenset[str]:
+    def abilities(self, card_set: CardSet, players: Sequence[int]) -> frozenset[str]:
         return frozenset(ability_cards(_typed(card_set), players))
 
-    def switchable(self, card_set: object, players: Sequence[int]) -> frozenset[str]:
+    def switchable(self, card_set: CardSet, players: Sequence[int]) -> frozenset[str]:
         cs = _typed(card_set)
         return frozenset(c for c in ability_cards(cs, players) if ability_of(cs.cards[c]))
 
@@ -140,42 +141,43 @@ class DeathAngelEngine:
         return AGENTS["heuristic"]
 
     # ------------------------------------------------------------ optional hooks
-    def audit(self, card_set: object, players: Sequence[int]) -> list[object]:
+    def audit(self, card_set: CardSet, players: Sequence[int]) -> list[Issue]:
         from cardkit.games.death_angel.audit import audit
 
         cs = _typed(card_set)
         return [Issue(p.code, f"{p.card}: {p.message}" + (f" ({p.players} players)" if p.players else ""),
                       file=str(cs.directory)) for p in audit(cs, list(players))]
 
-    def reference(self, card_set: object, players: int) -> Mapping[str, float]:
+    def reference(self, card_set: CardSet, players: int) -> Mapping[str, float]:
         return REFERENCE
 
     def narrate(self, state: State, localizer: object, players: int, seed: int) -> Sequence[str]:
         from cardkit.games.death_angel.narrate import Narrator
-        from cardkit.i18n.localize import Localizer
+        from cardkit.strings.localize import Localizer
 
         assert isinstance(localizer, Localizer)
         narrator = Narrator(localizer)
         events = getattr(state, "events", [])
         return [localizer.ui("play.title", players=narrator.num(players), seed=seed), *narrator.story(events)]
 
-    def run_scenarios(self, card_set: object, paths: Sequence[object]) -> tuple[str, list[object], bool]:
+    def run_scenarios(self, card_set: CardSet, paths: Sequence[Path]) -> tuple[str, list[Issue], bool]:
         from cardkit.games.death_angel.scenario import render, run_scenario
 
         cs = _typed(card_set)
         results, problems = [], []
-        for p in paths:
-            path = Path(str(p))
+        for path in paths:
             try:
-                results.append(run_scenario(cs, path, path.as_posix()))  # type: ignore[arg-type]
+                results.append(run_scenario(cs, path, path.as_posix()))
             except CardkitError as exc:
                 problems.extend(exc.issues)
         return render(results), list(problems), all(r.passed for r in results)
 
 
-def _typed(card_set: object) -> CardSet:
-    """The Death Angel set the engine plays (E001 for another game's set)."""
-    if not isinstance(card_set, CardSet) or card_set.game != GAME or getattr(card_set, "rules", None) is None:
+def _typed(card_set: CardSet) -> DeathAngelSet:
+    """The Death Angel set the engine plays, as the plugin's views made it (E001 for another game's set)."""
+    from cardkit.games.death_angel.cards import DeathAngelSet
+
+    if not isinstance(card_set, DeathAngelSet) or card_set.game != GAME or card_set.rules is None:
         raise CardkitError(f"set '{getattr(card_set, 'id', card_set)}' is not a Death Angel set", code="E001")
     return card_set
 

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from cardkit.cli.common import Format, RootOpt, _clean_project
+from cardkit.cli.common import Format, RootOpt, clean_project
 from cardkit.errors import CardkitError, Severity
 
 app = typer.Typer(no_args_is_help=True, help="Deep Strike scenarios: deployment feasibility and scoring.")
@@ -26,7 +26,7 @@ def ds_check(root: RootOpt = Path("."),
     """Check every scenario's rules and prove both armies can deploy."""
     from cardkit.games.deep_strike.check import check_set, render_check
 
-    project = _clean_project(root)
+    project = clean_project(root)
     results = check_set(project.card_set(set_id), units, radius, width, depth)
     if format is Format.json:
         typer.echo(json.dumps({"ok": not any(n.severity is Severity.ERROR for r in results for n in r.notes),
@@ -47,9 +47,9 @@ def ds_score(scenario: Annotated[str | None, typer.Argument(help="scenario id (d
     """Score a finished game: each side's points, with the reason for every line."""
     from cardkit.games.deep_strike.report import line_text, render_score
     from cardkit.games.deep_strike.score import load_state, score
-    from cardkit.i18n.localize import Localizer
+    from cardkit.strings.localize import Localizer
 
-    project = _clean_project(root)
+    project = clean_project(root)
     card_set = project.card_set(set_id)
     rel = state.as_posix()
     doc, units = load_state(state, rel)

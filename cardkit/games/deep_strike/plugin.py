@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardkit.errors import Severity
-from cardkit.games import CommandGroup, GamePlugin
+from cardkit.plugins import CommandGroup, GamePlugin
 from cardkit.model import CardSet
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from babel.numbers import format_decimal
 
 from cardkit.games.deep_strike.score import ScoreResult
-from cardkit.i18n.localize import Localizer
+from cardkit.strings.localize import Localizer
 
 _NESTED = {"quarter": "quarter.{}", "state": "score.state.{}", "why": "score.why.{}"}
 

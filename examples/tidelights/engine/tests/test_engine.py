@@ -249,7 +249,7 @@ def test_the_agents_decide_the_same_whatever_their_seat_cannot_see(card_set: obj
 def test_a_night_is_told_in_every_language_of_the_set(card_set: object, players: int) -> None:
     """The Narrated hook: one line per event and turn, the last one the result; the same night in
     English, Finnish and Korean, every placeholder filled, the cards named in the reader's language."""
-    from cardkit.i18n.localize import Localizer
+    from cardkit.strings.localize import Localizer
 
     made = TidelightsEngine()
     assert isinstance(made, Narrated)

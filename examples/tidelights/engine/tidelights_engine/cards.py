@@ -8,9 +8,11 @@ card id"); a storm the table does not know strikes by its ``severity``.  Every r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from cardkit.model import Card, CardSet
 
 Mark = Literal["lamp", "rope", "bell", "oar"]
 
@@ -143,9 +145,8 @@ class Deck:
         return [s.id for s in self.ships.values() if s.final]
 
 
-def _cards(card_set: Any, kind: str) -> list[Any]:
-    cards: Iterable[Any] = card_set.cards.values()
-    return [c for c in cards if c.kind == kind]
+def _cards(card_set: CardSet, kind: str) -> list[Card]:
+    return [c for c in card_set.cards.values() if c.kind == kind]
 
 
 def _rule(card_id: str, disabled: frozenset[str], default: str = "") -> str:
@@ -154,7 +155,7 @@ def _rule(card_id: str, disabled: frozenset[str], default: str = "") -> str:
     return RULES.get(card_id, default)
 
 
-def read_deck(card_set: Any, disabled: frozenset[str] = frozenset()) -> Deck:
+def read_deck(card_set: CardSet, disabled: frozenset[str] = frozenset()) -> Deck:
     """The rules' view of a loaded Tidelights set (``cardkit.model.CardSet``): ids and data only."""
     keepers = tuple(Keeper(c.id, int(c.fields["hand"]), _rule(c.id, disabled)) for c in _cards(card_set, "keeper"))
     harbours = sorted(_cards(card_set, "harbour"), key=lambda c: int(c.fields["number"]))
@@ -172,7 +173,7 @@ def read_deck(card_set: Any, disabled: frozenset[str] = frozenset()) -> Deck:
     return Deck(keepers, berths, crew, ships, storms)
 
 
-def ability_cards(card_set: Any) -> frozenset[str]:
+def ability_cards(card_set: CardSet) -> frozenset[str]:
     """The ids of the set's cards whose rule can be switched off (every card :func:`read_deck` gives a rule)."""
     full = read_deck(card_set)
     ids = [k.id for k in full.keepers if k.rule] + [b.harbour for b in full.berths if b.harbour_rule]

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
 
-from cardkit.games import declared_players
+from cardkit.plugins import declared_players
 from cardkit.model import CardSet
 from cardkit.rules.protocol import (
     AgentFactory,
@@ -55,22 +54,22 @@ class TidelightsGame:
 class TidelightsEngine:
     """The rules engine the ``tidelights`` plugin hands out."""
 
-    def info(self, card_set: object) -> EngineInfo:
+    def info(self, card_set: CardSet) -> EngineInfo:
         """The player range is the one ``set.yaml`` states (``players: {min, max}``), else the rules'
         1-4, never more than the set has keepers (one each)."""
-        low, high = declared_players(cast(CardSet, card_set)) or PLAYERS
+        low, high = declared_players(card_set) or PLAYERS
         high = max(low, min(high, len(read_deck(card_set).keepers)))
         return EngineInfo(game=GAME, min_players=low, max_players=high,
                           cooperation=Cooperation.COOPERATIVE, information=Information.IMPERFECT,
                           chance=ChanceMode.SAMPLED, metrics=METRICS, score_targets=SCORE_TARGETS)
 
-    def new_game(self, card_set: object, players: int, disabled: frozenset[str] = frozenset()) -> TidelightsGame:
+    def new_game(self, card_set: CardSet, players: int, disabled: frozenset[str] = frozenset()) -> TidelightsGame:
         info = self.info(card_set)
         if not info.min_players <= players <= info.max_players:
             raise ValueError(f"Tidelights is for {info.min_players}-{info.max_players} players, not {players}")
         return TidelightsGame(read_deck(card_set, frozenset(disabled)), players)
 
-    def abilities(self, card_set: object, players: Sequence[int]) -> frozenset[str]:
+    def abilities(self, card_set: CardSet, players: Sequence[int]) -> frozenset[str]:
         # keepers are dealt at random, so every card's rule can take effect at every player count
         return ability_cards(card_set) if players else frozenset()
 

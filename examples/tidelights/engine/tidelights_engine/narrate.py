@@ -28,7 +28,7 @@ SENTENCES: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 def story(night: Night, localizer: Any, players: int, seed: int) -> Sequence[str]:
-    """The lines of the story; ``localizer`` is a :class:`cardkit.i18n.localize.Localizer` of the set."""
+    """The lines of the story; ``localizer`` is a :class:`cardkit.strings.localize.Localizer` of the set."""
 
     def name(card: str) -> str:
         return str(localizer.card(f"{card}.name"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardkit.games import GamePlugin
+from cardkit.plugins import GamePlugin
 
 if TYPE_CHECKING:
     from cardkit.rules.protocol import Engine

@@ -29,13 +29,11 @@ from babel.core import UnknownLocaleError
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
-from cardkit.errors import CardkitError, Issue
-from cardkit.i18n.catalogs import babel_locale
-from cardkit.load.schema import load_validated
+from cardkit.errors import CardkitError
+from cardkit.strings.locales import MAX_PO_BYTES, babel_locale
+from cardkit.load.interface import UI_FILE, ui_strings  # noqa: F401 (UI_FILE: read from here too)
 from cardkit.model import CardSet, SourceString
-from cardkit.text import plural_problems
 
-UI_FILE = Path(__file__).resolve().parent / "ui.yaml"
 UI_DOMAIN = "ui"
 SOURCE_LOCALE = "en"
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -74,32 +72,12 @@ def form_example(locale: str, index: int) -> int:
     return next((n for n in range(1000) if plural_index(locale, n) == index), 2)
 
 
-@functools.lru_cache(maxsize=1)
-def ui_strings() -> tuple[SourceString, ...]:
-    """The interface strings shipped with cardkit, as extraction records."""
-    rel = "cardkit/i18n/ui.yaml"
-    doc = load_validated(UI_FILE, rel, "ui.schema.json")
-    out = []
-    problems: list[Issue] = []
-    for i, entry in enumerate(doc.data["strings"]):
-        line, col = doc.mark(("strings", i, "text"))
-        s = SourceString(entry["id"], entry["text"], rel, line, entry["comment"], col,
-                         entry.get("plural"), entry.get("count"))
-        problems.extend(Issue("C020", msg, file=rel, line=line, column=col)
-                        for msg in plural_problems(s.msgctxt, s.text, s.plural, s.count))
-        out.append(s)
-    if problems:
-        raise CardkitError(problems)
-    return tuple(out)
-
-
 # a catalog entry: translation (one string, or one per plural form) and line
 Translation = tuple[Union[str, tuple[str, ...]], int]
 
 
 @functools.lru_cache(maxsize=64)
 def _catalog(path: str, mtime: float, locale: str, root: str | None = None, file: str = "") -> dict[str, Translation]:
-    from cardkit.i18n.catalogs import MAX_PO_BYTES
     from cardkit.load.files import read_project_file
 
     raw = read_project_file(Path(path), file or path, root=Path(root) if root else None, max_bytes=MAX_PO_BYTES,
@@ -292,7 +270,7 @@ class Localizer:
         if not values:
             return text
         if self.locale.split("_")[0] == "ko":
-            from cardkit.i18n.korean import fill_ko
+            from cardkit.strings.korean import fill_ko
 
             return fill_ko(text, **values)
         return fill(text, **values)
