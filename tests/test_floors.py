@@ -32,7 +32,7 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("layout", ("layout",)),
     ("rendering", ("render",)),
     ("output", ("buildsummary", "printing", "sheetio")),
-    ("tools", ("i18n", "playtest", "print")),
+    ("tools", ("i18n", "interop", "playtest", "print")),
     ("applications", ("preview", "scaffold")),
     ("command line", ("cli",)),
     ("bundled games", ("games",)),

@@ -33,6 +33,7 @@ except ImportError as exc:  # pragma: no cover - the runtime-only install
     raise ImportError(f"cardkit.interop.openspiel needs the rl extra: pip install 'cardkit[rl]' ({exc})") from exc
 
 from cardkit.interop.table import DEAL_SEEDS, MAX_DECISIONS, Table, open_table, seat_of, table_for
+from cardkit.model import CardSet
 from cardkit.rules.protocol import CHANCE, Cooperation, Engine, Information, Outcome, State
 
 __all__ = ["CardkitGame", "CardkitState", "load", "load_for"]
@@ -200,6 +201,6 @@ def load(root: Path | str, set_id: str, players: int) -> CardkitGame:
     return CardkitGame(open_table(root, set_id, players))
 
 
-def load_for(engine: Engine, card_set: object, set_id: str, players: int) -> CardkitGame:
+def load_for(engine: Engine, card_set: CardSet, set_id: str, players: int) -> CardkitGame:
     """The OpenSpiel game of a given engine and card set (an engine registered in-process, a test game)."""
     return CardkitGame(table_for(engine, card_set, set_id, players))

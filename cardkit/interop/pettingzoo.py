@@ -34,6 +34,7 @@ except ImportError as exc:  # pragma: no cover - the runtime-only install
 
 from cardkit.interop.table import MAX_DECISIONS, Table, open_table, seat_of, table_for
 from cardkit.rules.agents import sample_chance
+from cardkit.model import CardSet
 from cardkit.rules.protocol import Engine, State
 
 __all__ = ["CardkitAEC", "env", "env_for"]
@@ -149,6 +150,6 @@ def env(root: Path | str, set_id: str, players: int, render_mode: str | None = N
     return CardkitAEC(open_table(root, set_id, players), render_mode)
 
 
-def env_for(engine: Engine, card_set: object, set_id: str, players: int, render_mode: str | None = None) -> CardkitAEC:
+def env_for(engine: Engine, card_set: CardSet, set_id: str, players: int, render_mode: str | None = None) -> CardkitAEC:
     """The environment of a given engine and card set (an engine registered in-process, a test game)."""
     return CardkitAEC(table_for(engine, card_set, set_id, players), render_mode)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardkit.errors import CardkitError
+from cardkit.model import CardSet
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import (CHANCE, Actions, Cooperation, End, Engine, EngineInfo, Game, Observed, Outcome,
                                     State)
@@ -72,7 +73,7 @@ class Table:
     """One engine, card set and player count, as the adapters see it (static facts)."""
 
     engine: Engine
-    card_set: object
+    card_set: CardSet
     set_id: str
     players: int
     info: EngineInfo
@@ -178,7 +179,7 @@ class Table:
 
 def open_table(root: Path | str, set_id: str, players: int, engine: Engine | None = None) -> Table:
     """The table of a set in the project at ``root`` (its game's installed engine unless given)."""
-    from cardkit.games import engine_for
+    from cardkit.plugins import engine_for
     from cardkit.load.project import load_project
 
     card_set = load_project(Path(root)).card_set(set_id)
@@ -186,7 +187,7 @@ def open_table(root: Path | str, set_id: str, players: int, engine: Engine | Non
     return table_for(eng, card_set, set_id, players)
 
 
-def table_for(engine: Engine, card_set: object, set_id: str, players: int) -> Table:
+def table_for(engine: Engine, card_set: CardSet, set_id: str, players: int) -> Table:
     info = engine.info(card_set)
     if not info.min_players <= players <= info.max_players:
         raise CardkitError(f"{info.game} is for {info.min_players}-{info.max_players} players, not {players}",

@@ -366,7 +366,7 @@ class Actions(Protocol):
     """A fixed action space: every option text a seat's decision can offer at this player count, so
     that an action number means the same thing in every state (what a learner needs)."""
 
-    def action_texts(self, card_set: object, players: int) -> Sequence[str]:
+    def action_texts(self, card_set: CardSet, players: int) -> Sequence[str]:
         """Every :meth:`Option.text <cardkit.rules.core.Option.text>` a seat can be offered, each once,
         in a fixed order."""
         ...
@@ -376,7 +376,7 @@ class Actions(Protocol):
 class Observed(Protocol):
     """An observation as numbers: a vector of fixed length per seat, built only from what the seat knows."""
 
-    def observation_size(self, card_set: object, players: int) -> int: ...
+    def observation_size(self, card_set: CardSet, players: int) -> int: ...
 
     def observation(self, state: State, seat: int) -> Sequence[float]:
         """``observation_size`` numbers; equal ``information_state`` texts must give equal vectors."""

@@ -16,7 +16,7 @@ import pyspiel  # the test extra installs the rl extra (open_spiel, pettingzoo)
 from pettingzoo.test import api_test, seed_test
 
 from cardkit.errors import CardkitError
-from cardkit.games import engine_for
+from cardkit.plugins import engine_for
 from cardkit.interop.openspiel import CardkitGame, load_for
 from cardkit.interop.pettingzoo import env_for
 from cardkit.interop.table import Table, hashed_observation, table_for

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cardkit.games import register, unregister
+from cardkit.plugins import register, unregister
 from tests.conftest import REPO
 
 DOC = (REPO / "docs" / "engines.md").read_text(encoding="utf-8")
