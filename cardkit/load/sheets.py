@@ -48,19 +48,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
-from xml.etree import ElementTree
 
 from cardkit.errors import Issue, JsonPath
 from cardkit.load.kinds import FieldSpec, Kinds, KindSpec
+from cardkit.load.workbook import MAX_COLUMNS, MAX_ROWS, MAX_SHEETS, Refused, check_workbook, read_guarded
 from cardkit.load.yamlsafe import YamlDoc, YamlError, parse_yaml
 
 SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
 MAX_FILE_BYTES = 16 << 20  # the workbook file itself
 MAX_ZIP_ENTRIES = 256
 MAX_UNCOMPRESSED = 64 << 20  # all entries together, as the zip declares them and as they inflate
-MAX_SHEETS = 64
-MAX_ROWS = 5001  # the header row and 5000 cards
-MAX_COLUMNS = 256
 MAX_CELL_CHARS = 10_000
 MAX_FLOW_BYTES = 64 << 10  # a YAML flow value in one cell
 
@@ -94,12 +91,6 @@ def column_letters(col: int) -> str:
         out = chr(65 + rem) + out
     return out
 
-
-def _col_index(letters: str) -> int:
-    n = 0
-    for ch in letters:
-        n = n * 26 + (ord(ch) - 64)
-    return n - 1
 
 
 @dataclass(frozen=True)
@@ -206,108 +197,24 @@ def check_zip(raw: bytes, file: str) -> zipfile.ZipFile:
     return zf
 
 
-def _xml_root_iter(data: bytes) -> Iterator[tuple[str, ElementTree.Element]]:
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:  # no entity expansion, ever
-        raise ValueError("a DOCTYPE or ENTITY declaration")
-    yield from ElementTree.iterparse(io.BytesIO(data), ("start", "end"))
-
-
-def _extent_xlsx(zf: zipfile.ZipFile, file: str) -> None:
-    """Refuse a worksheet with a cell beyond the row or column bounds (from its XML)."""
-    for name in zf.namelist():
-        if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
-            continue
-        row_no = 0
-        col_no = 0
-        try:
-            for edge, elem in _xml_root_iter(zf.read(name)):
-                tag = elem.tag.rsplit("}", 1)[-1]
-                if edge == "start" and tag == "row":
-                    r = elem.get("r")
-                    row_no = int(r) if r and r.isdigit() else row_no + 1
-                    col_no = 0
-                    if row_no > MAX_ROWS:
-                        raise _fail("W002", f"a sheet has a row {row_no}; the limit is {MAX_ROWS} rows", file)
-                elif edge == "start" and tag == "c":
-                    ref = elem.get("r") or ""
-                    m = re.fullmatch(r"([A-Z]{1,3})(\d{1,7})", ref)
-                    col_no = _col_index(m.group(1)) + 1 if m else col_no + 1
-                    if m and int(m.group(2)) > MAX_ROWS:
-                        raise _fail("W002", f"a sheet has a cell {ref}; the limit is {MAX_ROWS} rows", file)
-                    if col_no > MAX_COLUMNS:
-                        raise _fail("W002", f"a sheet has a cell in column {col_no}; the limit is {MAX_COLUMNS} columns", file)
-                elif edge == "end":
-                    elem.clear()
-        except (ElementTree.ParseError, ValueError) as exc:
-            raise _fail("W001", f"the workbook's {name} is not well-formed XML ({exc})", file) from None
-
-
-_ODS_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
-_ODS_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
-
-
-def _extent_ods(zf: zipfile.ZipFile, file: str) -> None:
-    """Refuse a spreadsheet whose repeated rows or cells with content reach
-    beyond the bounds (LibreOffice repeats empty rows and cells freely; those
-    are fine)."""
-    try:
-        data = zf.read("content.xml")
-    except KeyError:
-        raise _fail("W001", "not an OpenDocument spreadsheet: no content.xml", file) from None
-    row_no = 0
-    col_no = 0
-    row_repeat = 1
-    try:
-        for edge, elem in _xml_root_iter(data):
-            if elem.tag == _ODS_TABLE + "table" and edge == "start":
-                row_no = 0
-            elif elem.tag == _ODS_TABLE + "table-row":
-                if edge == "start":
-                    row_repeat = int(elem.get(_ODS_TABLE + "number-rows-repeated", "1"))
-                    col_no = 0
-                else:
-                    row_no += row_repeat
-                    elem.clear()
-            elif elem.tag in (_ODS_TABLE + "table-cell", _ODS_TABLE + "covered-table-cell") and edge == "end":
-                repeat = int(elem.get(_ODS_TABLE + "number-columns-repeated", "1"))
-                filled = elem.get(_ODS_OFFICE + "value-type") is not None or len(elem) > 0
-                col_no += repeat
-                if filled:
-                    if col_no > MAX_COLUMNS:
-                        raise _fail("W002", f"a sheet has a cell in column {col_no}; the limit is {MAX_COLUMNS} columns", file)
-                    if row_no + row_repeat > MAX_ROWS:
-                        raise _fail("W002", f"a sheet has a cell in row {row_no + row_repeat}; the limit is {MAX_ROWS} rows", file)
-    except (ElementTree.ParseError, ValueError) as exc:
-        raise _fail("W001", f"the workbook's content.xml is not well-formed XML ({exc})", file) from None
-
-
 def read_tables(path: Path, file: str, root: Path | None = None) -> list[Table]:
     """Every sheet of a ``.csv``, ``.xlsx`` or ``.ods`` file, bounded; raise
-    :class:`SheetError` for a file that cannot be read at all."""
+    :class:`SheetError` for a file that cannot be read at all.  A workbook is
+    checked as its reader will read it (:func:`cardkit.load.workbook.check_workbook`),
+    then read under the memory guard (:func:`cardkit.load.workbook.read_guarded`)."""
     raw = _read_bytes(path, file, root)
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return [_read_csv(raw, file, path.stem)]
     zf = check_zip(raw, file)
-    (_extent_xlsx if suffix == ".xlsx" else _extent_ods)(zf, file)
-    import python_calamine
-
     try:
-        book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(raw))
-        names = list(book.sheet_names)
-        if len(names) > MAX_SHEETS:
-            raise _fail("W002", f"the workbook holds {len(names)} sheets; the limit is {MAX_SHEETS}", file)
-        tables = []
-        for name in names:
-            if name.startswith("_"):
-                continue
-            sheet = book.get_sheet_by_name(name)
-            tables.append(Table(name, sheet.to_python(skip_empty_area=False, nrows=MAX_ROWS)))
-    except SheetError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - calamine's errors (CalamineError, XmlError, ZipError, ...) share no base class
-        raise _fail("W001", f"cannot read the workbook: {str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__}", file) from None
-    return tables
+        check_workbook(zf, suffix)
+        sheets = read_guarded(raw, MAX_ROWS)
+    except Refused as exc:
+        raise _fail(exc.code, exc.message, file) from None
+    if len(sheets) > MAX_SHEETS:
+        raise _fail("W002", f"the workbook holds {len(sheets)} sheets; the limit is {MAX_SHEETS}", file)
+    return [Table(name, rows) for name, rows in sheets if rows is not None]
 
 
 def _read_csv(raw: bytes, file: str, stem: str) -> Table:
