@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
 import io
 import math
 import re
@@ -51,7 +52,7 @@ from typing import Any, Literal
 
 from cardkit.errors import Issue, JsonPath
 from cardkit.load.kinds import FieldSpec, Kinds, KindSpec
-from cardkit.load.workbook import MAX_COLUMNS, MAX_ROWS, MAX_SHEETS, Refused, check_workbook, read_guarded
+from cardkit.load.workbook import MAX_COLUMNS, MAX_FILLED, MAX_ROWS, MAX_SHEETS, Refused, check_workbook, read_guarded
 from cardkit.load.yamlsafe import YamlDoc, YamlError, parse_yaml
 
 SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
@@ -93,6 +94,11 @@ def column_letters(col: int) -> str:
 
 
 
+@functools.lru_cache(maxsize=1024)
+def _letters_of(col: int) -> str:
+    return column_letters(col)
+
+
 @dataclass(frozen=True)
 class Table:
     """One sheet as read: its name (None for a CSV file) and its rows from A1,
@@ -103,11 +109,14 @@ class Table:
 
     def cell(self, row: int, col: int) -> str:
         """The A1 name of a cell, with its sheet: ``ships!C4`` (0-based row and column)."""
-        a1 = f"{column_letters(col)}{row + 1}"
+        return f"{self._prefix}{_letters_of(col)}{row + 1}"
+
+    @functools.cached_property
+    def _prefix(self) -> str:
         if self.name is None:
-            return a1
+            return ""
         name = self.name if re.fullmatch(r"[A-Za-z0-9_.-]+", self.name) else "'" + self.name.replace("'", "''") + "'"
-        return f"{name}!{a1}"
+        return f"{name}!"
 
 
 @dataclass
@@ -225,12 +234,17 @@ def _read_csv(raw: bytes, file: str, stem: str) -> Table:
         raise _fail("W001", f"a CSV file must be UTF-8; byte 0x{raw[exc.start]:02x} on line {line} is not", file) from None
     text = text.removeprefix("\ufeff")
     rows: list[list[str]] = []
+    filled = 0
     try:
         for row in csv.reader(io.StringIO(text, newline=""), strict=True):
             if len(rows) >= MAX_ROWS:
                 raise _fail("W002", f"more than {MAX_ROWS} rows; the limit is {MAX_ROWS}", file)
             if len(row) > MAX_COLUMNS:
                 raise _fail("W002", f"row {len(rows) + 1} has {len(row)} columns; the limit is {MAX_COLUMNS}", file)
+            filled += sum(1 for v in row if v)
+            if filled > MAX_FILLED:
+                raise _fail("W002", f"more than {MAX_FILLED} filled cells (at row {len(rows) + 1}); the limit is "
+                                    f"{MAX_FILLED}", file)
             rows.append(row)
     except csv.Error as exc:
         raise _fail("W001", f"not a valid CSV file: {exc}", file) from None
@@ -316,9 +330,17 @@ class _Reader:
         self.kinds = kinds
         self.issues: list[Issue] = []
         self.docs: dict[str, SheetDoc] = {}  # file_kind -> doc
+        self.leaves: dict[tuple[str, tuple[str | int, ...]], tuple[LeafKind, FieldSpec | None] | str] = {}
         # a sheet (or a kind cell) names a kind by file_kind or kind name, in any case: "Ships" is ships
         self.by_name = {**{k.name.lower(): k for k in kinds.kinds.values()},
                         **{fk.lower(): k for fk, k in kinds.by_file.items()}}
+
+    def leaf(self, kind: KindSpec, path: tuple[str | int, ...]) -> tuple[LeafKind, FieldSpec | None] | str:
+        """:func:`leaf_of`, once per kind and column (a sheet asks it for every cell)."""
+        key = (kind.name, path)
+        if key not in self.leaves:
+            self.leaves[key] = leaf_of(kind, path)
+        return self.leaves[key]
 
     def issue(self, code: str, message: str, table: Table, row: int, col: int) -> None:
         self.issues.append(Issue(code, message, file=f"{self.file}:{table.cell(row, col)}"))
@@ -362,7 +384,7 @@ class _Reader:
         if fixed is not None:
             bad = set()
             for c in data_columns:
-                how = leaf_of(fixed, c.path)
+                how = self.leaf(fixed, c.path)
                 if isinstance(how, str):
                     code = "S001" if how.startswith("unknown key") else "W004"
                     allowed = ", ".join(["id", *fixed.fields]) if code == "S001" and len(c.path) == 1 else ""
@@ -398,7 +420,11 @@ class _Reader:
         ok = True
         for c in columns:
             raw = row[c.index] if c.index < len(row) else ""
-            how = leaf_of(kind, c.path)
+            if _blank(raw) and not check_columns:
+                if len(c.path) == 1:
+                    doc.empty[(index, str(c.path[0]))] = table.cell(ri, c.index)
+                continue
+            how = self.leaf(kind, c.path)
             if isinstance(how, str):
                 if check_columns and not _blank(raw):
                     code = "S001" if how.startswith("unknown key") else "W004"

@@ -58,7 +58,7 @@ MAX_SHEETS = 64
 MAX_ROWS = 5001  # the header row and 5000 cards
 MAX_COLUMNS = 256
 MAX_AREA = MAX_ROWS * MAX_COLUMNS  # cells of the dense grids of all sheets together (rows x columns each)
-MAX_FILLED = 250_000  # cells holding something, all sheets together
+MAX_FILLED = 100_000  # cells holding something, all sheets together (5000 cards of 20 fields)
 MAX_TEXT = 16 << 20  # characters of text in all cells, every shared string and repeat copied out
 READER_MEMORY = 768 << 20  # address space the reader may add to its child process
 READER_SECONDS = 60.0
@@ -97,6 +97,7 @@ def _letters(col: int) -> str:
     return out
 
 
+_COLUMNS = {_letters(c): c for c in range(1, MAX_COLUMNS + 1)}
 _BOUNDS = f"within column {_letters(MAX_COLUMNS)} and row {MAX_ROWS}"
 
 
@@ -116,23 +117,33 @@ def cell_ref(text: str, what: str = "cell reference") -> tuple[int, int]:
     (5001, 256)
     """
     m = _REF.fullmatch(text)
-    if m is None or int(m.group(2)) > MAX_ROWS or column_number(m.group(1)) > MAX_COLUMNS:
+    col = _COLUMNS.get(m.group(1)) if m else None
+    if m is None or col is None or int(m.group(2)) > MAX_ROWS:
         raise Refused("W002", f"{what} '{_shown(text)}' is not an A1 reference {_BOUNDS} "
                               "(cardkit reads references in capitals, like A1)")
-    return int(m.group(2)), column_number(m.group(1))
+    return int(m.group(2)), col
+
+
+_LOCALS: dict[str, str] = {}  # "namespace local" -> local (few distinct names: a cache)
 
 
 def _local(name: str) -> str:
-    return name.rsplit(" ", 1)[-1]
+    local = _LOCALS.get(name)
+    if local is None:
+        local = _LOCALS[name] = name.rsplit(" ", 1)[-1]
+    return local
 
 
 def _attr(attrs: dict[str, str], local: str) -> str | None:
     """The value of the attribute named ``local`` in any namespace; a name given
     twice (in two namespaces) is refused, since a reader may take either."""
-    found = [v for k, v in attrs.items() if _local(k) == local]
-    if len(found) > 1:
-        raise Refused("W001", f"an element carries the attribute '{local}' {len(found)} times")
-    return found[0] if found else None
+    found = None
+    for key, value in attrs.items():
+        if key == local or _local(key) == local:
+            if found is not None:
+                raise Refused("W001", f"an element carries the attribute '{local}' twice, in two namespaces")
+            found = value
+    return found
 
 
 def _parse(data: bytes, what: str, start: Callable[[str, dict[str, str]], None],
