@@ -202,11 +202,11 @@ def test_a_reader_that_runs_out_of_memory_is_an_error_line_not_an_abort(tmp_path
     SIGABRT of cardkit itself)."""
     from cardkit.load import workbook
 
-    raw = grid_xlsx(5000, 40)
+    raw = grid_xlsx(5000, 19)
     path = tmp_path / "storms.xlsx"
     path.write_bytes(raw)
     assert len(read_tables(path, "storms.xlsx")[0].rows) == 5001  # within every bound: it reads
-    monkeypatch.setattr(workbook, "READER_MEMORY", 16 << 20)  # but not in 16 MiB
+    monkeypatch.setattr(workbook, "READER_MEMORY", 4 << 20)  # but not in 4 MiB
     exc = _refused(tmp_path, "storms.xlsx", raw)
     assert exc.issue.code == "W002" and "memory" in exc.issue.message
 
