@@ -66,7 +66,27 @@ Scalar = str | int | float | bool | None
 LeafKind = Literal["str", "int", "bool", "flow", "scalar"]
 _PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d{1,4}\])*")
 _SEGMENT = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d{1,4})\]")
-_INT = re.compile(r"[+-]?\d{1,18}")
+_INT = re.compile(r"[+-]?\d{1,100}")  # as text: an integer too long for a spreadsheet's number
+ERROR_VALUE = re.compile(r"#(?:DIV/0!|N/A|NAME\?|NULL!|NUM!|REF!|VALUE!|GETTING_DATA)")
+_PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+QUOTE = "'"
+
+
+def quote_cell(text: str) -> str:
+    """A text as ``cardkit export`` writes it in a cell: with a ``'`` before it
+    when it starts with ``= + - @``, a tab, a CR or ``'`` itself, or reads as a
+    spreadsheet error value (``#N/A``), so that no spreadsheet program takes it
+    for a formula (OWASP's advice on CSV injection) and the reader, which takes
+    one leading ``'`` off every text cell, gets the text back exactly.  A plain
+    number (``-3``) carries no formula and stays as it is.
+
+    >>> [quote_cell(t) for t in ("=HYPERLINK(1)", "-3", "'quoted", "#N/A", "plain")]
+    ["'=HYPERLINK(1)", '-3', "''quoted", "'#N/A", 'plain']
+    """
+    if (text[:1] in ("=", "+", "-", "@", "\t", "\r", QUOTE) and not _PLAIN_NUMBER.fullmatch(text)) \
+            or ERROR_VALUE.fullmatch(text.strip()):
+        return QUOTE + text
+    return text
 _PLURAL_KEYS = ("text", "plural", "count")
 _MISSING_KEY = re.compile(r"missing required key '([^']+)'")
 
@@ -467,13 +487,16 @@ class _Reader:
             doc.failed = True
 
     def convert(self, raw: Any, leaf: LeafKind, spec: FieldSpec | None, table: Table, ri: int, ci: int) -> Any:
+        quoted = isinstance(raw, str) and raw.startswith(QUOTE)
+        if quoted:
+            raw = raw[1:]  # a text written with a leading ' (quote_cell): exactly what follows, never an error value
         if isinstance(raw, str) and len(raw) > MAX_CELL_CHARS:
             raise _CellError("W003", f"a cell of {len(raw)} characters; the limit is {MAX_CELL_CHARS}")
         if isinstance(raw, (dt.date, dt.time, dt.datetime, dt.timedelta)):
             raw = raw.isoformat() if not isinstance(raw, dt.timedelta) else str(raw)
         if isinstance(raw, float) and not math.isfinite(raw):
             raise _CellError("W008", "a cell holds a number that is not finite")
-        if isinstance(raw, str) and re.fullmatch(r"#(?:DIV/0!|N/A|NAME\?|NULL!|NUM!|REF!|VALUE!|GETTING_DATA)", raw.strip()):
+        if not quoted and isinstance(raw, str) and ERROR_VALUE.fullmatch(raw.strip()):
             raise _CellError("W008", f"a cell holds the spreadsheet error {raw.strip()} (its formula failed)")
         if spec is not None and spec.nullable and raw == "null" and leaf != "flow":
             return None
@@ -527,8 +550,31 @@ def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and value == "")
 
 
+def escape_unprintable(text: str) -> str:
+    """``text`` with every character a terminal could act on written as an escape
+    (``\\x1b``, ``\\u202e``): a sheet name or header quoted in a message
+    cannot move the cursor, recolour the terminal or reorder the line.
+
+    >>> escape_unprintable("ships\\x1b[2J\\u202e")
+    'ships\\\\x1b[2J\\\\u202e'
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return "".join(out)
+
+
 def _quote(value: Any) -> str:
-    text = repr(value) if not isinstance(value, str) else f"'{value}'"
+    text = repr(value) if not isinstance(value, str) else f"'{escape_unprintable(value)}'"
     return text if len(text) <= 42 else text[:40] + "...'"
 
 
