@@ -31,9 +31,12 @@ names the cell, ``cards/x/ships.xlsx:ships!C4``.
 
 Nothing is trusted: the file size, the zip's entries and their uncompressed
 sizes are checked with :mod:`zipfile` before the workbook is opened (a zip bomb
-is refused with one line), and the extent of every sheet is read from its XML
-before :mod:`python_calamine` builds it, so a lone cell at ``XFD1048576``
-cannot make it allocate a billion cells.
+is refused with one line); :mod:`cardkit.load.workbook` then checks the
+workbook as python_calamine will read it (the format its suffix names, every
+sheet it links to, strict cell references, declared counts, repeats, the cells
+and text of the whole workbook) and runs the reader in a child process under a
+memory cap, so a lone cell at ``XFD1048576`` or a lying shared-string count
+cannot make it allocate gigabytes.
 """
 
 from __future__ import annotations
