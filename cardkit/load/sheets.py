@@ -138,7 +138,8 @@ class Table:
     def _prefix(self) -> str:
         if self.name is None:
             return ""
-        name = self.name if re.fullmatch(r"[A-Za-z0-9_.-]+", self.name) else "'" + self.name.replace("'", "''") + "'"
+        name = self.name if re.fullmatch(r"[A-Za-z0-9_.-]+", self.name) else \
+            "'" + escape_unprintable(self.name).replace("'", "''") + "'"
         return f"{name}!"
 
 

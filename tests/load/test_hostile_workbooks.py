@@ -231,3 +231,21 @@ def grid_xlsx(rows: int, cols: int, text: bool = True) -> bytes:
     body = b"".join(out)
     return _patched(_book("xlsx"), {SHEET1: lambda d: re.sub(
         rb"<sheetData>.*</sheetData>", lambda _: body, re.sub(rb'<dimension ref="[^"]*"/>', b"", d), flags=re.S)})
+
+
+def test_sheet_names_and_headers_reach_messages_with_their_control_characters_escaped(tmp_path: Path):
+    """A header or sheet name holding ESC or a bidi override is shown as ``\\x1b`` / ``\\u202e``:
+    the line cannot clear the terminal or reorder itself."""
+    from cardkit.load.project import load_project
+    from cardkit.load.sheets import read_sheet_file
+    from tests.load.test_sheets import EXAMPLE
+
+    kinds = load_project(EXAMPLE).sets["tidelights"].kinds
+    csv_file = tmp_path / "storms.csv"
+    csv_file.write_text("id,na\x1b[2Jme\nsquall,x\n", encoding="utf-8")
+    book = tmp_path / "book.xlsx"
+    book.write_bytes(write_xlsx([Sheet("evil\u202egnp", ("id",), (("a",),))]))
+    lines = [i.format() for i in read_sheet_file(csv_file, "storms.csv", kinds)[1] + read_sheet_file(book, "book.xlsx", kinds)[1]]
+    assert len(lines) == 2, lines
+    assert all(ch.isprintable() for ln in lines for ch in ln), lines
+    assert "na\\x1b[2Jme" in lines[0] and "evil\\u202egnp" in lines[1], lines
