@@ -18,7 +18,6 @@ with the ``yaml-language-server`` modeline, atomically.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import enum
 import io
@@ -328,13 +327,15 @@ def write_ods(sheets: Sequence[Sheet]) -> bytes:
 
 
 def write_csv(sheet: Sheet) -> bytes:
-    """One sheet as UTF-8 CSV (``TRUE``/``FALSE`` written ``true``/``false``)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(sheet.header)
-    for row in sheet.rows:
-        w.writerow(["" if v is None else ("true" if v else "false") if isinstance(v, bool) else v for v in row])
-    return buf.getvalue().encode("utf-8")
+    """One sheet as UTF-8 CSV (``TRUE``/``FALSE`` written ``true``/``false``),
+    lines ending in LF; a field holding a comma, a quote or a line end (a lone
+    CR included, which :mod:`csv` would leave bare) is quoted."""
+    def field(v: Cell | None) -> str:
+        text = "" if v is None else ("true" if v else "false") if isinstance(v, bool) else str(v)
+        return '"' + text.replace('"', '""') + '"' if any(ch in text for ch in ',"\r\n') else text
+
+    lines = [",".join(field(v) for v in row) + "\n" for row in (sheet.header, *sheet.rows)]
+    return "".join(lines).encode("utf-8")
 
 
 def one_sheet(sheets: Sequence[Sheet]) -> Sheet:
