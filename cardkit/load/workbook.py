@@ -259,10 +259,12 @@ def _check_xlsx(zf: zipfile.ZipFile, names: set[str]) -> None:
     if rels_name in names:
         _parse(zf.read(rels_name), rels_name, rels_start)
     parts: dict[str, str] = {}  # zip member -> the sheet name it holds, for messages
+    uses: dict[str, int] = {}  # zip member -> how many sheets the reader builds from it
     for sheet_name, rid in sheets:
         for member in _targets(rels.get(rid or "", "")):
             if member in names:
                 parts.setdefault(member, sheet_name)
+                uses[member] = uses.get(member, 0) + 1
     for member in sorted(names):
         if member.startswith("xl/worksheets/") and member.endswith(".xml"):
             parts.setdefault(member, "")
@@ -271,7 +273,7 @@ def _check_xlsx(zf: zipfile.ZipFile, names: set[str]) -> None:
         lengths = _check_shared_strings(zf.read(member), member)
     totals = _Totals()
     for member, sheet_name in sorted(parts.items()):
-        _check_xlsx_sheet(zf.read(member), member, sheet_name, lengths, totals)
+        _check_xlsx_sheet(zf.read(member), member, sheet_name, lengths, totals, max(1, uses.get(member, 0)))
 
 
 def _check_shared_strings(data: bytes, member: str) -> list[int]:
@@ -319,7 +321,8 @@ def _check_shared_strings(data: bytes, member: str) -> list[int]:
     return lengths
 
 
-def _check_xlsx_sheet(data: bytes, member: str, sheet: str, shared: Sequence[int], totals: _Totals) -> None:
+def _check_xlsx_sheet(data: bytes, member: str, sheet: str, shared: Sequence[int], totals: _Totals, uses: int = 1) -> None:
+    """One worksheet part, which ``uses`` sheets of the workbook name (each is built)."""
     label = f"'{_shown(sheet)}'" if sheet else member
     state = {"row": 0, "col": 0, "max_row": 0, "max_col": 0, "in_cell": 0, "in_v": 0, "text": 0, "filled": 0}
     cell_type: list[str] = [""]
@@ -393,7 +396,7 @@ def _check_xlsx_sheet(data: bytes, member: str, sheet: str, shared: Sequence[int
 
     _parse(data, member, start, end, chars)
     area = max(state["max_row"] * state["max_col"], dims[0] * dims[1])
-    totals.add(area=area, filled=state["filled"], text=state["text"], sheet=label)
+    totals.add(area=area * uses, filled=state["filled"] * uses, text=state["text"] * uses, sheet=label)
 
 
 # ------------------------------------------------------------------ ods

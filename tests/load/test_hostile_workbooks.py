@@ -249,3 +249,17 @@ def test_sheet_names_and_headers_reach_messages_with_their_control_characters_es
     assert len(lines) == 2, lines
     assert all(ch.isprintable() for ln in lines for ch in ln), lines
     assert "na\\x1b[2Jme" in lines[0] and "evil\\u202egnp" in lines[1], lines
+
+
+def test_one_sheet_part_named_by_many_sheets_is_counted_once_for_each(tmp_path: Path):
+    """64 sheets of the workbook all built from the one part of 30,000 cells: the reader builds it
+    64 times (1.9 million cells), so the part counts 64 times (alone it is within every bound)."""
+    columns = (b"A", b"B", b"C", b"D", b"E", b"F")
+    cells = b"".join(b'<row r="%d">' % r + b"".join(b'<c r="%s%d"><v>1</v></c>' % (c, r) for c in columns) + b"</row>"
+                     for r in range(2, 5002))
+    sheets = b"".join(b'<sheet xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+                      b'name="s%d" sheetId="%d" r:id="rId1"/>' % (i, i + 1) for i in range(1, 64))
+    raw = _patched(_book("xlsx"), {SHEET1: _sub(rb"</sheetData>", cells + b"</sheetData>"),
+                                  "xl/workbook.xml": _sub(rb"</sheets>", sheets + b"</sheets>")})
+    exc = _refused(tmp_path, "storms.xlsx", raw)
+    assert exc.issue.code == "W002" and "1920384 cells" in exc.issue.message
