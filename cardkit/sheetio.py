@@ -18,7 +18,6 @@ with the ``yaml-language-server`` modeline, atomically.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import enum
 import io
@@ -34,8 +33,9 @@ from xml.sax.saxutils import escape, quoteattr
 from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.fsutil import atomic_write_bytes
 from cardkit.load.kinds import FieldSpec, Kinds, KindSpec
-from cardkit.load.sheets import MAX_CELL_CHARS, _dotted, _leaf, read_sheet_file
+from cardkit.load.sheets import MAX_CELL_CHARS, QUOTE, _dotted, _leaf, escape_unprintable, quote_cell, read_sheet_file
 
+MAX_EXACT_INT = 2 ** 53  # larger integers are written as text: a spreadsheet number is a 64-bit float
 MAX_INDEXED = 8  # a list of up to this many scalars gets a column per item; longer ones one YAML cell
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 DOC_DATE = "2000-01-01T00:00:00Z"
@@ -121,9 +121,16 @@ def _flatten(value: Any, spec: FieldSpec | None, path: tuple[str | int, ...], ke
         out.append((key, path, _cell(value, spec, False)))
 
 
+class _Null:
+    """A null value in a cell of its own: written ``null``, never quoted."""
+
+
+NULL = _Null()
+
+
 def _cell(value: Any, spec: FieldSpec | None, item: bool) -> Any:
     if value is None:
-        return "null"
+        return NULL
     if item and spec is None and isinstance(value, str):  # an icon
         return value
     if spec is not None and _leaf(spec) == "scalar" and isinstance(value, str):
@@ -131,8 +138,34 @@ def _cell(value: Any, spec: FieldSpec | None, item: bool) -> Any:
     return value
 
 
-def kind_sheet(kind: KindSpec, cards: Sequence[Mapping[str, Any]], where: Sequence[str]) -> tuple[Sheet, list[Issue]]:
-    """One kind's cards as a sheet; ``where`` names each card's source for errors."""
+def _unwritable(text: str, xml: bool) -> str | None:
+    """Why a text cannot be a cell of the format (None: it can)."""
+    for ch in text:
+        o = ord(ch)
+        if 0xD800 <= o <= 0xDFFF:
+            return f"holds a lone surrogate (U+{o:04X}), which no file can store"
+        if xml and ((o < 0x20 and ch not in "\t\n\r") or o in (0xFFFE, 0xFFFF)):
+            return f"holds the control character U+{o:04X}, which an .xlsx or .ods cell cannot store (export as csv)"
+    return None
+
+
+def _written(v: Any) -> Cell | None:
+    """A cell value as the writers get it: a null as ``null``, an integer a
+    spreadsheet's 64-bit float cannot hold exactly as its digits (read back
+    exactly by an integer column), a text quoted by :func:`quote_cell`."""
+    if v is NULL:
+        return "null"
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_EXACT_INT:
+        return str(v)
+    if isinstance(v, str):
+        return QUOTE + v if v == "null" else quote_cell(v)
+    return v  # type: ignore[no-any-return]
+
+
+def kind_sheet(kind: KindSpec, cards: Sequence[Mapping[str, Any]], where: Sequence[str],
+               xml: bool = False) -> tuple[Sheet, list[Issue]]:
+    """One kind's cards as a sheet; ``where`` names each card's source for errors;
+    ``xml``: the cells go into an .xlsx or .ods file (no control characters)."""
     names = list(kind.fields)
     rows: list[dict[tuple[str | int, ...], Any]] = []
     keys: dict[tuple[str | int, ...], tuple[int, ...]] = {}
@@ -148,15 +181,18 @@ def kind_sheet(kind: KindSpec, cards: Sequence[Mapping[str, Any]], where: Sequen
                 issues.append(Issue("W010", f"{_dotted(path)}: {'an empty text' if v == '' else f'a text of {len(v)} characters'} "
                                             "cannot be a spreadsheet cell", file=origin))
                 continue
+            if isinstance(v, str) and (why := _unwritable(v, xml)):
+                issues.append(Issue("W010", f"{_dotted(path)}: the text {why}", file=origin))
+                continue
             keys.setdefault(path, key)
-            row[path] = v
+            row[path] = _written(v)
         rows.append(row)
     columns = sorted(keys, key=lambda p: (keys[p], len(p)))
     return Sheet(kind.file_kind, tuple(_dotted(p) for p in columns),
                  tuple(tuple(r.get(p) for p in columns) for r in rows)), issues
 
 
-def set_sheets(loaded: Any) -> list[Sheet]:
+def set_sheets(loaded: Any, xml: bool = False) -> list[Sheet]:
     """The sheets of a loaded set (:class:`~cardkit.load.project.LoadedSet`): one
     per kind, in the order the set's cards first show each kind; the card data
     as written in its files (defaults are not filled in)."""
@@ -170,7 +206,7 @@ def set_sheets(loaded: Any) -> list[Sheet]:
         grouped.setdefault(card.kind, []).append((raw, loaded.where(card.origin)))
     sheets, issues = [], []
     for kind_name, entries in grouped.items():
-        sheet, problems = kind_sheet(kinds.kinds[kind_name], [c for c, _ in entries], [w for _, w in entries])
+        sheet, problems = kind_sheet(kinds.kinds[kind_name], [c for c, _ in entries], [w for _, w in entries], xml)
         sheets.append(sheet)
         issues.extend(problems)
     if issues:
@@ -242,7 +278,7 @@ def _ods_text(text: str) -> str:
             if part.startswith("  "):
                 out.append(f' <text:s text:c="{len(part) - 1}"/>')
             else:
-                out.append(escape(part))
+                out.append(escape(part).replace("\r", "&#13;"))  # a raw CR would be read back as a line end
         body = "".join(out)
         if body.startswith(" "):
             body = '<text:s/>' + body[1:]
@@ -291,22 +327,50 @@ def write_ods(sheets: Sequence[Sheet]) -> bytes:
 
 
 def write_csv(sheet: Sheet) -> bytes:
-    """One sheet as UTF-8 CSV (``TRUE``/``FALSE`` written ``true``/``false``)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(sheet.header)
-    for row in sheet.rows:
-        w.writerow(["" if v is None else ("true" if v else "false") if isinstance(v, bool) else v for v in row])
-    return buf.getvalue().encode("utf-8")
+    """One sheet as UTF-8 CSV (``TRUE``/``FALSE`` written ``true``/``false``),
+    lines ending in LF; a field holding a comma, a quote or a line end (a lone
+    CR included, which :mod:`csv` would leave bare) is quoted."""
+    def field(v: Cell | None) -> str:
+        text = "" if v is None else ("true" if v else "false") if isinstance(v, bool) else str(v)
+        return '"' + text.replace('"', '""') + '"' if any(ch in text for ch in ',"\r\n') else text
+
+    lines = [",".join(field(v) for v in row) + "\n" for row in (sheet.header, *sheet.rows)]
+    return "".join(lines).encode("utf-8")
+
+
+def one_sheet(sheets: Sequence[Sheet]) -> Sheet:
+    """Several kinds' sheets as one, with a ``kind`` column first (what a single
+    ``.csv`` file holds): the columns of every kind, in order of first use."""
+    columns: list[str] = []
+    for sheet in sheets:
+        columns.extend(c for c in sheet.header if c not in columns)
+    at = {c: i for i, c in enumerate(columns)}
+    rows = []
+    for sheet in sheets:
+        for row in sheet.rows:
+            cells: list[Cell | None] = [None] * len(columns)
+            for c, v in zip(sheet.header, row):
+                cells[at[c]] = v
+            rows.append((sheet.name, *cells))
+    return Sheet(sheets[0].name if sheets else "cards", ("kind", *columns), tuple(rows))
 
 
 def export_set(loaded: Any, fmt: SheetFormat, out: Path) -> list[Path]:
-    """Write the set's cards to ``out`` (a file; for csv a folder of
-    ``<file_kind>.csv``); return the files written."""
-    sheets = set_sheets(loaded)
+    """Write the set's cards to ``out``: a workbook file; for csv, one ``.csv``
+    file with a ``kind`` column when ``out`` ends in ``.csv``, else a folder of
+    ``<file_kind>.csv`` files (what ``cardkit import`` takes back either way);
+    return the files written."""
+    if fmt is not SheetFormat.csv or out.suffix.lower() == ".csv":
+        if out.is_dir():
+            raise CardkitError(f"--out {out} is a folder; name the {fmt.value} file to write", code="F003")
+    sheets = set_sheets(loaded, xml=fmt is not SheetFormat.csv)
     if fmt is SheetFormat.csv:
+        if out.suffix.lower() == ".csv":
+            atomic_write_bytes(out, write_csv(one_sheet(sheets)))
+            return [out]
         if out.exists() and not out.is_dir():
-            raise CardkitError(f"--out {out} is a file; csv export writes a folder of <file_kind>.csv files", code="F003")
+            raise CardkitError(f"--out {out} is a file; csv export writes a folder of <file_kind>.csv files "
+                               "(or name a .csv file to get one file with a kind column)", code="F003")
         written = []
         for sheet in sheets:
             atomic_write_bytes(out / f"{sheet.name}.csv", write_csv(sheet))
@@ -407,10 +471,173 @@ def _card_docs(loaded: Any) -> Iterator[tuple[str, Any]]:
             yield key, doc
 
 
-def import_sheet(root: Path, loaded: Any, sheet: Path) -> tuple[list[Imported], list[Issue]]:
-    """Check the cards of ``sheet`` against the set's kinds and write them into
-    the set's YAML files; raise :class:`CardkitError` with every problem and
-    write nothing if any card fails.  Returns what was written and warnings."""
+def _sheet_files(sheet: Path, rel: str) -> list[Path]:
+    """The files of what ``cardkit export`` wrote: a workbook, a ``.csv`` file,
+    or a folder of ``<file_kind>.csv`` files."""
+    if sheet.is_dir():
+        files = sorted(p for p in sheet.iterdir() if p.suffix.lower() == ".csv" and p.is_file())
+        if not files:
+            raise CardkitError(Issue("F001", "the folder holds no .csv files to import", file=rel))
+        return files
+    if not sheet.is_file():
+        raise CardkitError(Issue("F001", "file does not exist", file=rel))
+    return [sheet]
+
+
+def _card_id(card: Any, index: int) -> str:
+    return str(card.get("id")) if isinstance(card, dict) and card.get("id") is not None else f"#{index + 1}"
+
+
+_COMMENT = re.compile(r"""^(?:[^"'#]|"(?:[^"\\]|\\.)*"|'(?:[^']|'')*')*?(?:^|\s)(#.*)$""")
+
+
+def _comment_of(line: str) -> str | None:
+    """The comment on a YAML line, if any (a ``#`` outside quotes, at the start
+    or after a space)."""
+    m = _COMMENT.match(line.rstrip("\r\n"))
+    return m.group(1) if m else None
+
+
+def _card_lines(card: Mapping[str, Any], dash: int) -> list[str]:
+    lines = []
+    for n, (key, value) in enumerate(card.items()):
+        lines.append(f"{' ' * dash}{'- ' if n == 0 else '  '}{scalar(key)}: {flow(value)}\n")
+    return lines or [f"{' ' * dash}- {{}}\n"]
+
+
+@dataclass(frozen=True)
+class Spliced:
+    """A card file's new text, and the comments that text no longer holds
+    (line number and comment), each inside a card that changed."""
+
+    text: str
+    lost: tuple[tuple[int, str], ...]
+
+
+def splice_cards(text: str, doc: Any, cards: Sequence[Mapping[str, Any]]) -> Spliced | None:
+    """``text`` (a YAML card file, parsed as ``doc``) with its cards replaced by
+    ``cards``, keeping every line of every card that did not change (comments
+    included), the comments between cards and everything around the list; a
+    changed card is rewritten (its own comments are reported lost), a new one
+    added, a card no longer there dropped.  None when the cards are not a block
+    list of one item a line start (then only a whole rewrite is possible)."""
+    old = doc.data.get("cards") if isinstance(doc.data, dict) else None
+    if not isinstance(old, list) or not old:
+        return None
+    lines = text.splitlines(keepends=True)
+    starts: list[int] = []
+    dash = -1
+    for i in range(len(old)):
+        line, col = doc.marks.get(("cards", i), (0, 0))
+        if not 1 <= line <= len(lines):
+            return None
+        ln = lines[line - 1]
+        at = len(ln) - len(ln.lstrip(" "))
+        if ln[at:at + 2] != "- " or col - 1 <= at or (dash >= 0 and at != dash) or (starts and line - 1 <= starts[-1]):
+            return None
+        dash = at
+        starts.append(line - 1)
+    end = len(lines)
+    for k in range(starts[-1] + 1, len(lines)):
+        stripped = lines[k].strip()
+        indent = len(lines[k]) - len(lines[k].lstrip(" "))
+        if stripped and not stripped.startswith("#") and indent <= dash and not lines[k][indent:].startswith("- "):
+            end = k
+            break
+    bounds = starts + [end]
+    bodies: list[list[str]] = []
+    leads: list[list[str]] = [[]]
+    for i in range(len(old)):
+        body = lines[bounds[i]:bounds[i + 1]]
+        trail: list[str] = []
+        while len(body) > 1 and (not body[-1].strip() or body[-1].lstrip().startswith("#")):
+            trail.insert(0, body.pop())
+        bodies.append(body)
+        leads.append(trail)
+    tail = leads.pop() + lines[end:]
+    by_id = {_card_id(c, i): i for i, c in enumerate(old)}
+    out = lines[:starts[0]]
+    lost: list[tuple[int, str]] = []
+    for n, card in enumerate(cards):
+        j = by_id.get(_card_id(card, n))
+        if j is None:
+            out += _card_lines(card, dash)
+            continue
+        out += leads[j]
+        if old[j] == card:
+            out += bodies[j]
+        else:
+            out += _card_lines(card, dash)
+            lost += [(starts[j] + 1 + k, c) for k, ln in enumerate(bodies[j]) if (c := _comment_of(ln))]
+    out += tail
+    if out and not out[-1].endswith("\n"):
+        out[-1] += "\n"
+    return Spliced("".join(out), tuple(lost))
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What an import wrote (or, when refused, would have written), what it
+    says about each change, and its warnings."""
+
+    written: list[Imported]
+    notes: list[str]
+    warnings: list[Issue]
+
+
+def _diff(rel_file: str, old_doc: Any, old: Sequence[Any], new: Sequence[Any], prune: bool
+          ) -> tuple[list[str], list[Issue]]:
+    """Notes on what changes between the cards of a file and a sheet's, and a
+    W013 issue for each card or field the sheet drops (unless ``prune``)."""
+    notes: list[str] = []
+    issues: list[Issue] = []
+    old_ids = {_card_id(c, i): c for i, c in enumerate(old)}
+    new_ids = {_card_id(c, i): c for i, c in enumerate(new)}
+
+    def where(cid: str, key: str | None = None) -> str:
+        if old_doc is None:
+            return rel_file
+        i = list(old_ids).index(cid)
+        line, _ = old_doc.mark(("cards", i) + ((key,) if key else ()))
+        return f"{rel_file}:{line}"
+
+    def drop(cid: str, what: str, key: str | None = None) -> None:
+        if prune:
+            notes.append(f"{rel_file}: removes {what}")
+        else:
+            issues.append(Issue("W013", f"import would remove {what}: the sheet does not have it "
+                                        "(run with --prune to remove it)", file=where(cid, key)))
+
+    for cid in old_ids:
+        if cid not in new_ids:
+            drop(cid, f"card '{cid}'")
+    for cid, card in new_ids.items():
+        before = old_ids.get(cid)
+        if before is None:
+            notes.append(f"{rel_file}: adds card '{cid}'")
+            continue
+        if not isinstance(before, dict) or not isinstance(card, dict):
+            continue
+        for key in before:
+            if key not in card:
+                drop(cid, f"field '{key}' of card '{cid}'", key)
+        added = [k for k in card if k not in before]
+        changed = [k for k in card if k in before and before[k] != card[k]]
+        if added:
+            notes.append(f"{rel_file}: adds {', '.join(added)} to card '{cid}'")
+        if changed:
+            notes.append(f"{rel_file}: changes {', '.join(changed)} of card '{cid}'")
+    return notes, issues
+
+
+def import_sheet(root: Path, loaded: Any, sheet: Path, prune: bool = False, force: bool = False) -> ImportResult:
+    """Check the cards of ``sheet`` (a workbook, a ``.csv`` file or a folder of
+    them, as ``cardkit export`` wrote it) against the set's kinds and write
+    them into the set's YAML files; raise :class:`CardkitError` with every
+    problem and write nothing if any card fails, if the sheet drops a card or
+    a field (W013, unless ``prune``) or if a comment would be lost (W014,
+    unless ``force``).  A file whose cards did not change is not written at
+    all; one that changed keeps every unchanged card's lines and comments."""
     from cardkit.load import kinds as kindsmod
     from cardkit.plugins import plugin_for
     from cardkit.load.project import KINDS_FILE, _effect_kind_issues, _rel, game_schemas_of
@@ -419,13 +646,21 @@ def import_sheet(root: Path, loaded: Any, sheet: Path) -> tuple[list[Imported], 
 
     kinds: Kinds = loaded.kinds
     rel = _rel(root, sheet)
-    if not sheet.is_file():
-        raise CardkitError(Issue("F001", "file does not exist", file=rel))
-    docs, issues = read_sheet_file(sheet, rel, kinds)
+    docs = []
+    issues: list[Issue] = []
+    for path in _sheet_files(sheet, rel):
+        got, problems = read_sheet_file(path, _rel(root, path), kinds)
+        docs.extend(got)
+        issues.extend(problems)
     plugin_vocab = _vocabularies(loaded)
     game_schemas = game_schemas_of(plugin_for(loaded.set.game))
+    seen_kinds: dict[str, str] = {}
     for doc in docs:
         kind = kinds.by_file[doc.data["kind"]]
+        if kind.file_kind in seen_kinds:
+            issues.append(Issue("W011", f"cards of kind '{kind.file_kind}' are in two files ({seen_kinds[kind.file_kind]}, "
+                                        f"{doc.source}); import takes one", file=rel))
+        seen_kinds[kind.file_kind] = doc.source
         issues.extend(p for p in validate_with(doc, validator_for(kind.file_kind, kindsmod.derive_schema(kind, KINDS_FILE),
                                                                   game_schemas))
                       if not doc.follow_on(p))
@@ -438,21 +673,56 @@ def import_sheet(root: Path, loaded: Any, sheet: Path) -> tuple[list[Imported], 
     for key, doc in _card_docs(loaded):
         existing.setdefault(doc.data["kind"], []).append(key)
     plans: list[tuple[Path, bytes, Imported]] = []
+    notes: list[str] = []
     warnings: list[Issue] = []
     manifest_rel = f"{loaded.set.directory}/set.yaml"
+    for kind_name in sorted(set(existing) - set(seen_kinds)):
+        notes.append(f"{', '.join(existing[kind_name])}: left as it is (the sheet has no {kind_name} cards)")
     for doc in docs:
         fk = doc.data["kind"]
+        cards = doc.data["cards"]
         targets = existing.get(fk, [])
         if len(targets) > 1:
             raise CardkitError(Issue("W011", f"the set has {len(targets)} YAML files of kind '{fk}' ({', '.join(targets)}); "
                                              "import writes one: merge them first", file=rel))
         target = root / targets[0] if targets else set_dir / f"{fk}.yaml"
-        text = card_yaml(fk, doc.data["cards"], rel)
-        if parse_yaml(text, "import").data != doc.data:  # the writer's promise, checked
-            raise CardkitError(Issue("W011", f"the cards of kind '{fk}' cannot be written as YAML that reads back the same", file=rel))
-        plans.append((target, text.encode("utf-8"), Imported(target, fk, len(doc.data["cards"]))))
-    sheet_name = sheet.resolve().relative_to(set_dir.resolve()).as_posix() if sheet.resolve().is_relative_to(set_dir.resolve()) else None
-    names = [target.relative_to(set_dir).as_posix() for target, _, _ in plans]
+        target_rel = targets[0] if targets else _rel(root, target)
+        old_doc = loaded.docs[targets[0]] if targets else None
+        old_cards = old_doc.data["cards"] if old_doc is not None else []
+        said, dropped = _diff(target_rel, old_doc, old_cards, cards, prune)
+        issues.extend(dropped)
+        if old_doc is not None and old_cards == cards:
+            notes.append(f"{target_rel}: unchanged ({len(cards)} cards), not written")
+            continue
+        notes.extend(said)
+        text = None
+        if old_doc is not None:
+            before = target.read_text(encoding="utf-8")
+            spliced = splice_cards(before, old_doc, cards)
+            if spliced is None:  # only a whole rewrite: every comment of the file goes
+                lost = [(n + 1, c) for n, ln in enumerate(before.splitlines())
+                        if (c := _comment_of(ln)) and not c.startswith("# yaml-language-server:")]
+            else:
+                lost = list(spliced.lost)
+                text = spliced.text
+            if not force:
+                issues.extend(Issue("W014", f"import would drop this comment (its card changed): "
+                                            f"{escape_unprintable(c[:80])} (run with --force to drop it)",
+                                    file=f"{target_rel}:{n}") for n, c in lost)
+        if text is None:
+            text = card_yaml(fk, cards, rel)
+        parsed = parse_yaml(text, "import").data
+        if not isinstance(parsed, dict) or parsed.get("cards") != cards or parsed.get("kind") != fk:
+            text = card_yaml(fk, cards, rel)  # the splice did not read back the same: the plain form does
+            if parse_yaml(text, "import").data != doc.data:  # the writer's promise, checked
+                raise CardkitError(Issue("W011", f"the cards of kind '{fk}' cannot be written as YAML that reads back the same",
+                                         file=rel))
+        plans.append((target, text.encode("utf-8"), Imported(target, fk, len(cards))))
+    if issues:
+        raise CardkitError(issues)
+    single = sheet.is_file() and sheet.resolve().is_relative_to(set_dir.resolve())
+    sheet_name = sheet.resolve().relative_to(set_dir.resolve()).as_posix() if single else None
+    names = [target.relative_to(set_dir).as_posix() for target, _, _ in plans if target.parent == set_dir]
     manifest = set_dir / "set.yaml"
     if sheet_name in listed or any(n not in listed for n in names):
         before = manifest.read_text(encoding="utf-8")
@@ -469,7 +739,7 @@ def import_sheet(root: Path, loaded: Any, sheet: Path) -> tuple[list[Imported], 
             plans.append((manifest, after.encode("utf-8"), Imported(manifest, "set", 0, note=change)))
     for path, data, _ in plans:
         atomic_write_bytes(path, data)
-    return [p[2] for p in plans], warnings
+    return ImportResult([p[2] for p in plans], notes, warnings)
 
 
 def _vocabularies(loaded: Any) -> Mapping[str, frozenset[str]]:

@@ -46,24 +46,58 @@ def export_cmd(out: Annotated[Path, typer.Option("--out", help="the workbook to 
 
 
 @app.command("import")
-def import_cmd(file: Annotated[Path, typer.Argument(help="a .xlsx, .ods or .csv file of cards")],
+def import_cmd(file: Annotated[Path, typer.Argument(help="a .xlsx, .ods or .csv file of cards, or a folder of .csv files "
+                                                         "(what cardkit export wrote)")],
                set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
+               prune: Annotated[bool, typer.Option("--prune", help="remove the cards and fields the sheet no longer has")] = False,
+               force: Annotated[bool, typer.Option("--force", help="drop the comments inside cards that changed")] = False,
                root: RootOpt = Path(".")) -> None:
     """Write the cards of a spreadsheet into the set's YAML card files (one per
     kind, with the editor modeline).  Every card is checked first, with the
-    same located cell errors as validate; nothing is written unless all pass."""
+    same located cell errors as validate; nothing is written unless all pass.
+    A file whose cards did not change is left as it is; in one that changed,
+    every unchanged card keeps its lines and comments.  Cards or fields the
+    sheet lacks are removed only with --prune; a comment inside a changed card
+    is dropped only with --force.  The catalogs' references are refreshed
+    afterwards (as cardkit l10n update does)."""
     from cardkit.load.sheets import is_sheet
     from cardkit.sheetio import import_sheet
 
-    if not is_sheet(file.name):
-        raise CardkitError(Issue("W001", "not a spreadsheet: import reads .xlsx, .ods and .csv files", file=str(file)))
+    if not file.is_dir() and not is_sheet(file.name):
+        raise CardkitError(Issue("W001", "not a spreadsheet: import reads .xlsx, .ods and .csv files, or a folder of "
+                                         ".csv files", file=str(file)))
     project = _load(root)
     sid = _set_id(project, set_id)
     project.card_set(sid)
     loaded = project.sets[sid]
     if loaded.kinds is None:
         raise CardkitError([i for i in project.issues if i.severity is Severity.ERROR])
-    done, warnings = import_sheet(root, loaded, file)
-    _echo_issues(warnings)
-    for item in done:
+    result = import_sheet(root, loaded, file, prune=prune, force=force)
+    _echo_issues(result.warnings)
+    for note in result.notes:
+        typer.echo(note)
+    for item in result.written:
         typer.echo(f"wrote {item.path} ({item.what})")
+    if result.written:
+        _refresh_catalogs(root)
+
+
+def _refresh_catalogs(root: Path) -> None:
+    """After an import changed card files, bring the catalogs' ``#:`` references
+    (and anything else an update would change) up to date, through the same
+    path as ``cardkit l10n update``; a project without catalogs gets none."""
+    from cardkit.i18n.budget import translation_domains
+    from cardkit.i18n.catalogs import plan_update, pot_path, project_locales, write_plans
+
+    project = _load(root)
+    if any(i.severity is Severity.ERROR for i in project.issues):
+        typer.echo("catalogs not updated: the project has errors (run cardkit validate, then cardkit l10n update)")
+        return
+    locales = project_locales(root)
+    for domain, strings, budgets in translation_domains(project):
+        if not pot_path(root, domain).exists():
+            continue
+        plans = plan_update(root, domain, strings, locales, budgets)
+        by_path = {p.path: p for p in plans}
+        for path in write_plans(plans):
+            typer.echo(f"updated {path.relative_to(root)}: {by_path[path].summary()}")

@@ -31,15 +31,19 @@ names the cell, ``cards/x/ships.xlsx:ships!C4``.
 
 Nothing is trusted: the file size, the zip's entries and their uncompressed
 sizes are checked with :mod:`zipfile` before the workbook is opened (a zip bomb
-is refused with one line), and the extent of every sheet is read from its XML
-before :mod:`python_calamine` builds it, so a lone cell at ``XFD1048576``
-cannot make it allocate a billion cells.
+is refused with one line); :mod:`cardkit.load.workbook` then checks the
+workbook as python_calamine will read it (the format its suffix names, every
+sheet it links to, strict cell references, declared counts, repeats, the cells
+and text of the whole workbook) and runs the reader in a child process under a
+memory cap, so a lone cell at ``XFD1048576`` or a lying shared-string count
+cannot make it allocate gigabytes.
 """
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
 import io
 import math
 import re
@@ -48,19 +52,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
-from xml.etree import ElementTree
 
 from cardkit.errors import Issue, JsonPath
 from cardkit.load.kinds import FieldSpec, Kinds, KindSpec
+from cardkit.load.workbook import MAX_COLUMNS, MAX_FILLED, MAX_ROWS, MAX_SHEETS, Refused, check_workbook, read_guarded
 from cardkit.load.yamlsafe import YamlDoc, YamlError, parse_yaml
 
 SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
 MAX_FILE_BYTES = 16 << 20  # the workbook file itself
 MAX_ZIP_ENTRIES = 256
 MAX_UNCOMPRESSED = 64 << 20  # all entries together, as the zip declares them and as they inflate
-MAX_SHEETS = 64
-MAX_ROWS = 5001  # the header row and 5000 cards
-MAX_COLUMNS = 256
 MAX_CELL_CHARS = 10_000
 MAX_FLOW_BYTES = 64 << 10  # a YAML flow value in one cell
 
@@ -68,7 +69,27 @@ Scalar = str | int | float | bool | None
 LeafKind = Literal["str", "int", "bool", "flow", "scalar"]
 _PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d{1,4}\])*")
 _SEGMENT = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d{1,4})\]")
-_INT = re.compile(r"[+-]?\d{1,18}")
+_INT = re.compile(r"[+-]?\d{1,100}")  # as text: an integer too long for a spreadsheet's number
+ERROR_VALUE = re.compile(r"#(?:DIV/0!|N/A|NAME\?|NULL!|NUM!|REF!|VALUE!|GETTING_DATA)")
+_PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+QUOTE = "'"
+
+
+def quote_cell(text: str) -> str:
+    """A text as ``cardkit export`` writes it in a cell: with a ``'`` before it
+    when it starts with ``= + - @``, a tab, a CR or ``'`` itself, or reads as a
+    spreadsheet error value (``#N/A``), so that no spreadsheet program takes it
+    for a formula (OWASP's advice on CSV injection) and the reader, which takes
+    one leading ``'`` off every text cell, gets the text back exactly.  A plain
+    number (``-3``) carries no formula and stays as it is.
+
+    >>> [quote_cell(t) for t in ("=HYPERLINK(1)", "-3", "'quoted", "#N/A", "plain")]
+    ["'=HYPERLINK(1)", '-3', "''quoted", "'#N/A", 'plain']
+    """
+    if (text[:1] in ("=", "+", "-", "@", "\t", "\r", QUOTE) and not _PLAIN_NUMBER.fullmatch(text)) \
+            or ERROR_VALUE.fullmatch(text.strip()):
+        return QUOTE + text
+    return text
 _PLURAL_KEYS = ("text", "plural", "count")
 _MISSING_KEY = re.compile(r"missing required key '([^']+)'")
 
@@ -95,11 +116,10 @@ def column_letters(col: int) -> str:
     return out
 
 
-def _col_index(letters: str) -> int:
-    n = 0
-    for ch in letters:
-        n = n * 26 + (ord(ch) - 64)
-    return n - 1
+
+@functools.lru_cache(maxsize=1024)
+def _letters_of(col: int) -> str:
+    return column_letters(col)
 
 
 @dataclass(frozen=True)
@@ -112,11 +132,15 @@ class Table:
 
     def cell(self, row: int, col: int) -> str:
         """The A1 name of a cell, with its sheet: ``ships!C4`` (0-based row and column)."""
-        a1 = f"{column_letters(col)}{row + 1}"
+        return f"{self._prefix}{_letters_of(col)}{row + 1}"
+
+    @functools.cached_property
+    def _prefix(self) -> str:
         if self.name is None:
-            return a1
-        name = self.name if re.fullmatch(r"[A-Za-z0-9_.-]+", self.name) else "'" + self.name.replace("'", "''") + "'"
-        return f"{name}!{a1}"
+            return ""
+        name = self.name if re.fullmatch(r"[A-Za-z0-9_.-]+", self.name) else \
+            "'" + escape_unprintable(self.name).replace("'", "''") + "'"
+        return f"{name}!"
 
 
 @dataclass
@@ -206,108 +230,24 @@ def check_zip(raw: bytes, file: str) -> zipfile.ZipFile:
     return zf
 
 
-def _xml_root_iter(data: bytes) -> Iterator[tuple[str, ElementTree.Element]]:
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:  # no entity expansion, ever
-        raise ValueError("a DOCTYPE or ENTITY declaration")
-    yield from ElementTree.iterparse(io.BytesIO(data), ("start", "end"))
-
-
-def _extent_xlsx(zf: zipfile.ZipFile, file: str) -> None:
-    """Refuse a worksheet with a cell beyond the row or column bounds (from its XML)."""
-    for name in zf.namelist():
-        if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
-            continue
-        row_no = 0
-        col_no = 0
-        try:
-            for edge, elem in _xml_root_iter(zf.read(name)):
-                tag = elem.tag.rsplit("}", 1)[-1]
-                if edge == "start" and tag == "row":
-                    r = elem.get("r")
-                    row_no = int(r) if r and r.isdigit() else row_no + 1
-                    col_no = 0
-                    if row_no > MAX_ROWS:
-                        raise _fail("W002", f"a sheet has a row {row_no}; the limit is {MAX_ROWS} rows", file)
-                elif edge == "start" and tag == "c":
-                    ref = elem.get("r") or ""
-                    m = re.fullmatch(r"([A-Z]{1,3})(\d{1,7})", ref)
-                    col_no = _col_index(m.group(1)) + 1 if m else col_no + 1
-                    if m and int(m.group(2)) > MAX_ROWS:
-                        raise _fail("W002", f"a sheet has a cell {ref}; the limit is {MAX_ROWS} rows", file)
-                    if col_no > MAX_COLUMNS:
-                        raise _fail("W002", f"a sheet has a cell in column {col_no}; the limit is {MAX_COLUMNS} columns", file)
-                elif edge == "end":
-                    elem.clear()
-        except (ElementTree.ParseError, ValueError) as exc:
-            raise _fail("W001", f"the workbook's {name} is not well-formed XML ({exc})", file) from None
-
-
-_ODS_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
-_ODS_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
-
-
-def _extent_ods(zf: zipfile.ZipFile, file: str) -> None:
-    """Refuse a spreadsheet whose repeated rows or cells with content reach
-    beyond the bounds (LibreOffice repeats empty rows and cells freely; those
-    are fine)."""
-    try:
-        data = zf.read("content.xml")
-    except KeyError:
-        raise _fail("W001", "not an OpenDocument spreadsheet: no content.xml", file) from None
-    row_no = 0
-    col_no = 0
-    row_repeat = 1
-    try:
-        for edge, elem in _xml_root_iter(data):
-            if elem.tag == _ODS_TABLE + "table" and edge == "start":
-                row_no = 0
-            elif elem.tag == _ODS_TABLE + "table-row":
-                if edge == "start":
-                    row_repeat = int(elem.get(_ODS_TABLE + "number-rows-repeated", "1"))
-                    col_no = 0
-                else:
-                    row_no += row_repeat
-                    elem.clear()
-            elif elem.tag in (_ODS_TABLE + "table-cell", _ODS_TABLE + "covered-table-cell") and edge == "end":
-                repeat = int(elem.get(_ODS_TABLE + "number-columns-repeated", "1"))
-                filled = elem.get(_ODS_OFFICE + "value-type") is not None or len(elem) > 0
-                col_no += repeat
-                if filled:
-                    if col_no > MAX_COLUMNS:
-                        raise _fail("W002", f"a sheet has a cell in column {col_no}; the limit is {MAX_COLUMNS} columns", file)
-                    if row_no + row_repeat > MAX_ROWS:
-                        raise _fail("W002", f"a sheet has a cell in row {row_no + row_repeat}; the limit is {MAX_ROWS} rows", file)
-    except (ElementTree.ParseError, ValueError) as exc:
-        raise _fail("W001", f"the workbook's content.xml is not well-formed XML ({exc})", file) from None
-
-
 def read_tables(path: Path, file: str, root: Path | None = None) -> list[Table]:
     """Every sheet of a ``.csv``, ``.xlsx`` or ``.ods`` file, bounded; raise
-    :class:`SheetError` for a file that cannot be read at all."""
+    :class:`SheetError` for a file that cannot be read at all.  A workbook is
+    checked as its reader will read it (:func:`cardkit.load.workbook.check_workbook`),
+    then read under the memory guard (:func:`cardkit.load.workbook.read_guarded`)."""
     raw = _read_bytes(path, file, root)
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return [_read_csv(raw, file, path.stem)]
     zf = check_zip(raw, file)
-    (_extent_xlsx if suffix == ".xlsx" else _extent_ods)(zf, file)
-    import python_calamine
-
     try:
-        book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(raw))
-        names = list(book.sheet_names)
-        if len(names) > MAX_SHEETS:
-            raise _fail("W002", f"the workbook holds {len(names)} sheets; the limit is {MAX_SHEETS}", file)
-        tables = []
-        for name in names:
-            if name.startswith("_"):
-                continue
-            sheet = book.get_sheet_by_name(name)
-            tables.append(Table(name, sheet.to_python(skip_empty_area=False, nrows=MAX_ROWS)))
-    except SheetError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - calamine's errors (CalamineError, XmlError, ZipError, ...) share no base class
-        raise _fail("W001", f"cannot read the workbook: {str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__}", file) from None
-    return tables
+        check_workbook(zf, suffix)
+        sheets = read_guarded(raw, MAX_ROWS)
+    except Refused as exc:
+        raise _fail(exc.code, exc.message, file) from None
+    if len(sheets) > MAX_SHEETS:
+        raise _fail("W002", f"the workbook holds {len(sheets)} sheets; the limit is {MAX_SHEETS}", file)
+    return [Table(name, rows) for name, rows in sheets if rows is not None]
 
 
 def _read_csv(raw: bytes, file: str, stem: str) -> Table:
@@ -318,12 +258,17 @@ def _read_csv(raw: bytes, file: str, stem: str) -> Table:
         raise _fail("W001", f"a CSV file must be UTF-8; byte 0x{raw[exc.start]:02x} on line {line} is not", file) from None
     text = text.removeprefix("\ufeff")
     rows: list[list[str]] = []
+    filled = 0
     try:
         for row in csv.reader(io.StringIO(text, newline=""), strict=True):
             if len(rows) >= MAX_ROWS:
                 raise _fail("W002", f"more than {MAX_ROWS} rows; the limit is {MAX_ROWS}", file)
             if len(row) > MAX_COLUMNS:
                 raise _fail("W002", f"row {len(rows) + 1} has {len(row)} columns; the limit is {MAX_COLUMNS}", file)
+            filled += sum(1 for v in row if v)
+            if filled > MAX_FILLED:
+                raise _fail("W002", f"more than {MAX_FILLED} filled cells (at row {len(rows) + 1}); the limit is "
+                                    f"{MAX_FILLED}", file)
             rows.append(row)
     except csv.Error as exc:
         raise _fail("W001", f"not a valid CSV file: {exc}", file) from None
@@ -409,9 +354,17 @@ class _Reader:
         self.kinds = kinds
         self.issues: list[Issue] = []
         self.docs: dict[str, SheetDoc] = {}  # file_kind -> doc
+        self.leaves: dict[tuple[str, tuple[str | int, ...]], tuple[LeafKind, FieldSpec | None] | str] = {}
         # a sheet (or a kind cell) names a kind by file_kind or kind name, in any case: "Ships" is ships
         self.by_name = {**{k.name.lower(): k for k in kinds.kinds.values()},
                         **{fk.lower(): k for fk, k in kinds.by_file.items()}}
+
+    def leaf(self, kind: KindSpec, path: tuple[str | int, ...]) -> tuple[LeafKind, FieldSpec | None] | str:
+        """:func:`leaf_of`, once per kind and column (a sheet asks it for every cell)."""
+        key = (kind.name, path)
+        if key not in self.leaves:
+            self.leaves[key] = leaf_of(kind, path)
+        return self.leaves[key]
 
     def issue(self, code: str, message: str, table: Table, row: int, col: int) -> None:
         self.issues.append(Issue(code, message, file=f"{self.file}:{table.cell(row, col)}"))
@@ -455,7 +408,7 @@ class _Reader:
         if fixed is not None:
             bad = set()
             for c in data_columns:
-                how = leaf_of(fixed, c.path)
+                how = self.leaf(fixed, c.path)
                 if isinstance(how, str):
                     code = "S001" if how.startswith("unknown key") else "W004"
                     allowed = ", ".join(["id", *fixed.fields]) if code == "S001" and len(c.path) == 1 else ""
@@ -491,7 +444,11 @@ class _Reader:
         ok = True
         for c in columns:
             raw = row[c.index] if c.index < len(row) else ""
-            how = leaf_of(kind, c.path)
+            if _blank(raw) and not check_columns:
+                if len(c.path) == 1:
+                    doc.empty[(index, str(c.path[0]))] = table.cell(ri, c.index)
+                continue
+            how = self.leaf(kind, c.path)
             if isinstance(how, str):
                 if check_columns and not _blank(raw):
                     code = "S001" if how.startswith("unknown key") else "W004"
@@ -534,13 +491,16 @@ class _Reader:
             doc.failed = True
 
     def convert(self, raw: Any, leaf: LeafKind, spec: FieldSpec | None, table: Table, ri: int, ci: int) -> Any:
+        quoted = isinstance(raw, str) and raw.startswith(QUOTE)
+        if quoted:
+            raw = raw[1:]  # a text written with a leading ' (quote_cell): exactly what follows, never an error value
         if isinstance(raw, str) and len(raw) > MAX_CELL_CHARS:
             raise _CellError("W003", f"a cell of {len(raw)} characters; the limit is {MAX_CELL_CHARS}")
         if isinstance(raw, (dt.date, dt.time, dt.datetime, dt.timedelta)):
             raw = raw.isoformat() if not isinstance(raw, dt.timedelta) else str(raw)
         if isinstance(raw, float) and not math.isfinite(raw):
             raise _CellError("W008", "a cell holds a number that is not finite")
-        if isinstance(raw, str) and re.fullmatch(r"#(?:DIV/0!|N/A|NAME\?|NULL!|NUM!|REF!|VALUE!|GETTING_DATA)", raw.strip()):
+        if not quoted and isinstance(raw, str) and ERROR_VALUE.fullmatch(raw.strip()):
             raise _CellError("W008", f"a cell holds the spreadsheet error {raw.strip()} (its formula failed)")
         if spec is not None and spec.nullable and raw == "null" and leaf != "flow":
             return None
@@ -594,8 +554,31 @@ def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and value == "")
 
 
+def escape_unprintable(text: str) -> str:
+    """``text`` with every character a terminal could act on written as an escape
+    (``\\x1b``, ``\\u202e``): a sheet name or header quoted in a message
+    cannot move the cursor, recolour the terminal or reorder the line.
+
+    >>> escape_unprintable("ships\\x1b[2J\\u202e")
+    'ships\\\\x1b[2J\\\\u202e'
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return "".join(out)
+
+
 def _quote(value: Any) -> str:
-    text = repr(value) if not isinstance(value, str) else f"'{value}'"
+    text = repr(value) if not isinstance(value, str) else f"'{escape_unprintable(value)}'"
     return text if len(text) <= 42 else text[:40] + "...'"
 
 

@@ -133,7 +133,7 @@ def test_an_export_is_byte_identical_on_rerun(fmt: str, tmp_path: Path, cli):
         out = tmp_path / f"{n}.{fmt}"
         result = cli("export", "--root", str(EXAMPLE), "--set", "tidelights", "--format", fmt, "--out", str(out))
         assert result.code == 0, result.err
-        outs.append(sorted((p.name, p.read_bytes()) for p in out.iterdir()) if fmt == "csv" else out.read_bytes())
+        outs.append(out.read_bytes())  # (a --out ending in .csv is one file with a kind column)
         time.sleep(1.1 if n == 1 else 0)  # a zip time or document date taken from the clock would differ
     assert outs[0] == outs[1]
     if fmt != "csv":
