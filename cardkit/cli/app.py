@@ -79,10 +79,13 @@ def main() -> None:
     """Console entry point and the single exception boundary: a usage mistake
     prints the usage message (exit 2), a cardkit error its located lines (exit
     1), an interrupt exits 130; no traceback unless ``CARDKIT_DEBUG=1``."""
+    from cardkit.fsutil import write_scope
+
     try:
         _mount_game_commands()
         _reflow_help(app)
-        code = app(standalone_mode=False)  # a command's typer.Exit comes back as its code
+        with write_scope():  # a command writes only under --root and the --out it was given (F006)
+            code = app(standalone_mode=False)  # a command's typer.Exit comes back as its code
         if code == 130:  # Typer's word for Ctrl-C
             typer.echo("interrupted", err=True)
         sys.exit(code if isinstance(code, int) else 0)

@@ -10,7 +10,7 @@ import typer
 
 from cardkit.errors import CardkitError, Issue
 from cardkit.cli.app import l10n_app
-from cardkit.cli.common import Format, RootOpt, _clean_project, _Progress
+from cardkit.cli.common import Format, RootOpt, _clean_project, _Progress, allow_out
 
 
 def _domains(project):  # -> list[(domain, strings, budgets)]
@@ -125,7 +125,7 @@ def l10n_check(root: RootOpt = Path("."),
 
 @l10n_app.command("review")
 def l10n_review(root: RootOpt = Path("."),
-                out: Annotated[Optional[Path], typer.Option("--out", help="folder to write, replaced as a whole (default: output/review under --root)")] = None,
+                out: Annotated[Optional[Path], typer.Option("--out", help="folder to write, replaced as a whole (default: output/review under --root)", callback=allow_out)] = None,
                 locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to review (default: all with catalogs)")] = None,
                 set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to review (default: all)")] = None,
                 dpi: Annotated[int, typer.Option("--dpi", help="resolution of the card images")] = 120,
