@@ -9,7 +9,7 @@ import sys
 
 import typer
 
-from cardkit.errors import CardkitError, Issue, Severity
+from cardkit.errors import CardkitError, Issue, Severity, neutral
 from cardkit.cli.common import _echo_issues
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -107,7 +107,7 @@ def main() -> None:
             raise
         if isinstance(exc, OSError):  # the machine refused: a full disk, a folder that cannot be written
             where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-            typer.echo(f"cardkit: error[F003]: {where}{exc.strerror or exc}", err=True)
+            typer.echo(Issue("F003", f"{where}{exc.strerror or exc}").format(), err=True)
             sys.exit(1)
-        typer.echo(f"internal error: {type(exc).__name__}: {exc} (set CARDKIT_DEBUG=1 for a traceback)", err=True)
+        typer.echo(neutral(f"internal error: {type(exc).__name__}: {exc} (set CARDKIT_DEBUG=1 for a traceback)"), err=True)
         sys.exit(70)
