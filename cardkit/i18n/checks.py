@@ -155,7 +155,7 @@ class Finding:
                 "msgctxt": self.msgctxt, "file": self.file, "line": self.line, "message": self.message}
 
     def issue(self) -> Issue:
-        return Issue(self.check, f"{self.msgctxt}: {self.message}", file=self.file, line=self.line, column=1,
+        return Issue(self.check, f"{self.msgctxt}: {self.message}" if self.msgctxt else self.message, file=self.file, line=self.line, column=1,
                      severity=self.severity)
 
 

@@ -99,16 +99,20 @@ Translation = tuple[Union[str, tuple[str, ...]], int]
 
 @functools.lru_cache(maxsize=64)
 def _catalog(path: str, mtime: float, locale: str, root: str | None = None, file: str = "") -> dict[str, Translation]:
-    from cardkit.i18n.catalogs import MAX_PO_BYTES
+    from cardkit.i18n.catalogs import MAX_PO_BYTES, bytes_issues, length_issue
     from cardkit.load.files import read_project_file
 
     raw = read_project_file(Path(path), file or path, root=Path(root) if root else None, max_bytes=MAX_PO_BYTES,
                             too_large="L001")
+    if undecodable := bytes_issues(raw, file or path):  # L001: never read by a charset the bytes are not in (#29)
+        raise CardkitError(undecodable)
     cat = read_po(io.BytesIO(raw), locale=babel_locale(locale))
     out: dict[str, Translation] = {}
     for m in cat:
         if not m.id or not m.context or m.fuzzy:
             continue
+        if (too_long := length_issue(m.context, m.id, m.string, file or path, m.lineno or 0)) is not None:
+            raise CardkitError(too_long)  # L011: refused before any layout (#29)
         if isinstance(m.string, str) and m.string:
             out[m.context] = (m.string, m.lineno or 0)
         elif isinstance(m.string, tuple) and m.string and all(m.string):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -525,8 +525,7 @@ def render_text(report: CheckReport) -> str:
     for (domain, card), items in groups.items():
         lines.append(f"{domain} / {card}")
         for f in items:  # the documented line, as build and validate write it: path:line:col: error[CODE]: message
-            issue = f.issue()
-            lines.append((issue if f.msgctxt else replace(issue, message=f.message)).format())
+            lines.append(f.issue().format())
     summary = report.fit_summary()
     for loc, domains in sorted(report.coverage.items()):
         cov = ", ".join(f"{d} {c['translated']}/{c['total']}" for d, c in domains.items())
