@@ -121,3 +121,12 @@ def test_a_locale_folder_named_with_escapes_is_named_neutrally(game: Path, cli):
         assert not LIVE.search(result.out + result.err), args
     result = cli("l10n", "check", "--root", str(game), "--locale", f"fi{ESC_CLEAR}")
     assert result.code == 1 and not LIVE.search(result.out + result.err)
+
+
+def test_a_csv_header_and_a_sheet_with_escapes_are_named_neutrally(game: Path, tmp_path: Path, cli):
+    sheet = tmp_path / "heroes.csv"
+    sheet.write_text(f"id,name{ESC_CLEAR}{RLO},text\nember_knight,Ember{ESC_CLEAR},x\n", encoding="utf-8")
+    result = cli("import", str(sheet), "--root", str(game))
+    assert result.code == 1
+    assert r"header 'name\x1b[2J\x1b[31m\u202e'" in result.err, result.err
+    assert not LIVE.search(result.out + result.err)

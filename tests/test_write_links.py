@@ -61,6 +61,7 @@ WRITERS = [
     (("l10n", "update", "--locale", "sv"), "locales/sv/LC_MESSAGES"),
     (("l10n", "init", "--locale", "sv"), "locales/sv"),
     (("l10n", "pseudo"), "locales/qps"),
+    (("l10n", "extract"), "locales"),
     (("export", "--out", "{root}/output/cards.xlsx"), "output"),
     (("export", "--format", "csv", "--out", "{root}/output/sheets"), "output"),
 ]
