@@ -46,6 +46,23 @@ def _escape(m: re.Match[str]) -> str:
     return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
 
 
+def neutral_json(value: object, indent: int | None = 2) -> str:
+    r"""``value`` as JSON text (non-ASCII letters kept) with every character of
+    :data:`UNSAFE` written as a JSON ``\uXXXX`` escape: the same text to a JSON
+    reader, nothing live on a terminal (``--format json`` output).
+
+    >>> print(neutral_json({"m": "saa \u202e1+ \x7f ä\n"}))
+    {
+      "m": "saa \u202e1+ \u007f ä\n"
+    }
+    """
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    # (JSON writes a control inside a string as an escape already; a line break here is the indent's)
+    return UNSAFE.sub(lambda m: m.group() if m.group() == "\n" else f"\\u{ord(m.group()):04x}", text)
+
+
 def quoted(value: str) -> str:
     r"""A value quoted in a message, neutral (:func:`neutral`).
 

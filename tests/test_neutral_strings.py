@@ -72,6 +72,8 @@ def test_a_lone_surrogate_from_a_yaml_escape_is_an_error_not_a_crash(game: Path,
     for fmt in ("text", "json"):
         result = cli("validate", "--root", str(game), "--format", fmt)
         assert result.code == 1, result.err
+        if fmt == "json":
+            assert not json.loads(result.out)["ok"]
         assert "internal error" not in result.err and not LIVE.search(result.err + result.out)
         assert "U+D800 (lone surrogate)" in (result.err if fmt == "text" else result.out)
 
@@ -86,6 +88,9 @@ def test_a_bidi_override_in_a_translation_is_t310_and_escaped_on_the_review_page
     findings = [ln for ln in result.out.splitlines() if "[T310]" in ln]
     assert len(findings) == 2 and all(LOCATED.match(ln) for ln in findings), result.out
     assert findings[0].startswith("locales/fi/LC_MESSAGES/g.po:") and ": error[T310]: ember_knight.text: " in findings[0]
+    as_json = cli("l10n", "check", "--root", str(game), "--locale", "fi", "--no-fit", "--format", "json")
+    assert as_json.code == 1 and not LIVE.search(as_json.out)
+    assert sum(f["check"] == "T310" for f in json.loads(as_json.out)["findings"]) == 2
     built = cli("build", "--root", str(game))  # the build stops at it too, nothing printed
     assert built.code == 1 and "error[T310]" in built.err and not (game / "output" / "g-fi-a4.pdf").exists()
     review = cli("l10n", "review", "--root", str(game), "--locale", "fi")

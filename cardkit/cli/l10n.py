@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from cardkit.errors import CardkitError, Issue
+from cardkit.errors import CardkitError, Issue, neutral_json
 from cardkit.cli.app import l10n_app
 from cardkit.cli.common import Format, RootOpt, _clean_project, _Progress, allow_out
 
@@ -116,7 +115,7 @@ def l10n_check(root: RootOpt = Path("."),
         report = check_translations(root, project, locales, list(set_id or []), fit=not no_fit,
                                     progress=lambda done, total: bar.update(done, total=total))
     if format is Format.json:
-        typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        typer.echo(neutral_json(report.to_json()))
     else:
         typer.echo(render_summary(report) if summary else render_text(report))
     if not report.ok:
