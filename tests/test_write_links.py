@@ -146,3 +146,16 @@ def test_the_writer_resolves_before_it_makes_a_folder(tmp_path: Path):
     assert list(elsewhere.iterdir()) == [] and not (tmp_path / "nowhere").exists() and not (tmp_path / "x.txt").exists()
     atomic_write_bytes(root / "out" / "lib.txt", b"library callers decide")  # no scope: cardkit used as a library
     assert (elsewhere / "lib.txt").is_file()
+
+
+def test_a_symlinked_output_file_is_replaced_never_written_through(game: Path, tmp_path_factory, cli):
+    """``output/build-summary.txt -> ~/elsewhere/notes.txt``: the build replaces the link by its own file."""
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / "notes.txt").write_text("mine\n", encoding="utf-8")
+    (game / "output").mkdir()
+    os.symlink(elsewhere / "notes.txt", game / "output" / "build-summary.txt")
+    result = cli("build", "--root", str(game))
+    assert result.code == 0, result.err
+    summary = game / "output" / "build-summary.txt"
+    assert not summary.is_symlink() and summary.read_text(encoding="utf-8") == result.out
+    assert (elsewhere / "notes.txt").read_text(encoding="utf-8") == "mine\n"
