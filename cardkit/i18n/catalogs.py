@@ -176,7 +176,7 @@ class PoEntry:
 
 
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr\[(\d+)\]|msgstr)(?![\w\[])\s*(.*)$")
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"\s*$')
+_STRING = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"\s*$')  # (unrolled: one backtracking frame per escape, not per character)
 _ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|(.))")
 _C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
               "\\": "\\", '"': '"', "'": "'", "?": "?"}
