@@ -13,10 +13,63 @@ boundary in the CLI.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 JsonPath = tuple[str | int, ...]
+
+# What a terminal or a page would act on instead of showing: C0 controls (ESC, BEL, backspace, CR, LF,
+# tab), DEL and C1 controls, the bidi embeddings, overrides and isolates (U+202A-202E, U+2066-2069) and
+# the line and paragraph separators, and lone surrogates (a YAML or PO escape can make one).
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def neutral(text: str, keep: str = "") -> str:
+    r"""``text`` with every character a terminal or a page would act on written
+    as a visible escape (``\x1b``, ``\u202e``, ``\ud800``): the one helper
+    every message goes through (:meth:`Issue.format`), so no line from cardkit
+    moves the cursor, recolours the terminal or reorders what it shows.
+    ``keep``: characters left as they are (a page keeps its line breaks).
+
+    >>> neutral("saa \u202e1+\u202c voimaa"), neutral("\x1b[31mred\x07"), neutral("ok: äö 한국")
+    ('saa \\u202e1+\\u202c voimaa', '\\x1b[31mred\\x07', 'ok: äö 한국')
+    """
+    if not UNSAFE.search(text):
+        return text
+    return UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escape(m), text) if keep else UNSAFE.sub(_escape, text)
+
+
+def _escape(m: re.Match[str]) -> str:
+    n = ord(m.group())
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+
+def neutral_json(value: object, indent: int | None = 2) -> str:
+    r"""``value`` as JSON text (non-ASCII letters kept) with every character of
+    :data:`UNSAFE` written as a JSON ``\uXXXX`` escape: the same text to a JSON
+    reader, nothing live on a terminal (``--format json`` output).
+
+    >>> print(neutral_json({"m": "saa \u202e1+ \x7f ä\n"}))
+    {
+      "m": "saa \u202e1+ \u007f ä\n"
+    }
+    """
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    # (JSON writes a control inside a string as an escape already; a line break here is the indent's)
+    return UNSAFE.sub(lambda m: m.group() if m.group() == "\n" else f"\\u{ord(m.group()):04x}", text)
+
+
+def quoted(value: str) -> str:
+    r"""A value quoted in a message, neutral (:func:`neutral`).
+
+    >>> print(quoted("gun_jam"), quoted("a\x1bb"))
+    'gun_jam' 'a\x1bb'
+    """
+    return f"'{neutral(value)}'"
 
 
 class Severity(str, enum.Enum):
@@ -42,22 +95,24 @@ class Issue:
     path: JsonPath = field(default=())
 
     def format(self) -> str:
-        where = self.file or "cardkit"
+        """The one-line form, neutral (:func:`neutral`): a file name or message made
+        from the data never reaches a terminal as a live control."""
+        where = neutral(self.file) or "cardkit"
         if self.line:
             where += f":{self.line}:{self.column or 1}"
-        return f"{where}: {self.severity.value}[{self.code}]: {self.message}"
+        return f"{where}: {self.severity.value}[{self.code}]: {neutral(self.message)}"
 
     def at(self, line: int, column: int) -> "Issue":
         return replace(self, line=line, column=column)
 
     def to_json(self) -> dict[str, object]:
         return {
-            "file": self.file,
+            "file": neutral(self.file),
             "line": self.line,
             "column": self.column,
             "code": self.code,
             "severity": self.severity.value,
-            "message": self.message,
+            "message": neutral(self.message),
         }
 
 

@@ -1,8 +1,18 @@
-"""Atomic file output: write a temporary file beside the target, then rename.
+"""The one writer of every file cardkit writes: a temporary file beside the
+target, then a rename, and only where the user allowed.
 
 A crash or an error half-way never leaves a truncated file where a good one was
 expected.  :func:`output_path` is the one place that turns an id from the
 data (a card, face, deck or set id) into a file name under an output folder.
+
+Where a write may land (:func:`write_scope`, :func:`allow_writes`): a command
+names its bases (the project folder ``--root``, an ``--out`` the user named,
+the folder ``cardkit init`` makes); every target's folder is resolved
+(symlinks followed) before anything is made, and a target that resolves
+outside every base is refused with F006, the twin of F004 which reads use:
+``output/`` as a symlink to a folder elsewhere gets one located line and
+nothing is written there.  Outside a scope (cardkit used as a library) the
+caller decides where it writes.
 
 >>> import tempfile, pathlib
 >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -17,10 +27,13 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from cardkit.errors import CardkitError, Issue
+
+_BASES: list[_Base] | None = None  # where the active write scope lets cardkit write; None: no scope
 
 MAX_NAME = 120  # characters of one file name made from an id
 _WINDOWS_RESERVED = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)), *(f"LPT{i}" for i in range(10))})
@@ -77,11 +90,87 @@ def output_path(folder: Path | str, name: str, what: str = "an id") -> Path:
     return folder / name
 
 
+@dataclass(frozen=True)
+class _Base:
+    named: str  # absolute, as the user named it
+    resolved: str  # every symlink on the way followed
+    out: bool  # an --out the user named (else a project folder)
+
+
+@contextlib.contextmanager
+def write_scope() -> Iterator[None]:
+    """Within the block, writes land only inside the bases named with
+    :func:`allow_writes` (the CLI opens one around every command)."""
+    global _BASES
+    before = _BASES
+    _BASES = []
+    try:
+        yield
+    finally:
+        _BASES = before
+
+
+def allow_writes(base: Path | str, out: bool = False) -> None:
+    """Let the active write scope write at or under ``base``: a project folder
+    (``--root``, the folder ``cardkit init`` makes), or, with ``out``, a file or
+    folder the user named (``--out``).  Under a project folder no folder on the
+    way may be a symlink out of it; an ``--out`` outside every project folder is
+    the user's own path, links and all.  No scope: nothing to do."""
+    if _BASES is None:
+        return
+    named = os.path.abspath(base)
+    entry = _Base(named, os.path.realpath(named), out)
+    if entry not in _BASES:
+        _BASES.append(entry)
+
+
+def _real(path: str) -> str:
+    """``path`` with its folder resolved and its last part kept: a link there is
+    replaced by a rename, never written through."""
+    head, tail = os.path.split(os.path.abspath(path))
+    return os.path.join(os.path.realpath(head), tail)
+
+
+def _within(path: str, base: str) -> bool:
+    return path == base or path.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def check_write(target: Path | str) -> Path:
+    """``target`` if the active write scope allows a write there, else raise
+    F006 naming the first folder on the way that is a symlink out of the
+    project (or, for a target outside every base, the target).  Called before
+    any folder is made, so nothing is made outside either."""
+    target = Path(target)
+    if not _BASES:
+        return target
+    named, real = os.path.abspath(target), _real(str(target))
+    roots = [b for b in _BASES if not b.out]
+    outs = [b for b in _BASES if b.out and not any(_within(b.named, r.named) for r in roots)]
+    if any(_within(real, b.resolved) or real == _real(b.named) for b in roots) or any(
+            _within(named, b.named) and (_within(real, b.resolved) or real == _real(b.named)) for b in outs):
+        return target
+    for base in roots:
+        if not _within(named, base.named) or named == base.named:
+            continue
+        walk = base.named
+        for part in os.path.relpath(named, base.named).split(os.sep)[:-1]:
+            walk = os.path.join(walk, part)
+            if os.path.islink(walk) and not _within(os.path.realpath(walk), base.resolved):
+                raise CardkitError(Issue("F006", "is a symlink to a folder outside the project folder; nothing is "
+                                                 f"written through it ({os.path.relpath(named, walk)} was to go there)",
+                                         file=Path(os.path.relpath(walk, base.named)).as_posix()))
+    raise CardkitError(Issue("F006", "is outside the project folder and the --out named; nothing is written",
+                             file=target.as_posix()))
+
+
 @contextlib.contextmanager
 def atomic_output(target: Path | str) -> Iterator[IO[bytes]]:
     """Open a temporary file for writing; on success it replaces ``target``,
-    on any exception it is removed and ``target`` is left untouched."""
-    target = Path(target)
+    on any exception it is removed and ``target`` is left untouched.  The
+    target's folder is checked first (:func:`check_write`)."""
+    target = check_write(target)
+    if target.is_dir() and not target.is_symlink():
+        raise CardkitError(f"cannot write {target}: it is a folder (name a file)", code="F003")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -94,7 +183,10 @@ def atomic_output(target: Path | str) -> Iterator[IO[bytes]]:
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, _mode_for(target))  # mkstemp makes it private (0600)
-        os.replace(tmp, target)
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:  # named as the user knows it, never by the temporary file's name
+            raise CardkitError(f"cannot write {target}: {exc.strerror or exc}", code="F003") from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

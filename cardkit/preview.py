@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import queue
+import selectors
+import socket
 import threading
 import time
 import urllib.parse
@@ -250,26 +253,61 @@ def _relevant(root: Path):  # -> watchfiles filter
     return keep
 
 
+MAX_WATCHED_FOLDERS = 2000  # folders of cards/ and locales/ watched; a project with more is watched in part
+
+
+def watched_folders(root: Path) -> list[Path]:
+    """``cards/``, ``locales/`` and every folder under them that is really in
+    the project: walked without following links, so a symlinked folder
+    (``art/library -> /usr/share``) is neither entered nor watched, and a
+    ``cards/`` that is itself a link out is not watched at all (the loader
+    refuses its files, F004).  Hidden folders are skipped; at most
+    :data:`MAX_WATCHED_FOLDERS`."""
+    import os
+
+    real_root = os.path.realpath(root)
+    out: list[Path] = []
+    for top in (root / "cards", root / "locales"):
+        real = os.path.realpath(top)
+        if not top.is_dir() or not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
+            continue
+        for folder, subfolders, _ in os.walk(top, followlinks=False):
+            subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+            out.append(Path(folder))
+            if len(out) >= MAX_WATCHED_FOLDERS:
+                return out
+    return out
+
+
 def watch(preview: Preview, stop: threading.Event) -> None:
     """Rebuild on every saved change under ``cards/`` or ``locales/`` until
-    ``stop``.  A folder that disappears (renamed, moved) is shown as a problem
+    ``stop``.  Each folder of :func:`watched_folders` is watched on its own (not
+    recursively: the watcher never follows a link out of the project); the
+    folders are walked again twice a second and the watch renewed when they
+    change.  A folder that disappears (renamed, moved) is shown as a problem
     and looked for again twice a second."""
     import watchfiles
 
     root = preview.root
     while not stop.is_set():
-        paths = [p for p in (root / "cards", root / "locales") if p.is_dir()]
         if not (root / "cards").is_dir():
             preview.rebuild()
             while not stop.is_set() and not (root / "cards").is_dir():
                 stop.wait(0.5)
             preview.rebuild()
             continue
+        folders = watched_folders(root)
+        if not folders:
+            stop.wait(0.5)
+            continue
         try:
-            for _ in watchfiles.watch(*paths, watch_filter=_relevant(root.resolve()), stop_event=stop,
-                                      debounce=400, step=30, rust_timeout=500, raise_interrupt=False):
-                preview.rebuild()
-                if not all(p.is_dir() for p in paths):
+            for changes in watchfiles.watch(*folders, watch_filter=_relevant(root.resolve()), stop_event=stop,
+                                            debounce=400, step=30, rust_timeout=500, yield_on_timeout=True,
+                                            raise_interrupt=False, recursive=False):
+                now = watched_folders(root)
+                if changes or now != folders:
+                    preview.rebuild()
+                if now != folders:
                     break  # watch what is there now
         except (OSError, RuntimeError):  # a watched folder went away under the watcher
             stop.wait(0.2)
@@ -424,13 +462,28 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain; charset=utf-8")
 
 
+MAX_REQUESTS = 32  # requests answered at once, each in its own thread (a page holds one long poll and a few images)
+MAX_WAITING = 256  # connections accepted that have not sent a byte yet; past it the oldest is closed
+IDLE_SECONDS = 10.0  # a connection that sends nothing (or stalls mid-request) this long is closed
+_BUSY = b"HTTP/1.0 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
 class PreviewServer(ThreadingHTTPServer):
-    """The page of a :class:`Preview` on ``127.0.0.1`` and the watcher behind it."""
+    """The page of a :class:`Preview` on ``127.0.0.1`` and the watcher behind it.
+
+    Its resources are bounded whatever connects: an accepted connection waits,
+    without a thread, in one selector until it sends its request (closed after
+    ``idle`` seconds of silence, the oldest closed past :data:`MAX_WAITING`);
+    at most :data:`MAX_REQUESTS` requests are answered at once (the rest get
+    503, which the page retries), and a request that stalls mid-way times out
+    after ``idle`` seconds.  So 300 silent sockets hold no thread, and the
+    page is still served beside them."""
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 64
 
-    def __init__(self, preview: Preview, port: int = 0, poll: float = POLL_SECONDS) -> None:
+    def __init__(self, preview: Preview, port: int = 0, poll: float = POLL_SECONDS, idle: float = IDLE_SECONDS) -> None:
         try:
             super().__init__(("127.0.0.1", port), _Handler)
         except (OSError, OverflowError) as exc:  # (a port in use, or not a port at all)
@@ -438,8 +491,85 @@ class PreviewServer(ThreadingHTTPServer):
                                code="H003") from None
         self.preview = preview
         self.poll = poll
+        self.idle = idle
         self.stop = threading.Event()
         self._workers: list[threading.Thread] = []
+        self._slots = threading.BoundedSemaphore(MAX_REQUESTS)
+        self._arrived: queue.SimpleQueue[tuple[socket.socket, Any]] = queue.SimpleQueue()
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_w.setblocking(False)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """(The accepting thread) hand the connection to the gate; no thread of its own yet."""
+        self._arrived.put((request, client_address))
+        try:
+            self._wake_w.send(b"\0")
+        except (BlockingIOError, OSError):
+            pass  # the gate is already awake
+
+    def _gate(self) -> None:
+        """Keep the waiting connections in one selector; start a request's thread
+        when its first bytes arrive, close the silent ones."""
+        waiting: dict[socket.socket, tuple[Any, float]] = {}
+        with selectors.DefaultSelector() as sel:
+            sel.register(self._wake_r, selectors.EVENT_READ)
+            while not self.stop.is_set():
+                for key, _ in sel.select(timeout=0.25):
+                    if key.fileobj is self._wake_r:
+                        try:
+                            self._wake_r.recv(4096)
+                        except OSError:
+                            pass
+                        continue
+                    conn = key.fileobj
+                    assert isinstance(conn, socket.socket)
+                    sel.unregister(conn)
+                    address, _ = waiting.pop(conn)
+                    self._answer(conn, address)
+                while True:
+                    try:
+                        conn, address = self._arrived.get_nowait()
+                    except queue.Empty:
+                        break
+                    if len(waiting) >= MAX_WAITING:  # the oldest silent one makes room
+                        oldest = min(waiting, key=lambda c: waiting[c][1])
+                        sel.unregister(oldest)
+                        del waiting[oldest]
+                        self.shutdown_request(oldest)
+                    waiting[conn] = (address, time.monotonic())
+                    sel.register(conn, selectors.EVENT_READ)
+                limit = time.monotonic() - self.idle
+                for conn in [c for c, (_, since) in waiting.items() if since < limit]:
+                    sel.unregister(conn)
+                    del waiting[conn]
+                    self.shutdown_request(conn)
+            for conn in waiting:
+                self.shutdown_request(conn)
+
+    def _answer(self, conn: socket.socket, address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            try:
+                conn.settimeout(1.0)
+                conn.sendall(_BUSY)
+            except OSError:
+                pass
+            self.shutdown_request(conn)
+            return
+
+        def run() -> None:
+            try:
+                conn.settimeout(self.idle)
+                self.finish_request(conn, address)
+            except Exception:  # noqa: BLE001 - one broken connection never stops the server
+                self.handle_error(conn, address)
+            finally:
+                self.shutdown_request(conn)
+                self._slots.release()
+
+        threading.Thread(target=run, daemon=True).start()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        return  # quiet: a browser that went away mid-answer is not news
 
     @property
     def url(self) -> str:
@@ -448,7 +578,7 @@ class PreviewServer(ThreadingHTTPServer):
     def start(self, locale: str = "en") -> None:
         """Serve and watch in background threads (the first faces are drawn before it returns)."""
         self.preview.rebuild([locale])
-        for target in (self.serve_forever, lambda: watch(self.preview, self.stop)):
+        for target in (self.serve_forever, self._gate, lambda: watch(self.preview, self.stop)):
             t = threading.Thread(target=target, daemon=True)
             t.start()
             self._workers.append(t)
@@ -457,6 +587,8 @@ class PreviewServer(ThreadingHTTPServer):
         self.stop.set()
         self.shutdown()
         self.server_close()
+        self._wake_r.close()
+        self._wake_w.close()
         with self.preview.changed:
             self.preview.changed.notify_all()
         for t in self._workers:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardkit.errors import CardkitError, Issue
+from cardkit.fsutil import allow_writes, atomic_write_bytes, check_write
 
 STARTER = Path(__file__).resolve().parent / "starter"
 PLACEHOLDER = "__SET_ID__"
@@ -78,6 +79,9 @@ def init_project(target: Path, set_id: str | None = None) -> InitResult:
     if plugin_for(sid) is not None:
         raise _refuse(target, "P005", f"'{sid}' is the game id of an installed game plugin; choose another "
                                       "with --set-id")
+    if target.is_symlink() and not target.exists():  # (a rename onto it would fail naming cardkit's own stage)
+        raise _refuse(target, "P004", "cannot write the starter here: it is a symlink to a folder that does not exist "
+                                      "(nothing was written)")
     if target.exists() and not target.is_dir():
         raise _refuse(target, "P004", "cannot write the starter here: it is a file")
     if target.is_dir() and any(target.iterdir()):
@@ -85,7 +89,9 @@ def init_project(target: Path, set_id: str | None = None) -> InitResult:
     parent = target.resolve().parent
     if not parent.is_dir():
         raise _refuse(target, "P004", f"cannot write the starter: the folder {parent} does not exist")
+    check_write(target)
     stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+    allow_writes(stage)  # (cardkit's own fresh folder, renamed into place at the end)
     try:
         _write_starter(stage, sid)
         files = tuple(sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file()))
@@ -107,9 +113,8 @@ def _write_starter(root: Path, sid: str) -> None:
     from cardkit.load.project import core_schemas, derived_schemas, load_project
 
     for src, dst in LAYOUT.items():
-        out = root / dst.format(set=sid)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes((STARTER / src).read_bytes().replace(PLACEHOLDER.encode(), sid.encode()))
+        atomic_write_bytes(root / dst.format(set=sid),
+                           (STARTER / src).read_bytes().replace(PLACEHOLDER.encode(), sid.encode()))
     project = load_project(root)
     if project.issues:  # the starter itself is broken: a bug of this cardkit, not of the user's input
         raise CardkitError(project.issues)

@@ -9,7 +9,7 @@ import sys
 
 import typer
 
-from cardkit.errors import CardkitError, Issue, Severity
+from cardkit.errors import CardkitError, Issue, Severity, neutral
 from cardkit.cli.common import _echo_issues
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -79,10 +79,13 @@ def main() -> None:
     """Console entry point and the single exception boundary: a usage mistake
     prints the usage message (exit 2), a cardkit error its located lines (exit
     1), an interrupt exits 130; no traceback unless ``CARDKIT_DEBUG=1``."""
+    from cardkit.fsutil import write_scope
+
     try:
         _mount_game_commands()
         _reflow_help(app)
-        code = app(standalone_mode=False)  # a command's typer.Exit comes back as its code
+        with write_scope():  # a command writes only under --root and the --out it was given (F006)
+            code = app(standalone_mode=False)  # a command's typer.Exit comes back as its code
         if code == 130:  # Typer's word for Ctrl-C
             typer.echo("interrupted", err=True)
         sys.exit(code if isinstance(code, int) else 0)
@@ -104,7 +107,7 @@ def main() -> None:
             raise
         if isinstance(exc, OSError):  # the machine refused: a full disk, a folder that cannot be written
             where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-            typer.echo(f"cardkit: error[F003]: {where}{exc.strerror or exc}", err=True)
+            typer.echo(Issue("F003", f"{where}{exc.strerror or exc}").format(), err=True)
             sys.exit(1)
-        typer.echo(f"internal error: {type(exc).__name__}: {exc} (set CARDKIT_DEBUG=1 for a traceback)", err=True)
+        typer.echo(neutral(f"internal error: {type(exc).__name__}: {exc} (set CARDKIT_DEBUG=1 for a traceback)"), err=True)
         sys.exit(70)

@@ -10,7 +10,7 @@ import typer
 
 from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.cli.app import build_app
-from cardkit.cli.common import SET_HELP, RootOpt, _clean_project, _Progress, _set_id
+from cardkit.cli.common import SET_HELP, RootOpt, _clean_project, _Progress, _set_id, allow_out
 
 
 # untranslated strings print in English: the build reports them as coverage, not as errors
@@ -124,6 +124,10 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
         return
     import time
 
+    from cardkit.fsutil import allow_writes as allow
+
+    allow(root)  # (a group's options allow nothing by themselves: cli.common.allow_writes)
+
     from cardkit import buildsummary as bs
     from cardkit.fsutil import atomic_write_bytes
     from cardkit.i18n.catalogs import PSEUDO, project_locales
@@ -201,7 +205,7 @@ def build_pdf_cmd(root: RootOpt = Path("."),
                   margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm",
                   colour: Annotated[str, typer.Option("--colour", help=COLOUR_HELP)] = "rgb",
                   ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0,
-                  out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>[-<layout>].pdf)")] = None,
+                  out: Annotated[Optional[Path], typer.Option("--out", help="output file (default output/<set>-<locale>-<paper>[-<layout>].pdf)", callback=allow_out)] = None,
                   min_coverage: MinCoverageOpt = None,
                   variant: Annotated[Optional[str], typer.Option("--variant", help=VARIANT_HELP)] = None) -> None:
     """Write one localized print-and-play PDF; says how much of the set is

@@ -13,8 +13,30 @@ import typer
 from cardkit.errors import CardkitError, Issue, sort_issues
 
 
+def allow_writes(ctx: typer.Context, path: Path | None) -> Path | None:
+    """``--root``'s callback: the command may write under this project folder,
+    and nowhere else but an ``--out`` it was given (:func:`allow_out`; F006,
+    :mod:`cardkit.fsutil`).  A group's own options (``cardkit build``'s, whose
+    default ``--root .`` would stand beside ``build png --root X``) allow
+    nothing: a group that works itself allows its root in its body."""
+    if path is not None and not hasattr(ctx.command, "list_commands"):  # (a group lists its commands)
+        from cardkit.fsutil import allow_writes as allow
+
+        allow(path)
+    return path
+
+
+def allow_out(path: Path | None) -> Path | None:
+    """An ``--out`` option's callback: the command may write the file or folder the user named."""
+    if path is not None:
+        from cardkit.fsutil import allow_writes as allow
+
+        allow(path, out=True)
+    return path
+
+
 RootOpt = Annotated[Path, typer.Option("--root", help="Project folder holding cards/ and locales/.",
-                                       file_okay=False, show_default="current directory")]
+                                       file_okay=False, show_default="current directory", callback=allow_writes)]
 
 
 class Format(str, Enum):

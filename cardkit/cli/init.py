@@ -9,10 +9,11 @@ import typer
 
 
 from cardkit.cli.app import app
+from cardkit.cli.common import allow_writes
 
 
 @app.command()
-def init(folder: Annotated[Path, typer.Argument(help="the folder to create (it must not exist, or be empty)")],
+def init(folder: Annotated[Path, typer.Argument(help="the folder to create (it must not exist, or be empty)", callback=allow_writes)],
          set_id: Annotated[Optional[str], typer.Option("--set-id", help="the set's id (default: made from the folder name)")] = None) -> None:
     """Write a starter game folder: a set with two kinds of card, faces, interface
     strings, four cards, Finnish and Korean catalogs and glossaries, and the

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from cardkit.errors import CardkitError, Issue
+from cardkit.errors import CardkitError, Issue, neutral_json
 from cardkit.cli.app import l10n_app
-from cardkit.cli.common import Format, RootOpt, _clean_project, _Progress
+from cardkit.cli.common import Format, RootOpt, _clean_project, _Progress, allow_out
 
 
 def _domains(project):  # -> list[(domain, strings, budgets)]
@@ -116,7 +115,7 @@ def l10n_check(root: RootOpt = Path("."),
         report = check_translations(root, project, locales, list(set_id or []), fit=not no_fit,
                                     progress=lambda done, total: bar.update(done, total=total))
     if format is Format.json:
-        typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        typer.echo(neutral_json(report.to_json()))
     else:
         typer.echo(render_summary(report) if summary else render_text(report))
     if not report.ok:
@@ -125,7 +124,7 @@ def l10n_check(root: RootOpt = Path("."),
 
 @l10n_app.command("review")
 def l10n_review(root: RootOpt = Path("."),
-                out: Annotated[Optional[Path], typer.Option("--out", help="folder to write, replaced as a whole (default: output/review under --root)")] = None,
+                out: Annotated[Optional[Path], typer.Option("--out", help="folder to write, replaced as a whole (default: output/review under --root)", callback=allow_out)] = None,
                 locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to review (default: all with catalogs)")] = None,
                 set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to review (default: all)")] = None,
                 dpi: Annotated[int, typer.Option("--dpi", help="resolution of the card images")] = 120,

@@ -12,7 +12,7 @@ from cardkit._compiled import engine_build
 from cardkit.errors import CardkitError, Issue
 from cardkit.cli.app import app
 from cardkit.cli.common import (SET_HELP, Format, RootOpt, _clean_project, _echo_issues, _player_count,
-                                 _players, _Progress, _set_id)
+                                 _players, _Progress, _set_id, allow_out)
 
 
 def _default_agents(agents: Iterable[str]) -> list[str]:
@@ -43,7 +43,7 @@ def playtest(root: RootOpt = Path("."),
              band: Annotated[str, typer.Option("--band", help="the strongest agent's win rate must lie inside (lo, hi); see docs/playtest.md")] = "0.03,0.80",
              certify_every: Annotated[int, typer.Option("--certify-every", help="check invariants after every step in one batch of N")] = 4,
              impact: Annotated[bool, typer.Option("--impact", help="also play every seed once per ability card with its ability switched off: what each card is worth")] = False,
-             report: Annotated[Optional[Path], typer.Option("--report", help="also write a PDF report (charts) here")] = None,
+             report: Annotated[Optional[Path], typer.Option("--report", help="also write a PDF report (charts) here", callback=allow_out)] = None,
              locale: Annotated[str, typer.Option("--locale", help="language of the PDF report")] = "en",
              format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
     """Audit every setup, play seeded games per player count and agent, and

@@ -10,7 +10,7 @@ import typer
 
 from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.cli.app import app
-from cardkit.cli.common import SET_HELP, RootOpt, _echo_issues, _load, _set_id
+from cardkit.cli.common import SET_HELP, RootOpt, _echo_issues, _load, _set_id, allow_out
 
 
 class SheetFormatOpt(str, Enum):
@@ -31,7 +31,7 @@ def _loaded_set(root: Path, set_id: str | None):  # -> LoadedSet
 
 
 @app.command("export")
-def export_cmd(out: Annotated[Path, typer.Option("--out", help="the workbook to write (csv: a folder of <file_kind>.csv files)")],
+def export_cmd(out: Annotated[Path, typer.Option("--out", help="the workbook to write (csv: a folder of <file_kind>.csv files)", callback=allow_out)],
                format: Annotated[SheetFormatOpt, typer.Option("--format", help="xlsx, ods or csv")] = SheetFormatOpt.xlsx,
                set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                root: RootOpt = Path(".")) -> None:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from cardkit.errors import CardkitError, Issue, Severity, sort_issues
+from cardkit.errors import CardkitError, Issue, Severity, neutral_json, sort_issues
 from cardkit.cli.app import app
 from cardkit.cli.common import Format, RootOpt, _echo_issues, _load
 
@@ -40,7 +39,7 @@ def validate(root: RootOpt = Path("."),
                             tuple((sid, ls.set.physical_count()) for sid, ls in sorted(project.sets.items()) if ls.set),
                             sum(len(ls.set.strings) for ls in project.sets.values() if ls.set), tuple(locales))
     if format is Format.json:
-        typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        typer.echo(neutral_json(report.to_json()))
     else:
         _echo_issues(list(report.issues))
         typer.echo(report.text() if report.ok else f"{report.errors} error(s)", err=not report.ok)

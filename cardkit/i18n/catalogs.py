@@ -44,7 +44,8 @@ from babel.messages.pofile import escape, normalize, write_po
 from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import atomic_write_bytes
 from cardkit.model import SourceString
-from cardkit.strings.locales import MAX_PO_BYTES, PSEUDO, babel_locale  # noqa: F401 (PSEUDO: names read from here too)
+from cardkit.strings.locales import (LONG_FACTOR, LONG_FLOOR, MAX_PO_BYTES, PSEUDO, babel_locale,  # noqa: F401 (read from here too)
+                                     bytes_issues, charset_issues, length_issue)
 from cardkit.text import placeholders
 
 # Fixed header dates keep catalogs byte-stable between runs (no churn in diffs).
@@ -169,7 +170,7 @@ class PoEntry:
 
 
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr\[(\d+)\]|msgstr)(?![\w\[])\s*(.*)$")
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"\s*$')
+_STRING = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"\s*$')  # (unrolled: one backtracking frame per escape, not per character)
 _ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|(.))")
 _C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
               "\\": "\\", '"': '"', "'": "'", "?": "?"}
@@ -485,6 +486,7 @@ def _read(text: str, file: str, locale: str | None) -> tuple[list[Issue], Loaded
                                     line=reader.header_line, column=1))
                 continue
             headers.append((name.strip(), value.strip()))
+    issues.extend(charset_issues(headers, text, file, reader.header_line))
     nplurals: int | None = None
     plural_forms = next((v for k, v in reversed(headers) if k.lower() == "plural-forms"), None)
     if plural_forms is not None:
@@ -505,6 +507,7 @@ def _read(text: str, file: str, locale: str | None) -> tuple[list[Issue], Loaded
     n = cat.num_plurals
     seen: dict[tuple[bool, str | None, str | None], int] = {}
     for e in reader.entries:
+        issues.extend(length_issues(e, file))
         if e.plural is not None and len(e.strings) > n:
             issues.append(Issue("L001", f"catalog syntax error: {len(e.strings)} plural forms but the catalog has "
                                         f"nplurals={n} (Plural-Forms)", file=file, line=e.line, column=1))
@@ -526,6 +529,12 @@ def _read(text: str, file: str, locale: str | None) -> tuple[list[Issue], Loaded
             cat[e.msgid] = msg
     header_comment = reader.header_comment if reader.header is not None else None
     return [], LoadedCatalog(file, cat, text, tuple(reader.entries), tuple(headers), header_comment)
+
+
+def length_issues(e: PoEntry, file: str) -> list[Issue]:
+    """L011 for an entry of a catalog being read (:func:`length_issue`)."""
+    found = length_issue(e.context, e.msgid, e.strings, file, e.line)
+    return [found] if found is not None else []
 
 
 def parse_catalog(raw: bytes, file: str, locale: str | None = None) -> LoadedCatalog:

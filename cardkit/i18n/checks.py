@@ -17,6 +17,7 @@ T201   warning   translation identical to the English (not an allowed name)
 T301   error     icon tokens differ (``[skull]`` ...)
 T302   error     placeholders differ (``{name}``)
 T303   error     emphasis tags differ or are unbalanced
+T310   error     a control or bidi character (:mod:`cardkit.controls`)
 T401   error     a number of the source is missing from the translation
 T402   error     a number is only in the translation
 T501   error     a glossary term is not translated with an allowed form
@@ -154,7 +155,7 @@ class Finding:
                 "msgctxt": self.msgctxt, "file": self.file, "line": self.line, "message": self.message}
 
     def issue(self) -> Issue:
-        return Issue(self.check, f"{self.msgctxt}: {self.message}", file=self.file, line=self.line, column=1,
+        return Issue(self.check, f"{self.msgctxt}: {self.message}" if self.msgctxt else self.message, file=self.file, line=self.line, column=1,
                      severity=self.severity)
 
 
@@ -725,3 +726,7 @@ def run_entry_checks(entries: list[Entry], glossary: Glossary, book: FontBook) -
             out.append(Finding(code, sev, e.locale, e.domain, e.msgctxt, e.file, e.line, msg))
     return out
 
+
+from cardkit.controls import check_controls  # noqa: E402  (T310, its own module: control and bidi characters)
+
+_check(check_controls)

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from babel.messages.catalog import Catalog
 
-from cardkit.errors import CardkitError, Severity
+from cardkit.errors import CardkitError, Severity, neutral
 from cardkit.i18n.catalogs import plan_catalog, po_path, read_catalog, rel, template_for
 from cardkit.i18n.budget import split_by_english, translation_domains
 from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
@@ -524,9 +524,8 @@ def render_text(report: CheckReport) -> str:
         groups[(f.set, _card_of(f.msgctxt, f.set))].append(f)
     for (domain, card), items in groups.items():
         lines.append(f"{domain} / {card}")
-        for f in items:
-            where = f"{f.file}:{f.line}" if f.line else f.file
-            lines.append(f"  {where}: {f.severity.value}[{f.check}] {f.locale} {f.msgctxt}: {f.message}")
+        for f in items:  # the documented line, as build and validate write it: path:line:col: error[CODE]: message
+            lines.append(f.issue().format())
     summary = report.fit_summary()
     for loc, domains in sorted(report.coverage.items()):
         cov = ", ".join(f"{d} {c['translated']}/{c['total']}" for d, c in domains.items())
@@ -538,7 +537,7 @@ def render_text(report: CheckReport) -> str:
             lines.append(f"{loc}: fit {s['strings']} strings: {s['full_size']} at full size, {s['shrunk']} shrunk, "
                          f"{s['below_min']} below the minimum size, {s['overflow']} overflowing{worst}")
     lines.append("ok" if report.ok else "failed: translation errors found")
-    return "\n".join(lines)
+    return "\n".join(neutral(line) for line in lines)
 
 
 
@@ -572,4 +571,4 @@ def render_summary(report: CheckReport) -> str:
     for (loc, domain), rest in sorted(counts.items()):
         lines.append(f"{loc} {domain}: {tally(rest)}")
     lines.append("ok" if report.ok else "failed: translation errors found")
-    return "\n".join(lines)
+    return "\n".join(neutral(line) for line in lines)

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
-from cardkit.errors import CardkitError, Issue
-from cardkit.fsutil import face_file_stem
+from cardkit.errors import CardkitError, Issue, neutral
+from cardkit.fsutil import check_write, face_file_stem
 from cardkit.i18n.catalogs import po_path, project_locales, read_catalog, rel
 from cardkit.i18n.checks import Finding
 from cardkit.strings.localize import SOURCE_LOCALE, UI_DOMAIN, ui_catalog, ui_strings
@@ -255,7 +255,7 @@ def staged_folder(out: Path) -> Iterator[Path]:
     """A fresh folder beside ``out`` that replaces ``out`` when the block ends
     without error, and is removed otherwise.  An existing ``out`` is replaced only
     when it is empty or was written by this command."""
-    out = Path(out)
+    out = check_write(out)  # (the stage beside it, and the rename, stay where the user allowed)
     problems = _out_issues(out)
     if problems:
         raise CardkitError(problems)
@@ -403,7 +403,9 @@ def _render_all(root: Path, project: Project, stage: Path, tasks: list[tuple[str
 
 # ------------------------------------------------------------------ HTML
 def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    """Text as HTML, every control and bidi character shown as its escape (``\\u202e``),
+    never live: the page shows the order the card prints (line breaks kept)."""
+    return html.escape(neutral(str(text), keep="\n"), quote=True)
 
 
 # the bundled fonts the pages use, so that Korean shows on a machine without a CJK system font

@@ -88,6 +88,7 @@ class FitResult:
     lines: list[Line] = field(default_factory=list)
     overflow_lines: int = 0
     too_wide: bool = False
+    cut: bool = False  # only the first part of a text far too long for the box was laid out (:func:`most_chars`)
 
     @property
     def scale(self) -> float:
@@ -100,7 +101,8 @@ class FitResult:
             return f"fits after shrinking to {self.scale:.0%}"
         if self.status == "below_min":
             return f"fits only at {self.scale:.0%} ({self.size:.2f}pt), below the minimum readable size"
-        extra = f"overflows by {self.overflow_lines} line(s)" if self.overflow_lines else "overflows"
+        at_least = "at least " if self.cut else ""
+        extra = f"overflows by {at_least}{self.overflow_lines} line(s)" if self.overflow_lines else "overflows"
         return extra + (" (a word is wider than the box)" if self.too_wide else "")
 
 
@@ -345,6 +347,37 @@ def _fits(lines: list[Line], too_wide: bool, size: float, style: Style, height: 
     return (over == 0 and not too_wide), over
 
 
+NARROWEST_EM = 0.1  # no printing character is narrower than this (a thin space is 0.2 em); zero-width ones are why
+                    # a cut text is only trusted when it overflows (below)
+
+
+def most_chars(width: float, height: float, size: float, leading: float) -> int:
+    """More characters than any text of visible glyphs could put into a
+    ``width`` x ``height`` box at ``size`` (every line full of the narrowest
+    glyphs): a text longer than twice this overflows at that size and every
+    larger one, and a fit need never lay out more of it (#29: a 2 MB
+    translation took a build 56 s).
+
+    >>> most_chars(100, 30, 10, 1.2)
+    201
+    """
+    lines = 1 + max(0, int((height - size * EXTENT) // (size * leading))) if height >= size * EXTENT else 1
+    return int(lines * max(width, 0.0) / (NARROWEST_EM * size)) + 1
+
+
+def _cut(text: str, style: Style, width: float, height: float, floor: float, book: FontBook,
+         icons: frozenset[str]) -> str:
+    """``text``, or, when it is far longer than the box holds even at ``floor`` and
+    its first part already overflows there, that part: what the fit lays out and
+    reports (an overflow either way; the line count is then a lower bound)."""
+    limit = 2 * most_chars(width, height, max(floor, 0.01), style.leading)
+    if len(text) <= limit:
+        return text
+    part = text[:limit]
+    lines, wide = break_lines(part, style, floor, width, book, icons)
+    return part if not _fits(lines, wide, floor, style, height)[0] else text
+
+
 def fit(text: str, style: Style, width: float, height: float, size: float, min_size: float,
         book: FontBook, floor_ratio: float = 0.5, icons: frozenset[str] = frozenset()) -> FitResult:
     """Fit ``text`` into ``width`` x ``height`` points.
@@ -357,6 +390,8 @@ def fit(text: str, style: Style, width: float, height: float, size: float, min_s
     icon names (see :func:`break_lines`).  A size must be above 0 and at most
     :data:`MAX_SIZE` (else M010): the attempts are bounded whatever the sizes."""
     _check_sizes(size, min_size)
+    whole = len(text)
+    text = _cut(text, style, width, height, min(min_size, size * floor_ratio), book, icons)  # (bounded work)
     lines, wide = break_lines(text, style, size, width, book, icons)
     ok, _ = _fits(lines, wide, size, style, height)
     if ok:
@@ -384,7 +419,8 @@ def fit(text: str, style: Style, width: float, height: float, size: float, min_s
         g, l2, _, _ = attempt(s)
         if g:
             return FitResult("below_min", s, size, l2)
-    return FitResult("overflow", min_size, size, min_lines, overflow_lines=min_over, too_wide=min_wide)
+    return FitResult("overflow", min_size, size, min_lines, overflow_lines=min_over, too_wide=min_wide,
+                     cut=len(text) < whole)
 
 
 @dataclass
@@ -418,6 +454,10 @@ def fit_column(blocks: list[Block], width: float, height: float, size: float, mi
                book: FontBook, floor_ratio: float = 0.5, icons: frozenset[str] = frozenset()) -> ColumnResult:
     """Fit a column of paragraphs sharing one size (headings scaled by their
     ratio) into ``width`` x ``height``; the same statuses as :func:`fit`."""
+    floor = min(min_size, size * floor_ratio)
+    blocks = [b if len(b.text) <= 2 * most_chars(width, height, max(floor * b.ratio, 0.01), b.style.leading)
+              else Block(_cut(b.text, b.style, width, height, floor * b.ratio, book, icons), b.style, b.ratio, b.gap_after)
+              for b in blocks]  # (a paragraph that alone overflows at the smallest size tried: its first part)
 
     def attempt(s: float) -> tuple[float, list[tuple[Block, list[Line], float]], bool]:
         used, laid, wide = 0.0, [], False

@@ -16,6 +16,7 @@ C003   a ``unique`` field repeats a value, or a ``sequence`` field's
 C005   physical card count differs from the manifest
 C010   unknown effect kind (reported by the loader)
 C013   unknown icon token or unbalanced markup in an English string
+C021   a control or bidi character in an English string
 =====  ==========================================================
 """
 
@@ -67,6 +68,14 @@ def check_markup(ls: LoadedSet) -> list[Issue]:
         for problem in markup_problems(s.text, icons=ls.icons):
             out.append(Issue("C013", f"{s.msgctxt}: {problem}", file=s.file, line=s.line, column=1))
     return out
+
+
+@_any
+def check_controls(ls: LoadedSet) -> list[Issue]:
+    """C021: a control or bidi character in an English string (:mod:`cardkit.controls`)."""
+    from cardkit.controls import source_issues
+
+    return source_issues(ls.set.strings if ls.set else ())
 
 
 @_any

@@ -20,7 +20,7 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 
-from cardkit.errors import Issue
+from cardkit.errors import Issue, quoted
 from cardkit.load.bounds import REGEX_TIMEOUT_S
 from cardkit.load.yamlsafe import YamlDoc
 
@@ -94,8 +94,8 @@ def short(value: Any) -> str:
     ("'gun_jam'", '3', 'a list of 2 items', 'a string of 500 characters')
     """
     if isinstance(value, str):
-        quoted = repr(value)  # (escapes count: 40 characters of \U0010ffff would quote as 400)
-        return quoted if len(quoted) <= SHORT + 12 and "\n" not in value else f"a string of {len(value)} characters"
+        shown = quoted(value)  # neutral: a control or bidi character as its escape (escapes count toward the length)
+        return shown if len(shown) <= SHORT + 12 and "\n" not in value else f"a string of {len(value)} characters"
     if isinstance(value, (list, tuple)):
         return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
     if isinstance(value, dict):

@@ -30,7 +30,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 from cardkit.errors import CardkitError
-from cardkit.strings.locales import MAX_PO_BYTES, babel_locale
+from cardkit.strings.locales import MAX_PO_BYTES, babel_locale, bytes_issues, length_issue
 from cardkit.load.interface import UI_FILE, ui_strings  # noqa: F401 (UI_FILE: read from here too)
 from cardkit.model import CardSet, SourceString
 
@@ -82,11 +82,15 @@ def _catalog(path: str, mtime: float, locale: str, root: str | None = None, file
 
     raw = read_project_file(Path(path), file or path, root=Path(root) if root else None, max_bytes=MAX_PO_BYTES,
                             too_large="L001")
+    if undecodable := bytes_issues(raw, file or path):  # L001: never read by a charset the bytes are not in (#29)
+        raise CardkitError(undecodable)
     cat = read_po(io.BytesIO(raw), locale=babel_locale(locale))
     out: dict[str, Translation] = {}
     for m in cat:
         if not m.id or not m.context or m.fuzzy:
             continue
+        if (too_long := length_issue(m.context, m.id, m.string, file or path, m.lineno or 0)) is not None:
+            raise CardkitError(too_long)  # L011: refused before any layout (#29)
         if isinstance(m.string, str) and m.string:
             out[m.context] = (m.string, m.lineno or 0)
         elif isinstance(m.string, tuple) and m.string and all(m.string):
