@@ -25,7 +25,7 @@ from tests.conftest import REPO
 FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ground", ("_compiled", "errors", "effects", "text")),
     ("values", ("cardkit", "fsutil", "model")),
-    ("rules core", ("rules",)),
+    ("rules core", ("controls", "rules")),
     ("plugin registry", ("plugins",)),
     ("loading", ("load", "workers")),
     ("string lookup", ("strings",)),
