@@ -92,6 +92,7 @@ class Glossary:
     variants: tuple[Variant, ...] = ()
     negation: tuple[str, ...] = ()  # words that negate a clause (the negation check)
     units_declared: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # inch words, cm words beyond CLDR's
+    name_endings: tuple[str, ...] = ()  # endings a name takes when inflected (Finnish Deino-n, Deino-lle)
 
     @property
     def units(self) -> UnitWords:
@@ -119,7 +120,7 @@ def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
     variants = tuple(Variant(v["en"], tuple(v["translations"]), v["reason"]) for v in d.get("variants", []))
     units = d.get("units", {})
     return Glossary(locale, terms, frozenset(d.get("proper_names", [])), numbers, variants, tuple(d.get("negation", [])),
-                    (tuple(units.get("inch", [])), tuple(units.get("cm", [])))), []
+                    (tuple(units.get("inch", [])), tuple(units.get("cm", []))), tuple(d.get("name_endings", []))), []
 
 
 @dataclass
@@ -297,10 +298,18 @@ def _number_rx(locale: str, units: UnitWords) -> re.Pattern[str]:
         if len(_NUMBER_RX) > 64:
             _NUMBER_RX.clear()
         rx = _NUMBER_RX[(locale, units)] = re.compile(
-            rf"(?<![\d{re.escape(style.decimal)}])(?P<sign>(?<![\w)])[-\u2212])?"
+            rf"(?<![\d{re.escape(style.decimal)}])(?P<sign>(?<![\w)])[{SIGNS}])?"
             rf"(?P<int>\d{{1,3}}(?:(?:{groups})\d{{3}})+(?!\d)|\d+)(?:{re.escape(style.decimal)}(?P<frac>\d+))?"
             rf"(?:(?P<inch>[\"″”]|\s?(?:{inch})(?![^\W\d_]))|(?P<cm>\s?(?:{cm})(?![^\W\d_])))?")
     return rx
+
+
+# a minus is typed as any of these (hyphen-minus, the Unicode hyphens and dashes, the minus sign; French
+# typography writes -2 with an en dash)
+SIGNS = "\\-\u2010-\u2015\u2212\ufe63\uff0d"
+# a number with a leading point and no digit before it names something (a calibre: .45 Automatic, .38 Special):
+# read as the same value whatever the locale's decimal mark
+_NAMED_DECIMAL = re.compile(r"(?<![\w.,])\.(\d{1,6})(?![\d])")
 
 
 def numbers_in(text: str, locale: str, units: UnitWords | None = None) -> list[Number]:
@@ -323,6 +332,10 @@ def numbers_in(text: str, locale: str, units: UnitWords | None = None) -> list[N
     """
     out = []
     plain = _strip_markup(text)
+    named = list(_NAMED_DECIMAL.finditer(plain))
+    if named:
+        out.extend(Number(Fraction(int(m.group(1)), 10 ** len(m.group(1))), m.group(0)) for m in named)
+        plain = _NAMED_DECIMAL.sub(lambda m: " " * len(m.group(0)), plain)
     for m in _number_rx(locale, units or unit_words(locale)).finditer(plain):
         digits = re.sub(r"\D", "", m.group("int"))[:MAX_DIGITS]  # int() refuses thousands of digits
         frac = (m.group("frac") or "")[:MAX_DIGITS]
@@ -355,14 +368,33 @@ def _word_numbers(text: str, g: Glossary) -> Counter[int]:
     return found
 
 
-def _en_words(source: str, locale: str) -> Counter[int]:
-    """Values of the English number words in a source; for Korean the article
-    counts as one, since Korean counts the noun (a knight: 기사 한 명)."""
+def _en_words(source: str, locale: str, articles: bool = True) -> Counter[int]:
+    """Values of the English number words in a source; for Korean (with
+    ``articles``) the article counts as one, since Korean counts the noun (a
+    knight: 기사 한 명)."""
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", _strip_markup(source))]
     found = Counter(EN_NUMBER_WORDS[w] for w in words if w in EN_NUMBER_WORDS)
-    if locale.startswith("ko"):
+    if articles and locale.startswith("ko"):
         found[1] += sum(w in EN_ONE_ARTICLES for w in words)
     return found
+
+
+_EN_LENGTH_WORDS = re.compile(rf"(?<![A-Za-z])({'|'.join(EN_NUMBER_WORDS)})[- ](?:inch|inches)(?![A-Za-z])", re.IGNORECASE)
+CM_PER_INCH = Fraction(254, 100)
+
+
+def _en_lengths(source: str) -> list[Number]:
+    """Lengths the English writes in words: "twelve-inch", "six inches"."""
+    return [Number(Fraction(EN_NUMBER_WORDS[m.group(1).lower()]), m.group(0), "inch")
+            for m in _EN_LENGTH_WORDS.finditer(_strip_markup(source))]
+
+
+def _same_length(inch: Number, d: Number) -> bool:
+    """``d`` is the inch length ``inch`` again: in inches, or in centimetres
+    rounded as metric players measure (18" = 46 cm, not 45; 12" = 30 cm or 30,5 cm)."""
+    if d.unit == "inch":
+        return d.value == inch.value
+    return d.unit == "cm" and abs(d.value - inch.value * CM_PER_INCH) <= Fraction(1, 2)
 
 
 def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Number], list[Number]]:
@@ -372,34 +404,51 @@ def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Nu
     glossary number word; a translation number may stand for an English number
     word (one, twice; in Korean also the article: a dragon, 드래곤
     1마리); a number word of the translation that stands for an English number
-    word cannot also stand for a digit; an inch length may be given in whole
-    centimetres."""
+    word cannot also stand for a digit; the glossary's number words stand for
+    the digits before the Korean article takes any; an inch length (18", or
+    "twelve-inch" in words) may be given in whole centimetres.
+
+    The glossary's number words stand for the source's digits first (Korean
+    하나 for "1 horror from a monster"); only when a digit of the translation
+    is then left unexplained (a digit changed: "a Space Marine and 1
+    Genestealer" as 한 명 ... 2마리) do the words go to the article first."""
+    missing, extra = _compare_numbers(source, translation, g, words_first=True)
+    if extra:
+        return _compare_numbers(source, translation, g, words_first=False)
+    return missing, extra
+
+
+def _compare_numbers(source: str, translation: str, g: Glossary, words_first: bool) -> tuple[list[Number], list[Number]]:
     src = numbers_in(source, "en")
     dst = numbers_in(translation, g.locale, g.units)
     missing, extra = [], list(dst)
     for n in src:
-        hit = next((d for d in extra if d.value == n.value), None)
+        hit = next((d for d in extra if d.value == n.value and not (n.unit == "inch" and d.unit == "cm")), None)
         if hit is not None:
             extra.remove(hit)
         else:
             missing.append(n)
-    if missing:  # a digit written as a number word; words matching English number words are theirs
-        spare = _word_numbers(translation, g) - _en_words(source, g.locale)
+    said = _word_numbers(translation, g)  # number words of the translation
+    used: Counter[int] = Counter()  # ... that stand for a digit of the source
+    if missing:  # a digit written as a number word; words matching English number words (not articles) are theirs
+        spare = said - _en_words(source, g.locale, articles=not words_first)
         kept = []
         for n in missing:
             if n.value.denominator == 1 and spare[int(n.value)] > 0:
                 spare[int(n.value)] -= 1
+                used[int(n.value)] += 1
             else:
                 kept.append(n)
         missing = kept
-    for n in list(missing):  # 12" given as 30 cm
+    for n in [*missing, *_en_lengths(source)]:  # 12" given as 30 cm; "twelve-inch" as 30 cm or 12 Zoll
         if n.unit == "inch":
-            cm = next((d for d in extra if d.unit == "cm" and d.value == round(n.value * Fraction(254, 100))), None)
-            if cm is not None:
-                extra.remove(cm)
-                missing.remove(n)
+            same = next((d for d in extra if _same_length(n, d)), None)
+            if same is not None:
+                extra.remove(same)
+                if n in missing:
+                    missing.remove(n)
     if extra:
-        words = _en_words(source, g.locale) - _word_numbers(translation, g)
+        words = _en_words(source, g.locale) - (said - used)
         kept = []
         for d in extra:
             if d.value.denominator == 1 and words[int(d.value)] > 0:

@@ -23,6 +23,7 @@ T163   error     the translation has fewer or more sentences or list items
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -88,12 +89,33 @@ def card_names(entries: Iterable[Entry], g: Glossary) -> list[CardName]:
     return out
 
 
-def _has_word(text: str, word: str, korean: bool) -> bool:
-    """``word`` in ``text``, inflected (Finnish Lorenzon, Korean 로렌조가)."""
+@functools.lru_cache(maxsize=1024)
+def _name_rx(word: str, endings: tuple[str, ...], forms: tuple[str, ...]) -> re.Pattern[str]:
+    alts = "|".join(re.escape(f) for f in sorted({word, *forms}, key=len, reverse=True))
+    tail = "|".join(re.escape(x) for x in sorted(set(endings), key=len, reverse=True))
+    return re.compile(rf"(?<![\w])(?:{alts})(?:{tail})?(?![\w])" if tail else rf"(?<![\w])(?:{alts})(?![\w])",
+                      re.IGNORECASE)
+
+
+def _declared_forms(word: str, g: Glossary) -> tuple[str, ...]:
+    """The written forms a glossary term gives the name ``word`` (irregular
+    inflections: Laumanherra, Laumanherroja)."""
+    key = word.casefold()
+    return tuple(sorted({f for t in g.terms if key in {x.casefold() for x in (t.term, *t.forms)}
+                         for f in (t.term, *t.forms) if " " not in f}))
+
+
+def _has_word(text: str, word: str, korean: bool, g: Glossary | None = None) -> bool:
+    """``word`` in ``text`` as a whole word, or inflected as the glossary
+    declares (``name_endings``: Finnish Deinon, Deinolle; the forms of a
+    term that is the name), never by a bare prefix (German *deiner* is not
+    Deino).  Korean particles are written on the name (로렌조가): Hangul
+    names match inside a word."""
     if korean:
         return word in text
-    stem = word if len(word) <= 4 else word[: max(4, len(word) - 2)]  # Laumanherra: Laumanherran, Laumanherroja
-    return re.search(rf"(?<![\w]){re.escape(stem)}", text, re.IGNORECASE) is not None
+    endings = g.name_endings if g is not None else ()
+    forms = _declared_forms(word, g) if g is not None else ()
+    return _name_rx(word, endings, forms).search(text) is not None
 
 
 def check_names(entries: list[Entry], g: Glossary) -> list[Finding]:
@@ -111,15 +133,15 @@ def check_names(entries: list[Entry], g: Glossary) -> list[Finding]:
         said = [n for n in names if re.search(rf"(?<![\w]){re.escape(n.anchor_en)}(?![\w])", src)]
         said_anchors = {n.anchor for n in said}
         for n in said:
-            if not _has_word(e.translation, n.anchor, korean):
-                instead = [m for m in names if m.anchor not in said_anchors and _has_word(e.translation, m.anchor, korean)]
+            if not _has_word(e.translation, n.anchor, korean, g):
+                instead = [m for m in names if m.anchor not in said_anchors and _has_word(e.translation, m.anchor, korean, g)]
                 other = f"; it names {instead[0].anchor} ('{instead[0].translated}') instead" if instead else ""
                 out.append(Finding("T160", E, e.locale, e.domain, e.msgctxt, e.file, e.line,
                                    f"the English names {n.english}, but the translation has no '{n.anchor}' (the "
                                    f"card's name: '{n.translated}'){other}"))
         if not said:
             for m in names:
-                if m.anchor not in said_anchors and _has_word(e.translation, m.anchor, korean) \
+                if m.anchor not in said_anchors and _has_word(e.translation, m.anchor, korean, g) \
                         and m.anchor_en not in src and len(m.anchor) >= 3:
                     out.append(Finding("T160", E, e.locale, e.domain, e.msgctxt, e.file, e.line,
                                        f"the translation names '{m.anchor}' ({m.english}), the English does not"))
@@ -236,19 +258,52 @@ def check_reused(entries: list[Entry], g: Glossary) -> list[Finding]:
 
 # ---------------------------------------------------------------- clauses
 
-_SENTENCE_END = re.compile(r"(?<!\d)[.!?。](?=\s|$)|(?<=\d)[.!?](?=\s+[^\W\d_]|$)")
-_ITEM = re.compile(r"(?m)^\s*(?:[•·*-]|\d+[.)])\s+")
+# every way of writing an ellipsis (ASCII dots, the ellipsis character, the middle dots of Korean and
+# Chinese typography): none ends a sentence inside a string, and each closes the last one alike
+_ELLIPSIS = re.compile(r"\.{3,}|\u2026+|[\u2027\u30fb\u00b7]{3,}|\u22ef+|\u3002{3,}")
+_CLOSERS = "\"'\u201d\u2019\u00bb\u00ab\u201c\u2018\u203a\u2039\u300d\u300f)\\]"
+# an end mark, then closing quotes or brackets (French puts a space before them: « Courez ! »)
+_SENTENCE_END = re.compile(rf"[.!?\u3002\uff01\uff1f](?:\s?[{_CLOSERS}])*(?=\s|$)")
+# words written with a point that ends no sentence (titles, Latin and German abbreviations); one letter and a
+# point (z. B., J. Smith) is one too
+ABBREVIATIONS = frozenset({
+    "dr", "mr", "mrs", "ms", "mt", "st", "sr", "jr", "prof", "sgt", "capt", "lt", "col", "gen", "vs", "cf", "approx",
+    "e.g", "i.e", "ca", "bzw", "usw", "vgl", "ggf", "evtl", "inkl", "bspw", "sog", "z.b", "d.h", "u.a", "mme", "mlle",
+    "env", "p.ex", "av", "nr", "hr", "fr"})
+_WORD_BEFORE = re.compile(r"([^\W\d_]+(?:\.[^\W\d_]+)*)$")
+_ITEM = re.compile(r"(?m)^\s*(?:[\u2022\u00b7*-]|\d+[.)])\s+")
+
+
+def _ends_sentence(plain: str, m: re.Match[str]) -> bool:
+    after = plain[m.end():].lstrip()
+    if not after:
+        return False  # the last sentence is counted once, ended or not
+    if after[0].islower():
+        return False  # "e.g. from", "z. B. aus": the sentence goes on
+    if m.group(0)[0] == ".":
+        before = plain[:m.start()]
+        if before[-1:].isdigit():
+            return after[0].isalpha()  # "page 3. Then" ends; "1. 2." numbers a list
+        word = _WORD_BEFORE.search(before)
+        if word is not None and (len(word.group(1)) == 1 or word.group(1).casefold() in ABBREVIATIONS):
+            return False
+    return True
 
 
 def sentences(text: str) -> int:
-    """Sentence ends in a string (markup aside; 1.5 is no end).
+    """Sentences in a string (markup aside; 1.5 is no end, nor Dr., e.g. or
+    an ellipsis inside a sentence; a closing quote after ! or ? is part of the
+    end), the same whichever way a script writes its ellipsis and quotes.
 
     >>> sentences("Roll 1.5 dice. Then move!"), sentences("Heitä 1,5 noppaa. Liiku sitten!")
     (2, 2)
+    >>> sentences('Dr. Milan shouts "Run!" Wait... then go.'), sentences("Dr. Milan ruft „Lauf!“ Warte … dann geh.")
+    (2, 2)
     """
-    plain = _strip_markup(text).strip()
-    n = len(_SENTENCE_END.findall(plain))
-    return n + (1 if plain and not re.search(r"[.!?。:;…]\W*$", plain) else 0)
+    plain = _ELLIPSIS.sub("\u2026", _strip_markup(text)).strip()
+    if not plain:
+        return 0
+    return 1 + sum(_ends_sentence(plain, m) for m in _SENTENCE_END.finditer(plain))
 
 
 def check_clauses(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
