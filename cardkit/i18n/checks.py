@@ -17,6 +17,8 @@ T201   warning   translation identical to the English (not an allowed name)
 T301   error     icon tokens differ (``[skull]`` ...)
 T302   error     placeholders differ (``{name}``)
 T303   error     emphasis tags differ or are unbalanced
+T304   error     markup the layout does not interpret (``[[Trait]]``, ``<cite>``,
+                 ``&amp;``, a ``\\n`` typed as two characters): it would print raw
 T401   error     a number of the source is missing from the translation
 T402   error     a number is only in the translation
 T501   error     a glossary term is not translated with an allowed form
@@ -49,7 +51,7 @@ from cardkit.i18n.langrules import ALL_QUOTES, UnitWords, allowed_quotes, number
 from cardkit.layout.fonts import FontBook
 from cardkit.load.schema import validate_doc
 from cardkit.load.yamlsafe import YamlError, read_yaml_file
-from cardkit.text import placeholders, tags, tokens
+from cardkit.text import ICON_NAME, placeholders, raw_markup_problems, tags, tokens
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]+")
 MAX_HANGUL_RUN = 12
@@ -267,6 +269,13 @@ def check_tags(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         yield "T303", E, f"markup tags differ: {detail}"
 
 
+@_check
+def check_raw_markup(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
+    """T304: markup the layout does not interpret (it would print as it is)."""
+    for problem in raw_markup_problems(e.translation, icons=e.icons):
+        yield "T304", E, problem
+
+
 @dataclass(frozen=True)
 class Number:
     """A number as written in a string: its exact value, the text it was read
@@ -475,7 +484,7 @@ def check_numbers(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         yield "T402", E, f"the number {text}{f' ({k} times)' if k > 1 else ''} is only in the translation (numbers in the source: {src})"
 
 
-_MARKUP = re.compile(r"\[[a-z-]+\]|</?[bi]>|\{[a-z_]+\}")
+_MARKUP = re.compile(rf"\[{ICON_NAME}\]|</?[bi]>|\{{[a-z_]+\}}")
 
 
 def _strip_markup(text: str) -> str:
@@ -569,7 +578,7 @@ def check_hangul_runs(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, st
 
 
 # digits right after a Latin letter (D6) are read in English, so they are skipped
-_PARTICLE_AFTER = re.compile(r"(\[[a-z-]+\]|(?<![A-Za-z\d])\d+|\{[a-z_]+\})(으로|이다|을|를|이|가|은|는|과|와|로)(?![\uac00-\ud7a3])")
+_PARTICLE_AFTER = re.compile(rf"(\[{ICON_NAME}\]|(?<![A-Za-z\d])\d+|\{{[a-z_]+\}})(으로|이다|을|를|이|가|은|는|과|와|로)(?![\uac00-\ud7a3])")
 
 
 @_check
@@ -651,7 +660,7 @@ def check_end_punctuation(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity
     def end(s: str) -> str:
         # (a string that ends with a placeholder or an icon has no end punctuation of its own:
         # "{metric}: {kind}; {aggregate}" ends with the aggregate, not with ';')
-        s = re.sub(r"(\{[a-z_]+\}|\[[a-z-]+\])$", "x", s.rstrip())
+        s = re.sub(rf"(\{{[a-z_]+\}}|\[{ICON_NAME}\])$", "x", s.rstrip())
         s = _strip_markup(s).rstrip()
         return s[-1] if s and s[-1] in ".!?:;" else ""
 
