@@ -635,8 +635,15 @@ def check_spaces(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     t = e.translation
     if t != t.strip():
         yield "T801", E, "leading or trailing space"
-    if "  " in t:
-        yield "T801", E, "double space"
+    for run in dict.fromkeys(_SPACE_RUN.findall(t)):
+        named = " + ".join(SPACE_NAMES.get(c, f"U+{ord(c):04X}") for c in run)
+        yield "T801", E, "double space" if run == "  " else f"a run of spaces ({named})"
+
+
+# two or more spaces of any kind in a row (a no-break space beside a space prints as a wide gap); line breaks aside
+_SPACE_RUN = re.compile(r"[^\S\n]{2,}")
+SPACE_NAMES = {" ": "space", "\u00a0": "no-break space", "\u202f": "narrow no-break space", "\t": "tab",
+               "\u2009": "thin space", "\u2007": "figure space", "\u3000": "ideographic space"}
 
 
 @_check

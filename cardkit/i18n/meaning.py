@@ -18,6 +18,13 @@ T162   error     the translation is the translation of another entry whose
                  English differs (Weblate's "reused translation")
 T163   error     the translation has fewer or more sentences or list items
                  than the English
+T154   error     a plural form writes a number its locale's plural rule
+                 (CLDR, Babel) never selects it for: the singular's "1"
+                 (or *yksi*, *eine*) in the form for 2, 3, 4 ...
+T155   warning   the form for 1 reads like the plural of the form for many
+                 (singular and plural swapped)
+T172   warning   a translation much shorter than its English, against what
+                 is usual for the locale (a dropped clause)
 =====  ========  ==========================================================
 """
 
@@ -31,12 +38,16 @@ from dataclasses import dataclass
 
 from cardkit.errors import Severity
 from cardkit.i18n.checks import (
+    EN_ONE_ARTICLES,
     Entry,
     Finding,
     Glossary,
+    _en_words,
     _same,
     _strip_markup,
+    _word_numbers,
     compare_numbers,
+    numbers_in,
     terms_in_source,
 )
 
@@ -319,6 +330,117 @@ def check_clauses(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         yield "T163", E, f"{b} sentence(s) in the translation, {a} in the English (a sentence dropped or added?)"
 
 
+# ---------------------------------------------------------------- plural forms
+
+def _values(text: str, g: Glossary, english: bool) -> Counter[int]:
+    """Whole numbers a string writes: digits, and number words (the English
+    ones and its articles, or the glossary's ``numbers``)."""
+    found: Counter[int] = Counter(int(n.value) for n in numbers_in(text, "en" if english else g.locale, g.units)
+                                  if n.value.denominator == 1 and n.value >= 0)
+    if english:
+        found += _en_words(text, g.locale, articles=False)
+        found[1] += sum(w.lower() in EN_ONE_ARTICLES for w in re.findall(r"[A-Za-z]+", _strip_markup(text)))
+    else:
+        found += _word_numbers(_strip_markup(text), g)
+    return found
+
+
+def _numbers_of_form(locale: str, index: int, limit: int = 200) -> list[int]:
+    from cardkit.i18n.localize import plural_index
+
+    return [n for n in range(limit) if plural_index(locale, n) == index]
+
+
+def _shown(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers[:4])) + (" ..." if len(numbers) > 4 else "") if numbers else "no number below 200"
+
+
+def _extends(longer: str, shorter: str) -> bool:
+    """``longer`` is ``shorter`` with an ending (Karten: Karte; geenivoroa: geenivoro)."""
+    return len(longer) > len(shorter) and longer.casefold().startswith(shorter.casefold())
+
+
+def check_plural_forms(entries: list[Entry], g: Glossary) -> list[Finding]:
+    """T154 and T155: each form of a plural message against the numbers the
+    locale's plural rule uses it for (Babel's CLDR rules, as the catalog's
+    ``Plural-Forms``)."""
+    from cardkit.i18n.localize import plural_index
+
+    forms: dict[tuple[str, str], dict[int, Entry]] = defaultdict(dict)
+    for e in entries:
+        if e.form is not None and e.translation:
+            forms[(e.domain, e.msgctxt)][e.form] = e
+    out = []
+    for by_form in forms.values():
+        for i, e in sorted(by_form.items()):
+            used = _numbers_of_form(e.locale, i)
+            extra = _values(e.translation, g, english=False) - _values(e.source, g, english=True)
+            wrong = sorted(v for v in extra if plural_index(e.locale, v) != i)
+            if wrong:
+                v = wrong[0]
+                out.append(Finding("T154", E, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                                   f"msgstr[{i}] is the form for {_shown(used)}, but it writes {v}, a number that "
+                                   f"selects msgstr[{plural_index(e.locale, v)}] (the singular in a plural form?)"))
+        if len(by_form) < 2:
+            continue
+        one = plural_index(next(iter(by_form.values())).locale, 1)
+        single = by_form.get(one)
+        for i, e in sorted(by_form.items()):
+            if i == one or single is None:
+                continue
+            # (two forms with the same words are no finding: Finnish writes the singular after any number in
+            # most cases, 1 pelistä and 5 pelistä; German keeps some nouns, 1 Zimmer and 2 Zimmer)
+            a, b = _words(single.translation), _words(e.translation)
+            pairs = [(x, y) for x, y in zip(a, b) if x.casefold() != y.casefold()]
+            if len(a) == len(b) and pairs and all(_extends(x, y) for x, y in pairs):
+                out.append(Finding("T155", Severity.WARNING, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                                   f"msgstr[{one}] (the form for 1: '{pairs[0][0]}') reads like the plural of "
+                                   f"msgstr[{i}] (the form for {_shown(_numbers_of_form(e.locale, i))}: "
+                                   f"'{pairs[0][1]}'): singular and plural swapped?"))
+    return out
+
+
+# ---------------------------------------------------------------- length
+
+MIN_LENGTH = 40  # characters of English (markup aside) below which length says little (labels, names)
+MIN_SAMPLE = 20  # strings of a locale needed to take its own median ratio
+# Translation length over English length (markup aside, English of MIN_LENGTH characters or more) in the
+# bundled catalogs, 2026-12-02 (Death Angel, Deep Strike, Tidelights): fi median 1.10, lowest 0.78 (0.70
+# of the median); ko median 0.54, lowest 0.28 (0.52 of the median: Korean labels are terse).  A translation
+# below SHORT_FACTOR of its locale's median is reported: 0.6 for fi, 0.45 for ko (each 85 % of the lowest
+# relative ratio there, no false alarm), DEFAULT_SHORT_FACTOR for a language without bundled catalogs.
+TYPICAL_RATIO = {"fi": 1.10, "ko": 0.54, "ja": 0.5, "zh": 0.35}
+SHORT_FACTOR = {"fi": 0.6, "ko": 0.45}
+DEFAULT_SHORT_FACTOR = 0.5
+
+
+def _length(text: str) -> int:
+    return len(re.sub(r"\s+", " ", _strip_markup(text).replace("\u00ad", "")).strip())
+
+
+def check_length(entries: list[Entry], g: Glossary) -> list[Finding]:
+    """T172: a translation much shorter than its English compared with what
+    is usual in the locale (its own median ratio over the strings checked, or
+    the typical ratio of its language when there are too few): a clause
+    dropped where the sentences still count the same."""
+    long = [e for e in entries if e.translation and not e.fuzzy and _length(e.source) >= MIN_LENGTH]
+    if not long:
+        return []
+    lang = g.locale.split("_")[0]
+    ratios = sorted(_length(e.translation) / _length(e.source) for e in long)
+    median = ratios[len(ratios) // 2] if len(ratios) >= MIN_SAMPLE else TYPICAL_RATIO.get(lang, 1.0)
+    floor = median * SHORT_FACTOR.get(lang, DEFAULT_SHORT_FACTOR)
+    out = []
+    for e in long:
+        n, m = _length(e.translation), _length(e.source)
+        if n / m < floor:
+            out.append(Finding("T172", Severity.WARNING, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                               (f"msgstr[{e.form}]: " if e.form is not None else "") +
+                               f"{n} characters for {m} of English ({n / m:.0%}; {g.locale} usually runs "
+                               f"{median:.0%} of the English): a clause dropped?"))
+    return out
+
+
 def run_meaning_checks(entries: list[Entry], g: Glossary) -> list[Finding]:
     """Every meaning check over the entries of one locale (names per set)."""
     out: list[Finding] = []
@@ -332,4 +454,6 @@ def run_meaning_checks(entries: list[Entry], g: Glossary) -> list[Finding]:
     for domain_entries in by_domain.values():
         out.extend(check_names(domain_entries, g))
     out.extend(check_reused(entries, g))
+    out.extend(check_plural_forms(entries, g))
+    out.extend(check_length(entries, g))
     return out

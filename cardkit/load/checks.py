@@ -70,7 +70,7 @@ def check_markup(ls: LoadedSet) -> list[Issue]:
         texts = (s.text,) if s.plural is None else (s.text, s.plural)
         for text in texts:
             for problem in markup_problems(text, icons=ls.icons) + raw_markup_problems(text, icons=ls.icons):
-                out.append(Issue("C013", f"{s.msgctxt}: {problem}", file=s.file, line=s.line, column=s.column or 1))
+                out.append(Issue("C013", f"{s.msgctxt}: {problem}", file=s.file, line=s.line, column=1))
     return out
 
 

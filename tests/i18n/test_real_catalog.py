@@ -70,7 +70,7 @@ PLANTED = [
     # a changed calibre
     ("special_38.name", lambda t: t.replace(".38", ".45"), {"T401", "T402"}),
     # a sentence dropped (its negation with it)
-    ("special_38.text", lambda t: t.split(". ")[0] + ".", {"T161", "T163"}),
+    ("special_38.text", lambda t: t.split(". ")[0] + ".", {"T161", "T163", "T172"}),
     # a negation lost
     ("last_stand.text", lambda t: t.replace("keine ", ""), {"T161"}),
     # markup the layout would print as it is
