@@ -95,10 +95,40 @@ class Glossary:
     negation: tuple[str, ...] = ()  # words that negate a clause (the negation check)
     units_declared: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # inch words, cm words beyond CLDR's
     name_endings: tuple[str, ...] = ()  # endings a name takes when inflected (Finnish Deino-n, Deino-lle)
+    declared: frozenset[str] = frozenset()  # the language-data keys the glossary file has (LANGUAGE_DATA)
 
     @property
     def units(self) -> UnitWords:
         return unit_words(self.locale, *self.units_declared)
+
+
+# The language data of a glossary that checks need, and what each is for: the check that does not run
+# without it, or runs with less.  `l10n init` scaffolds each (cardkit.i18n.languages.glossary_scaffold);
+# `l10n check` says which are missing (T190).
+LANGUAGE_DATA = {
+    "negation": (True, "T161 (a negation lost or added) did not run: no `negation:` list of the words that negate "
+                       "a clause"),
+    "proper_names": (True, "T160 (names) did not run: no `proper_names` (the English names it follows into other "
+                           "strings)"),
+    "numbers": (False, "T401/T402 read digits only: no `numbers:` (a number written as a word is reported)"),
+    "name_endings": (False, "T160 knows names as whole words only: no `name_endings` (an inflected name, Deinon, "
+                            "is not recognised; write `name_endings: []` for a language that does not inflect names)"),
+}
+
+
+def missing_language_data(g: Glossary) -> list[str]:
+    """What the checks lack of ``g``'s language data: a line per key, for
+    checks that did not run (an empty ``negation`` or ``proper_names`` list)
+    or ran with less (``numbers`` or ``name_endings`` never declared; Korean
+    writes its particles on the name, so it needs no endings)."""
+    out = []
+    for key, (needs_items, what) in LANGUAGE_DATA.items():
+        if key == "name_endings" and g.locale.startswith("ko"):
+            continue
+        value = getattr(g, key)
+        if (needs_items and not value) or (not needs_items and key not in g.declared and not value):
+            out.append(what)
+    return out
 
 
 def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
@@ -122,7 +152,8 @@ def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
     variants = tuple(Variant(v["en"], tuple(v["translations"]), v["reason"]) for v in d.get("variants", []))
     units = d.get("units", {})
     return Glossary(locale, terms, frozenset(d.get("proper_names", [])), numbers, variants, tuple(d.get("negation", [])),
-                    (tuple(units.get("inch", [])), tuple(units.get("cm", []))), tuple(d.get("name_endings", []))), []
+                    (tuple(units.get("inch", [])), tuple(units.get("cm", []))), tuple(d.get("name_endings", [])),
+                    frozenset(k for k in LANGUAGE_DATA if k in d)), []
 
 
 @dataclass
