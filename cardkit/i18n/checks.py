@@ -370,7 +370,7 @@ def numbers_in(text: str, locale: str, units: UnitWords | None = None) -> list[N
     >>> [(str(n.value), n.unit) for n in numbers_in("40.000 Punkte, 1,5-mal, 12 Zoll, 30 Zentimeter", "de")]
     [('40000', ''), ('3/2', ''), ('12', 'inch'), ('30', 'cm')]
     """
-    out = []
+    out: list[Number] = []
     plain = _strip_markup(text)
     named = list(_NAMED_DECIMAL.finditer(plain))
     if named:
