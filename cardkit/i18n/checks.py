@@ -307,6 +307,33 @@ def check_raw_markup(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str
         yield "T304", E, problem
 
 
+def catalog_markup_issues(root: Path, domain: str, locales: list[str], icons: frozenset[str] = frozenset()) -> list[Issue]:
+    """T304 for ``validate``: markup in the translations of one domain's
+    catalogs that the layout would print as it is, at the entry's line (a
+    catalog that cannot be read is reported by the catalog checks)."""
+    from cardkit.i18n.catalogs import po_path, read_catalog, rel
+
+    out: list[Issue] = []
+    for loc in locales:
+        path = po_path(root, loc, domain)
+        if not path.is_file():
+            continue
+        try:
+            cat = read_catalog(path, rel(root, path), loc, root).catalog
+        except CardkitError:
+            continue
+        for m in cat:
+            if not m.id:
+                continue
+            forms = [m.string] if isinstance(m.string, str) else list(m.string or ())
+            for i, text in enumerate(forms):
+                form = f"msgstr[{i}]: " if not isinstance(m.string, str) else ""
+                out.extend(Issue("T304", f"{m.context} ({loc}): {form}{problem}", file=rel(root, path),
+                                 line=m.lineno or 0, column=1)
+                           for problem in raw_markup_problems(text or "", icons=icons))
+    return out
+
+
 @dataclass(frozen=True)
 class Number:
     """A number as written in a string: its exact value, the text it was read

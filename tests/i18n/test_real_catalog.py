@@ -122,3 +122,13 @@ def test_an_icon_alias_is_an_icon_and_a_bad_alias_is_reported(lanternhold: Path,
     r = cli("validate", "--root", str(lanternhold))
     assert r.code == 1
     assert "error[C013]: whispers.text: unknown icon token '[auto_fail]'" in r.out + r.err
+
+
+def test_validate_reports_raw_markup_in_a_translation_at_its_entry(lanternhold: Path, cli):
+    _set(lanternhold, "special_38.text", _translation(lanternhold, "special_38.text").replace("Hospital", "Hospital &amp; Heim"))
+    line = next(i for i, s in enumerate((lanternhold / PO).read_text(encoding="utf-8").splitlines(), 1)
+                if s == 'msgctxt "special_38.text"') + 1  # its msgid line, where l10n check locates it too
+    r = cli("validate", "--root", str(lanternhold))
+    assert r.code == 1
+    assert re.findall(r"^locales/de/LC_MESSAGES/lanternhold\.po:(\d+):1: error\[T304\]: special_38\.text \(de\): '&amp;'",
+                      r.out + r.err, re.M) == [str(line)]
