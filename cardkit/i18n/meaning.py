@@ -40,6 +40,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cardkit.errors import Severity
+from cardkit.text import PLACEHOLDER_RE, TOKEN_RE
 from cardkit.i18n.checks import (
     EN_ONE_ARTICLES,
     Entry,
@@ -118,9 +119,20 @@ def _name_rx(word: str, endings: tuple[str, ...], forms: tuple[str, ...]) -> re.
 def _declared_forms(word: str, g: Glossary) -> tuple[str, ...]:
     """The written forms a glossary term gives the name ``word`` (irregular
     inflections: Laumanherra, Laumanherroja)."""
-    key = word.casefold()
-    return tuple(sorted({f for t in g.terms if key in {x.casefold() for x in (t.term, *t.forms)}
-                         for f in (t.term, *t.forms) if " " not in f}))
+    hit = _FORMS.get(id(g.terms))
+    if hit is None or hit[0] is not g.terms:
+        by_form: dict[str, set[str]] = defaultdict(set)
+        for t in g.terms:
+            forms = {f for f in (t.term, *t.forms) if " " not in f}
+            for f in forms:
+                by_form[f.casefold()] |= forms
+        if len(_FORMS) >= 16:
+            _FORMS.clear()
+        hit = _FORMS[id(g.terms)] = (g.terms, {k: tuple(sorted(v)) for k, v in by_form.items()})
+    return hit[1].get(word.casefold(), ())
+
+
+_FORMS: dict[int, tuple[tuple[object, ...], dict[str, tuple[str, ...]]]] = {}
 
 
 def _has_word(text: str, word: str, korean: bool, g: Glossary | None = None) -> bool:
@@ -292,6 +304,9 @@ _WORD_BEFORE = re.compile(r"([^\W\d_]+(?:\.[^\W\d_]+)*)$")
 _ITEM = re.compile(r"(?m)^\s*(?:[\u2022\u00b7*-]|\d+[.)])\s+")
 
 
+_STANDS_FOR_WORD = re.compile(rf"{PLACEHOLDER_RE.pattern}|{TOKEN_RE.pattern}")
+
+
 def _ends_sentence(plain: str, m: re.Match[str]) -> bool:
     after = plain[m.end():].lstrip()
     if not after:
@@ -318,7 +333,8 @@ def sentences(text: str) -> int:
     >>> sentences('Dr. Milan shouts "Run!" Wait... then go.'), sentences("Dr. Milan ruft „Lauf!“ Warte … dann geh.")
     (2, 2)
     """
-    plain = _ELLIPSIS.sub("\u2026", _strip_markup(text)).strip()
+    # a placeholder or an icon starts a sentence as a word does ("Draw a card. {hero} moves.")
+    plain = _ELLIPSIS.sub("\u2026", _strip_markup(_STANDS_FOR_WORD.sub("X", text))).strip()
     if not plain:
         return 0
     return 1 + sum(_ends_sentence(plain, m) for m in _SENTENCE_END.finditer(plain))
