@@ -79,6 +79,9 @@ def test_sentence_counts_are_the_real_ones():
     assert sentences("Wait... then run.") == 1
     assert sentences("Something moves in the dark…") == 1
     assert sentences("Ziehe z. B. 2 Karten. Lege dann eine ab.") == 2
+    # a placeholder or an icon starts a sentence as a word does
+    assert sentences("Draw a card. {hero} moves.") == sentences("Nosta kortti. {hero} liikkuu.") == 2
+    assert sentences("Roll the die. [skull] kills the hero.") == 2
     # a dropped sentence is still found
     e = Entry("de", "core", "x.text", "Dr. Milan helps you. Gain 1 resource. Draw 1 card.",
               "Dr. Milan hilft dir.", "x.po", 1)
