@@ -108,8 +108,8 @@ class Glossary:
 LANGUAGE_DATA = {
     "negation": (True, "T161 (a negation lost or added) did not run: no `negation:` list of the words that negate "
                        "a clause"),
-    "proper_names": (True, "T160 (names) did not run: no `proper_names` (the English names it follows into other "
-                           "strings)"),
+    "proper_names": (False, "T160 (names) did not run: no `proper_names` (the English names it follows into other "
+                            "strings; write `proper_names: []` for a game without names)"),
     "numbers": (False, "T401/T402 read digits only: no `numbers:` (a number written as a word is reported)"),
     "name_endings": (False, "T160 knows names as whole words only: no `name_endings` (an inflected name, Deinon, "
                             "is not recognised; write `name_endings: []` for a language that does not inflect names)"),
@@ -118,9 +118,10 @@ LANGUAGE_DATA = {
 
 def missing_language_data(g: Glossary) -> list[str]:
     """What the checks lack of ``g``'s language data: a line per key, for
-    checks that did not run (an empty ``negation`` or ``proper_names`` list)
-    or ran with less (``numbers`` or ``name_endings`` never declared; Korean
-    writes its particles on the name, so it needs no endings)."""
+    checks that did not run (an empty ``negation`` list; ``proper_names``
+    never declared) or ran with less (``numbers`` or ``name_endings`` never
+    declared; Korean writes its particles on the name, so it needs no
+    endings)."""
     out = []
     for key, (needs_items, what) in LANGUAGE_DATA.items():
         if key == "name_endings" and g.locale.startswith("ko"):

@@ -210,7 +210,7 @@ def glossary_scaffold(root: Path, project: Any, locale: str) -> tuple[str, int]:
         lines += [f"#   en: {_flow(t['en'])}", "#   term: ''", "#   forms: []"]
     lines += ["# Names that may stay as in English (T201 does not report them); a one-word name here is also",
               "# followed into other strings (T160: where the English says Deino, the translation must name him).",
-              f"proper_names: {_flow(names)}",
+              f"proper_names: {_flow(names)}" if names else "# proper_names: []  (the names of the cards, e.g. [Deino, Lorenzo])",
               "#",
               "# Language data the checks need. Until a list is filled and its '# ' removed, `l10n check` says",
               "# which checks did not run, or ran with less, for lack of it (T190).",

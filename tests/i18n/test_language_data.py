@@ -21,7 +21,8 @@ def _t190(cli, root: Path, locale: str) -> list[str]:
 def test_init_scaffolds_the_language_data_and_check_says_what_did_not_run(tmp_path: Path, cli):
     root = tmp_path / "p"
     shutil.copytree(FIXTURES / "l10n" / "lanternhold", root)
-    shutil.rmtree(root / "locales" / "de")
+    shutil.rmtree(root / "locales" / "de")  # the project's first language: no glossary to learn names from
+    shutil.rmtree(root / "locales" / "fr")
     r = cli("l10n", "init", "--root", str(root), "--locale", "sv")
     assert r.code == 0, r.err
     assert "negation, numbers, name_endings" in r.out
@@ -37,7 +38,8 @@ def test_init_scaffolds_the_language_data_and_check_says_what_did_not_run(tmp_pa
                  "T401/T402 read digits only", "T160 knows names as whole words only"):
         assert said in message
     # filled as a translator does: the lists written, the '# ' removed
-    text = text.replace("proper_names: []", "proper_names: [Deino, Machete]")
+    assert "# proper_names: []" in text
+    text = text.replace("# proper_names: []", "proper_names: [Deino, Machete]  #")
     text = text.replace("# negation: []", "negation: [inte, ej, aldrig, ingen, inget, inga, utan]")
     text = text.replace("# numbers:\n# - {value: 1, words: []}\n# - {value: 2, words: []}",
                         "numbers:\n- {value: 1, words: [en, ett]}\n- {value: 2, words: [två]}")
