@@ -76,7 +76,8 @@ def l10n_init(locale: Annotated[str, typer.Option("--locale", help="the language
     for file, n in result.catalogs:
         typer.echo(f"wrote {file} ({n} strings to translate)")
     if result.glossary:
-        typer.echo(f"wrote {result.glossary} ({result.terms} terms to fill)")
+        typer.echo(f"wrote {result.glossary} ({result.terms} terms to fill; and the language data the checks need: "
+                   "negation, numbers, name_endings; l10n check says which checks do not run without them)")
     typer.echo(f"{result.locale}: {result.name}, Plural-Forms from CLDR \"{result.plural_forms}\"; next: translate the "
                f"catalogs, then run: cardkit l10n check --locale {result.locale} --summary")
 

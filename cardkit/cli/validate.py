@@ -21,6 +21,7 @@ def validate(root: RootOpt = Path("."),
     kinds.yaml and the game's rules of composition, and every catalog for an
     entry per card string."""
     from cardkit.i18n.catalogs import catalog_entry_issues, project_locales
+    from cardkit.i18n.checks import catalog_markup_issues
     from cardkit.strings.localize import UI_DOMAIN, keeps_ui_catalogs, ui_strings
     from cardkit.load.project import core_schemas, derived_schemas
 
@@ -30,11 +31,13 @@ def validate(root: RootOpt = Path("."),
     for loaded in project.sets.values():
         if loaded.set is not None:
             issues.extend(catalog_entry_issues(root, loaded.set.id, loaded.set.strings, locales))
+            issues.extend(catalog_markup_issues(root, loaded.set.id, locales, loaded.icons))  # prints raw (T304)
             prefix = loaded.set.directory + "/"
             set_errors = any(i.severity is Severity.ERROR and i.file.startswith(prefix) for i in issues)
             issues.extend(_face_issues(root, loaded, quality=not set_errors))
     if keeps_ui_catalogs(root):  # else cardkit's shipped ui catalogs serve
         issues.extend(catalog_entry_issues(root, UI_DOMAIN, ui_strings(), locales))
+        issues.extend(catalog_markup_issues(root, UI_DOMAIN, locales))
     report = ValidateReport(tuple(sort_issues(issues)),
                             tuple((sid, ls.set.physical_count()) for sid, ls in sorted(project.sets.items()) if ls.set),
                             sum(len(ls.set.strings) for ls in project.sets.values() if ls.set), tuple(locales))

@@ -17,6 +17,8 @@ T201   warning   translation identical to the English (not an allowed name)
 T301   error     icon tokens differ (``[skull]`` ...)
 T302   error     placeholders differ (``{name}``)
 T303   error     emphasis tags differ or are unbalanced
+T304   error     markup the layout does not interpret (``[[Trait]]``, ``<cite>``,
+                 ``&amp;``, a ``\\n`` typed as two characters): it would print raw
 T310   error     a control or bidi character (:mod:`cardkit.controls`)
 T401   error     a number of the source is missing from the translation
 T402   error     a number is only in the translation
@@ -50,7 +52,7 @@ from cardkit.i18n.langrules import ALL_QUOTES, UnitWords, allowed_quotes, number
 from cardkit.layout.fonts import FontBook
 from cardkit.load.schema import validate_doc
 from cardkit.load.yamlsafe import YamlError, read_yaml_file
-from cardkit.text import placeholders, tags, tokens
+from cardkit.text import ICON_NAME, placeholders, raw_markup_problems, tags, tokens
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]+")
 MAX_HANGUL_RUN = 12
@@ -93,10 +95,42 @@ class Glossary:
     variants: tuple[Variant, ...] = ()
     negation: tuple[str, ...] = ()  # words that negate a clause (the negation check)
     units_declared: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # inch words, cm words beyond CLDR's
+    name_endings: tuple[str, ...] = ()  # endings a name takes when inflected (Finnish Deino-n, Deino-lle)
+    declared: frozenset[str] = frozenset()  # the language-data keys the glossary file has (LANGUAGE_DATA)
 
     @property
     def units(self) -> UnitWords:
         return unit_words(self.locale, *self.units_declared)
+
+
+# The language data of a glossary that checks need, and what each is for: the check that does not run
+# without it, or runs with less.  `l10n init` scaffolds each (cardkit.i18n.languages.glossary_scaffold);
+# `l10n check` says which are missing (T190).
+LANGUAGE_DATA = {
+    "negation": (True, "T161 (a negation lost or added) did not run: no `negation:` list of the words that negate "
+                       "a clause"),
+    "proper_names": (False, "T160 (names) did not run: no `proper_names` (the English names it follows into other "
+                            "strings; write `proper_names: []` for a game without names)"),
+    "numbers": (False, "T401/T402 read digits only: no `numbers:` (a number written as a word is reported)"),
+    "name_endings": (False, "T160 knows names as whole words only: no `name_endings` (an inflected name, Deinon, "
+                            "is not recognised; write `name_endings: []` for a language that does not inflect names)"),
+}
+
+
+def missing_language_data(g: Glossary) -> list[str]:
+    """What the checks lack of ``g``'s language data: a line per key, for
+    checks that did not run (an empty ``negation`` list; ``proper_names``
+    never declared) or ran with less (``numbers`` or ``name_endings`` never
+    declared; Korean writes its particles on the name, so it needs no
+    endings)."""
+    out = []
+    for key, (needs_items, what) in LANGUAGE_DATA.items():
+        if key == "name_endings" and g.locale.startswith("ko"):
+            continue
+        value = getattr(g, key)
+        if (needs_items and not value) or (not needs_items and key not in g.declared and not value):
+            out.append(what)
+    return out
 
 
 def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
@@ -120,7 +154,8 @@ def load_glossary(root: Path, locale: str) -> tuple[Glossary, list[Issue]]:
     variants = tuple(Variant(v["en"], tuple(v["translations"]), v["reason"]) for v in d.get("variants", []))
     units = d.get("units", {})
     return Glossary(locale, terms, frozenset(d.get("proper_names", [])), numbers, variants, tuple(d.get("negation", [])),
-                    (tuple(units.get("inch", [])), tuple(units.get("cm", [])))), []
+                    (tuple(units.get("inch", [])), tuple(units.get("cm", []))), tuple(d.get("name_endings", [])),
+                    frozenset(k for k in LANGUAGE_DATA if k in d)), []
 
 
 @dataclass
@@ -267,6 +302,40 @@ def check_tags(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         yield "T303", E, f"markup tags differ: {detail}"
 
 
+@_check
+def check_raw_markup(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
+    """T304: markup the layout does not interpret (it would print as it is)."""
+    for problem in raw_markup_problems(e.translation, icons=e.icons):
+        yield "T304", E, problem
+
+
+def catalog_markup_issues(root: Path, domain: str, locales: list[str], icons: frozenset[str] = frozenset()) -> list[Issue]:
+    """T304 for ``validate``: markup in the translations of one domain's
+    catalogs that the layout would print as it is, at the entry's line (a
+    catalog that cannot be read is reported by the catalog checks)."""
+    from cardkit.i18n.catalogs import po_path, read_catalog, rel
+
+    out: list[Issue] = []
+    for loc in locales:
+        path = po_path(root, loc, domain)
+        if not path.is_file():
+            continue
+        try:
+            cat = read_catalog(path, rel(root, path), loc, root).catalog
+        except CardkitError:
+            continue
+        for m in cat:
+            if not m.id:
+                continue
+            forms = [m.string] if isinstance(m.string, str) else list(m.string or ())
+            for i, text in enumerate(forms):
+                form = f"msgstr[{i}]: " if not isinstance(m.string, str) else ""
+                out.extend(Issue("T304", f"{m.context} ({loc}): {form}{problem}", file=rel(root, path),
+                                 line=m.lineno or 0, column=1)
+                           for problem in raw_markup_problems(text or "", icons=icons))
+    return out
+
+
 @dataclass(frozen=True)
 class Number:
     """A number as written in a string: its exact value, the text it was read
@@ -298,10 +367,18 @@ def _number_rx(locale: str, units: UnitWords) -> re.Pattern[str]:
         if len(_NUMBER_RX) > 64:
             _NUMBER_RX.clear()
         rx = _NUMBER_RX[(locale, units)] = re.compile(
-            rf"(?<![\d{re.escape(style.decimal)}])(?P<sign>(?<![\w)])[-\u2212])?"
+            rf"(?<![\d{re.escape(style.decimal)}])(?P<sign>(?<![\w)])[{SIGNS}])?"
             rf"(?P<int>\d{{1,3}}(?:(?:{groups})\d{{3}})+(?!\d)|\d+)(?:{re.escape(style.decimal)}(?P<frac>\d+))?"
             rf"(?:(?P<inch>[\"″”]|\s?(?:{inch})(?![^\W\d_]))|(?P<cm>\s?(?:{cm})(?![^\W\d_])))?")
     return rx
+
+
+# a minus is typed as any of these (hyphen-minus, the Unicode hyphens and dashes, the minus sign; French
+# typography writes -2 with an en dash)
+SIGNS = "\\-\u2010-\u2015\u2212\ufe63\uff0d"
+# a number with a leading point and no digit before it names something (a calibre: .45 Automatic, .38 Special):
+# read as the same value whatever the locale's decimal mark
+_NAMED_DECIMAL = re.compile(r"(?<![\w.,])\.(\d{1,6})(?![\d])")
 
 
 def numbers_in(text: str, locale: str, units: UnitWords | None = None) -> list[Number]:
@@ -322,8 +399,12 @@ def numbers_in(text: str, locale: str, units: UnitWords | None = None) -> list[N
     >>> [(str(n.value), n.unit) for n in numbers_in("40.000 Punkte, 1,5-mal, 12 Zoll, 30 Zentimeter", "de")]
     [('40000', ''), ('3/2', ''), ('12', 'inch'), ('30', 'cm')]
     """
-    out = []
+    out: list[Number] = []
     plain = _strip_markup(text)
+    named = list(_NAMED_DECIMAL.finditer(plain))
+    if named:
+        out.extend(Number(Fraction(int(m.group(1)), 10 ** len(m.group(1))), m.group(0)) for m in named)
+        plain = _NAMED_DECIMAL.sub(lambda m: " " * len(m.group(0)), plain)
     for m in _number_rx(locale, units or unit_words(locale)).finditer(plain):
         digits = re.sub(r"\D", "", m.group("int"))[:MAX_DIGITS]  # int() refuses thousands of digits
         frac = (m.group("frac") or "")[:MAX_DIGITS]
@@ -356,14 +437,33 @@ def _word_numbers(text: str, g: Glossary) -> Counter[int]:
     return found
 
 
-def _en_words(source: str, locale: str) -> Counter[int]:
-    """Values of the English number words in a source; for Korean the article
-    counts as one, since Korean counts the noun (a knight: 기사 한 명)."""
+def _en_words(source: str, locale: str, articles: bool = True) -> Counter[int]:
+    """Values of the English number words in a source; for Korean (with
+    ``articles``) the article counts as one, since Korean counts the noun (a
+    knight: 기사 한 명)."""
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", _strip_markup(source))]
     found = Counter(EN_NUMBER_WORDS[w] for w in words if w in EN_NUMBER_WORDS)
-    if locale.startswith("ko"):
+    if articles and locale.startswith("ko"):
         found[1] += sum(w in EN_ONE_ARTICLES for w in words)
     return found
+
+
+_EN_LENGTH_WORDS = re.compile(rf"(?<![A-Za-z])({'|'.join(EN_NUMBER_WORDS)})[- ](?:inch|inches)(?![A-Za-z])", re.IGNORECASE)
+CM_PER_INCH = Fraction(254, 100)
+
+
+def _en_lengths(source: str) -> list[Number]:
+    """Lengths the English writes in words: "twelve-inch", "six inches"."""
+    return [Number(Fraction(EN_NUMBER_WORDS[m.group(1).lower()]), m.group(0), "inch")
+            for m in _EN_LENGTH_WORDS.finditer(_strip_markup(source))]
+
+
+def _same_length(inch: Number, d: Number) -> bool:
+    """``d`` is the inch length ``inch`` again: in inches, or in centimetres
+    rounded as metric players measure (18" = 46 cm, not 45; 12" = 30 cm or 30,5 cm)."""
+    if d.unit == "inch":
+        return d.value == inch.value
+    return d.unit == "cm" and abs(d.value - inch.value * CM_PER_INCH) <= Fraction(1, 2)
 
 
 def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Number], list[Number]]:
@@ -373,34 +473,51 @@ def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Nu
     glossary number word; a translation number may stand for an English number
     word (one, twice; in Korean also the article: a dragon, 드래곤
     1마리); a number word of the translation that stands for an English number
-    word cannot also stand for a digit; an inch length may be given in whole
-    centimetres."""
+    word cannot also stand for a digit; the glossary's number words stand for
+    the digits before the Korean article takes any; an inch length (18", or
+    "twelve-inch" in words) may be given in whole centimetres.
+
+    The glossary's number words stand for the source's digits first (Korean
+    하나 for "1 horror from a monster"); only when a digit of the translation
+    is then left unexplained (a digit changed: "a Space Marine and 1
+    Genestealer" as 한 명 ... 2마리) do the words go to the article first."""
+    missing, extra = _compare_numbers(source, translation, g, words_first=True)
+    if extra:
+        return _compare_numbers(source, translation, g, words_first=False)
+    return missing, extra
+
+
+def _compare_numbers(source: str, translation: str, g: Glossary, words_first: bool) -> tuple[list[Number], list[Number]]:
     src = numbers_in(source, "en")
     dst = numbers_in(translation, g.locale, g.units)
     missing, extra = [], list(dst)
     for n in src:
-        hit = next((d for d in extra if d.value == n.value), None)
+        hit = next((d for d in extra if d.value == n.value and not (n.unit == "inch" and d.unit == "cm")), None)
         if hit is not None:
             extra.remove(hit)
         else:
             missing.append(n)
-    if missing:  # a digit written as a number word; words matching English number words are theirs
-        spare = _word_numbers(translation, g) - _en_words(source, g.locale)
+    said = _word_numbers(translation, g)  # number words of the translation
+    used: Counter[int] = Counter()  # ... that stand for a digit of the source
+    if missing:  # a digit written as a number word; words matching English number words (not articles) are theirs
+        spare = said - _en_words(source, g.locale, articles=not words_first)
         kept = []
         for n in missing:
             if n.value.denominator == 1 and spare[int(n.value)] > 0:
                 spare[int(n.value)] -= 1
+                used[int(n.value)] += 1
             else:
                 kept.append(n)
         missing = kept
-    for n in list(missing):  # 12" given as 30 cm
+    for n in [*missing, *_en_lengths(source)]:  # 12" given as 30 cm; "twelve-inch" as 30 cm or 12 Zoll
         if n.unit == "inch":
-            cm = next((d for d in extra if d.unit == "cm" and d.value == round(n.value * Fraction(254, 100))), None)
-            if cm is not None:
-                extra.remove(cm)
-                missing.remove(n)
+            same = next((d for d in extra if _same_length(n, d)), None)
+            if same is not None:
+                extra.remove(same)
+                if n in missing:
+                    missing.remove(n)
     if extra:
-        words = _en_words(source, g.locale) - _word_numbers(translation, g)
+        words = _en_words(source, g.locale) - (said - used)
         kept = []
         for d in extra:
             if d.value.denominator == 1 and words[int(d.value)] > 0:
@@ -427,7 +544,7 @@ def check_numbers(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         yield "T402", E, f"the number {text}{f' ({k} times)' if k > 1 else ''} is only in the translation (numbers in the source: {src})"
 
 
-_MARKUP = re.compile(r"\[[a-z-]+\]|</?[bi]>|\{[a-z_]+\}")
+_MARKUP = re.compile(rf"\[{ICON_NAME}\]|</?[bi]>|\{{[a-z_]+\}}")
 
 
 def _strip_markup(text: str) -> str:
@@ -521,7 +638,7 @@ def check_hangul_runs(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, st
 
 
 # digits right after a Latin letter (D6) are read in English, so they are skipped
-_PARTICLE_AFTER = re.compile(r"(\[[a-z-]+\]|(?<![A-Za-z\d])\d+|\{[a-z_]+\})(으로|이다|을|를|이|가|은|는|과|와|로)(?![\uac00-\ud7a3])")
+_PARTICLE_AFTER = re.compile(rf"(\[{ICON_NAME}\]|(?<![A-Za-z\d])\d+|\{{[a-z_]+\}})(으로|이다|을|를|이|가|은|는|과|와|로)(?![\uac00-\ud7a3])")
 
 
 @_check
@@ -578,8 +695,15 @@ def check_spaces(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     t = e.translation
     if t != t.strip():
         yield "T801", E, "leading or trailing space"
-    if "  " in t:
-        yield "T801", E, "double space"
+    for run in dict.fromkeys(_SPACE_RUN.findall(t)):
+        named = " + ".join(SPACE_NAMES.get(c, f"U+{ord(c):04X}") for c in run)
+        yield "T801", E, "double space" if run == "  " else f"a run of spaces ({named})"
+
+
+# two or more spaces of any kind in a row (a no-break space beside a space prints as a wide gap); line breaks aside
+_SPACE_RUN = re.compile(r"[^\S\n]{2,}")
+SPACE_NAMES = {" ": "space", "\u00a0": "no-break space", "\u202f": "narrow no-break space", "\t": "tab",
+               "\u2009": "thin space", "\u2007": "figure space", "\u3000": "ideographic space"}
 
 
 @_check
@@ -603,7 +727,7 @@ def check_end_punctuation(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity
     def end(s: str) -> str:
         # (a string that ends with a placeholder or an icon has no end punctuation of its own:
         # "{metric}: {kind}; {aggregate}" ends with the aggregate, not with ';')
-        s = re.sub(r"(\{[a-z_]+\}|\[[a-z-]+\])$", "x", s.rstrip())
+        s = re.sub(rf"(\{{[a-z_]+\}}|\[{ICON_NAME}\])$", "x", s.rstrip())
         s = _strip_markup(s).rstrip()
         return s[-1] if s and s[-1] in ".!?:;" else ""
 

@@ -188,7 +188,8 @@ def glossary_scaffold(root: Path, project: Any, locale: str) -> tuple[str, int]:
             for s in (ls.set.strings if ls.set is not None else ()):
                 if s.msgctxt.endswith((".name", ".title")) and not s.msgctxt.startswith("set.") and s.text not in seen:
                     seen.add(s.text)
-                    terms.append({"id": re.sub(r"[^a-z0-9]+", "_", s.text.lower()).strip("_") or "term",
+                    term_id = re.sub(r"[^a-z0-9]+", "_", s.text.lower()).strip("_") or "term"
+                    terms.append({"id": term_id if term_id[0].isalpha() else f"term_{term_id}",  # an id starts with a letter
                                   "en": [s.text], "sets": [sid]})
     english = Locale.parse(locale).english_name
     lines = [
@@ -207,10 +208,26 @@ def glossary_scaffold(root: Path, project: Any, locale: str) -> tuple[str, int]:
         if t["sets"]:
             lines += [f"#   sets: {_flow(t['sets'])}"]
         lines += [f"#   en: {_flow(t['en'])}", "#   term: ''", "#   forms: []"]
-    lines += ["# Names that may stay as in English (T201 does not report them).",
-              f"proper_names: {_flow(names)}",
-              "# Number words accepted for digits: - {value: 2, words: [...]}",
-              "numbers: []",
+    lines += ["# Names that may stay as in English (T201 does not report them); a one-word name here is also",
+              "# followed into other strings (T160: where the English says Deino, the translation must name him).",
+              f"proper_names: {_flow(names)}" if names else "# proper_names: []  (the names of the cards, e.g. [Deino, Lorenzo])",
+              "#",
+              "# Language data the checks need. Until a list is filled and its '# ' removed, `l10n check` says",
+              "# which checks did not run, or ran with less, for lack of it (T190).",
+              f"# Words that negate a clause in {english} (T161: the English says not, no, never, cannot ...; '*' at",
+              "# either end matches the start or end of a word, '!word' a word that holds a negation but does not",
+              "# negate). For example, German: [nicht, kein*, nie, niemals, nichts, ohne, niemand, weder]",
+              "# negation: []",
+              "# Number words accepted where the English has digits (T401/T402), every form the translation uses:",
+              "# numbers:",
+              "# - {value: 1, words: []}",
+              "# - {value: 2, words: []}",
+              f"# Endings a card name takes when {english} inflects names (T160 knows names as whole words or with",
+              "# these endings, never by a bare prefix: Finnish [n, lle, lla] for Deinon, Deinolle); write",
+              "# `name_endings: []` for a language that does not inflect names.",
+              "# name_endings: []",
+              "# Words for inches and centimetres after a number beyond CLDR's (T401/T402: 18 tuuman):",
+              "# units: {inch: [], cm: []}",
               ""]
     return "\n".join(lines), len(terms)
 

@@ -18,24 +18,41 @@ T162   error     the translation is the translation of another entry whose
                  English differs (Weblate's "reused translation")
 T163   error     the translation has fewer or more sentences or list items
                  than the English
+T154   error     a plural form writes a number its locale's plural rule
+                 (CLDR, Babel) never selects it for: the singular's "1"
+                 (or *yksi*, *eine*) in the form for 2, 3, 4 ...
+T155   warning   the form for 1 reads like the plural of the form for many
+                 (singular and plural swapped)
+T172   warning   a translation much shorter than its English, against what
+                 is usual for the locale (a dropped clause)
+T190   warning   checks that did not run, or ran with less, for lack of the
+                 locale's language data (``negation``, ``proper_names``,
+                 ``numbers``, ``name_endings`` in its glossary)
 =====  ========  ==========================================================
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cardkit.errors import Severity
+from cardkit.text import PLACEHOLDER_RE, TOKEN_RE
 from cardkit.i18n.checks import (
+    EN_ONE_ARTICLES,
     Entry,
     Finding,
     Glossary,
+    _en_words,
     _same,
     _strip_markup,
+    _word_numbers,
     compare_numbers,
+    missing_language_data,
+    numbers_in,
     terms_in_source,
 )
 
@@ -48,7 +65,10 @@ EN_NEGATION = ("not", "no", "never", "cannot", "can't", "don't", "doesn't", "isn
 EN_NEGATIVE_MEANING = ("nobody", "miss", "misses", "missed", "undamaged", "untested", "unable", "unharmed",
                        "unaffected", "unused", "off", "otherwise", "instead", "too", "impassable", "impossible",
                        "at most", "up to", "only", "dead", "except", "fail*", "lack*", "ignore*", "prevent*",
-                       "cancel*", "*less", "stop*", "refuse*", "forbid*", "lose*", "lost", "empty", "free")
+                       "cancel*", "*less", "stop*", "refuse*", "forbid*", "lose*", "lost", "empty", "free",
+                       # participles with un- of game text (a need still uncovered: kattamatta, 채워지지 않은)
+                       "uncovered", "unrevealed", "unexplored", "unclaimed", "unoccupied", "unspent", "unexhausted",
+                       "unblocked", "unopposed", "unmet", "unanswered", "unopened", "unfinished", "unpaid")
 MIN_REUSED_WORDS = 4  # short labels (Move, Attack) may share a translation for different English
 
 
@@ -88,12 +108,44 @@ def card_names(entries: Iterable[Entry], g: Glossary) -> list[CardName]:
     return out
 
 
-def _has_word(text: str, word: str, korean: bool) -> bool:
-    """``word`` in ``text``, inflected (Finnish Lorenzon, Korean 로렌조가)."""
+@functools.lru_cache(maxsize=1024)
+def _name_rx(word: str, endings: tuple[str, ...], forms: tuple[str, ...]) -> re.Pattern[str]:
+    alts = "|".join(re.escape(f) for f in sorted({word, *forms}, key=len, reverse=True))
+    tail = "|".join(re.escape(x) for x in sorted(set(endings), key=len, reverse=True))
+    return re.compile(rf"(?<![\w])(?:{alts})(?:{tail})?(?![\w])" if tail else rf"(?<![\w])(?:{alts})(?![\w])",
+                      re.IGNORECASE)
+
+
+def _declared_forms(word: str, g: Glossary) -> tuple[str, ...]:
+    """The written forms a glossary term gives the name ``word`` (irregular
+    inflections: Laumanherra, Laumanherroja)."""
+    hit = _FORMS.get(id(g.terms))
+    if hit is None or hit[0] is not g.terms:
+        by_form: dict[str, set[str]] = defaultdict(set)
+        for t in g.terms:
+            forms = {f for f in (t.term, *t.forms) if " " not in f}
+            for f in forms:
+                by_form[f.casefold()] |= forms
+        if len(_FORMS) >= 16:
+            _FORMS.clear()
+        hit = _FORMS[id(g.terms)] = (g.terms, {k: tuple(sorted(v)) for k, v in by_form.items()})
+    return hit[1].get(word.casefold(), ())
+
+
+_FORMS: dict[int, tuple[tuple[object, ...], dict[str, tuple[str, ...]]]] = {}
+
+
+def _has_word(text: str, word: str, korean: bool, g: Glossary | None = None) -> bool:
+    """``word`` in ``text`` as a whole word, or inflected as the glossary
+    declares (``name_endings``: Finnish Deinon, Deinolle; the forms of a
+    term that is the name), never by a bare prefix (German *deiner* is not
+    Deino).  Korean particles are written on the name (로렌조가): Hangul
+    names match inside a word."""
     if korean:
         return word in text
-    stem = word if len(word) <= 4 else word[: max(4, len(word) - 2)]  # Laumanherra: Laumanherran, Laumanherroja
-    return re.search(rf"(?<![\w]){re.escape(stem)}", text, re.IGNORECASE) is not None
+    endings = g.name_endings if g is not None else ()
+    forms = _declared_forms(word, g) if g is not None else ()
+    return _name_rx(word, endings, forms).search(text) is not None
 
 
 def check_names(entries: list[Entry], g: Glossary) -> list[Finding]:
@@ -111,15 +163,15 @@ def check_names(entries: list[Entry], g: Glossary) -> list[Finding]:
         said = [n for n in names if re.search(rf"(?<![\w]){re.escape(n.anchor_en)}(?![\w])", src)]
         said_anchors = {n.anchor for n in said}
         for n in said:
-            if not _has_word(e.translation, n.anchor, korean):
-                instead = [m for m in names if m.anchor not in said_anchors and _has_word(e.translation, m.anchor, korean)]
+            if not _has_word(e.translation, n.anchor, korean, g):
+                instead = [m for m in names if m.anchor not in said_anchors and _has_word(e.translation, m.anchor, korean, g)]
                 other = f"; it names {instead[0].anchor} ('{instead[0].translated}') instead" if instead else ""
                 out.append(Finding("T160", E, e.locale, e.domain, e.msgctxt, e.file, e.line,
                                    f"the English names {n.english}, but the translation has no '{n.anchor}' (the "
                                    f"card's name: '{n.translated}'){other}"))
         if not said:
             for m in names:
-                if m.anchor not in said_anchors and _has_word(e.translation, m.anchor, korean) \
+                if m.anchor not in said_anchors and _has_word(e.translation, m.anchor, korean, g) \
                         and m.anchor_en not in src and len(m.anchor) >= 3:
                     out.append(Finding("T160", E, e.locale, e.domain, e.msgctxt, e.file, e.line,
                                        f"the translation names '{m.anchor}' ({m.english}), the English does not"))
@@ -236,19 +288,56 @@ def check_reused(entries: list[Entry], g: Glossary) -> list[Finding]:
 
 # ---------------------------------------------------------------- clauses
 
-_SENTENCE_END = re.compile(r"(?<!\d)[.!?。](?=\s|$)|(?<=\d)[.!?](?=\s+[^\W\d_]|$)")
-_ITEM = re.compile(r"(?m)^\s*(?:[•·*-]|\d+[.)])\s+")
+# every way of writing an ellipsis (ASCII dots, the ellipsis character, the middle dots of Korean and
+# Chinese typography): none ends a sentence inside a string, and each closes the last one alike
+_ELLIPSIS = re.compile(r"\.{3,}|\u2026+|[\u2027\u30fb\u00b7]{3,}|\u22ef+|\u3002{3,}")
+_CLOSERS = "\"'\u201d\u2019\u00bb\u00ab\u201c\u2018\u203a\u2039\u300d\u300f)\\]"
+# an end mark, then closing quotes or brackets (French puts a space before them: « Courez ! »)
+_SENTENCE_END = re.compile(rf"[.!?\u3002\uff01\uff1f](?:\s?[{_CLOSERS}])*(?=\s|$)")
+# words written with a point that ends no sentence (titles, Latin and German abbreviations); one letter and a
+# point (z. B., J. Smith) is one too
+ABBREVIATIONS = frozenset({
+    "dr", "mr", "mrs", "ms", "mt", "st", "sr", "jr", "prof", "sgt", "capt", "lt", "col", "gen", "vs", "cf", "approx",
+    "e.g", "i.e", "ca", "bzw", "usw", "vgl", "ggf", "evtl", "inkl", "bspw", "sog", "z.b", "d.h", "u.a", "mme", "mlle",
+    "env", "p.ex", "av", "nr", "hr", "fr"})
+_WORD_BEFORE = re.compile(r"([^\W\d_]+(?:\.[^\W\d_]+)*)$")
+_ITEM = re.compile(r"(?m)^\s*(?:[\u2022\u00b7*-]|\d+[.)])\s+")
+
+
+_STANDS_FOR_WORD = re.compile(rf"{PLACEHOLDER_RE.pattern}|{TOKEN_RE.pattern}")
+
+
+def _ends_sentence(plain: str, m: re.Match[str]) -> bool:
+    after = plain[m.end():].lstrip()
+    if not after:
+        return False  # the last sentence is counted once, ended or not
+    if after[0].islower():
+        return False  # "e.g. from", "z. B. aus": the sentence goes on
+    if m.group(0)[0] == ".":
+        before = plain[:m.start()]
+        if before[-1:].isdigit():
+            return after[0].isalpha()  # "page 3. Then" ends; "1. 2." numbers a list
+        word = _WORD_BEFORE.search(before)
+        if word is not None and (len(word.group(1)) == 1 or word.group(1).casefold() in ABBREVIATIONS):
+            return False
+    return True
 
 
 def sentences(text: str) -> int:
-    """Sentence ends in a string (markup aside; 1.5 is no end).
+    """Sentences in a string (markup aside; 1.5 is no end, nor Dr., e.g. or
+    an ellipsis inside a sentence; a closing quote after ! or ? is part of the
+    end), the same whichever way a script writes its ellipsis and quotes.
 
     >>> sentences("Roll 1.5 dice. Then move!"), sentences("Heitä 1,5 noppaa. Liiku sitten!")
     (2, 2)
+    >>> sentences('Dr. Milan shouts "Run!" Wait... then go.'), sentences("Dr. Milan ruft „Lauf!“ Warte … dann geh.")
+    (2, 2)
     """
-    plain = _strip_markup(text).strip()
-    n = len(_SENTENCE_END.findall(plain))
-    return n + (1 if plain and not re.search(r"[.!?。:;…]\W*$", plain) else 0)
+    # a placeholder or an icon starts a sentence as a word does ("Draw a card. {hero} moves.")
+    plain = _ELLIPSIS.sub("\u2026", _strip_markup(_STANDS_FOR_WORD.sub("X", text))).strip()
+    if not plain:
+        return 0
+    return 1 + sum(_ends_sentence(plain, m) for m in _SENTENCE_END.finditer(plain))
 
 
 def check_clauses(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
@@ -264,6 +353,130 @@ def check_clauses(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         yield "T163", E, f"{b} sentence(s) in the translation, {a} in the English (a sentence dropped or added?)"
 
 
+# ---------------------------------------------------------------- plural forms
+
+def _values(text: str, g: Glossary, english: bool) -> Counter[int]:
+    """Whole numbers a string writes: digits, and number words (the English
+    ones and its articles, or the glossary's ``numbers``)."""
+    found: Counter[int] = Counter(int(n.value) for n in numbers_in(text, "en" if english else g.locale, g.units)
+                                  if n.value.denominator == 1 and n.value >= 0)
+    if english:
+        found += _en_words(text, g.locale, articles=False)
+        found[1] += sum(w.lower() in EN_ONE_ARTICLES for w in re.findall(r"[A-Za-z]+", _strip_markup(text)))
+    else:
+        found += _word_numbers(_strip_markup(text), g)
+    return found
+
+
+def _numbers_of_form(locale: str, index: int, limit: int = 200) -> list[int]:
+    from cardkit.strings.localize import plural_index
+
+    return [n for n in range(limit) if plural_index(locale, n) == index]
+
+
+def _shown(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers[:4])) + (" ..." if len(numbers) > 4 else "") if numbers else "no number below 200"
+
+
+def _extends(longer: str, shorter: str) -> bool:
+    """``longer`` is ``shorter`` with an ending (Karten: Karte; geenivoroa: geenivoro)."""
+    return len(longer) > len(shorter) and longer.casefold().startswith(shorter.casefold())
+
+
+def check_plural_forms(entries: list[Entry], g: Glossary) -> list[Finding]:
+    """T154 and T155: each form of a plural message against the numbers the
+    locale's plural rule uses it for (Babel's CLDR rules, as the catalog's
+    ``Plural-Forms``)."""
+    from cardkit.strings.localize import plural_index
+
+    forms: dict[tuple[str, str], dict[int, Entry]] = defaultdict(dict)
+    for e in entries:
+        if e.form is not None and e.translation:
+            forms[(e.domain, e.msgctxt)][e.form] = e
+    out = []
+    for by_form in forms.values():
+        for i, e in sorted(by_form.items()):
+            used = _numbers_of_form(e.locale, i)
+            extra = _values(e.translation, g, english=False) - _values(e.source, g, english=True)
+            wrong = sorted(v for v in extra if plural_index(e.locale, v) != i)
+            if wrong:
+                v = wrong[0]
+                out.append(Finding("T154", E, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                                   f"msgstr[{i}] is the form for {_shown(used)}, but it writes {v}, a number that "
+                                   f"selects msgstr[{plural_index(e.locale, v)}] (the singular in a plural form?)"))
+        if len(by_form) < 2:
+            continue
+        one = plural_index(next(iter(by_form.values())).locale, 1)
+        single = by_form.get(one)
+        for i, e in sorted(by_form.items()):
+            if i == one or single is None:
+                continue
+            # (two forms with the same words are no finding: Finnish writes the singular after any number in
+            # most cases, 1 pelistä and 5 pelistä; German keeps some nouns, 1 Zimmer and 2 Zimmer)
+            a, b = _words(single.translation), _words(e.translation)
+            pairs = [(x, y) for x, y in zip(a, b) if x.casefold() != y.casefold()]
+            if len(a) == len(b) and pairs and all(_extends(x, y) for x, y in pairs):
+                out.append(Finding("T155", Severity.WARNING, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                                   f"msgstr[{one}] (the form for 1: '{pairs[0][0]}') reads like the plural of "
+                                   f"msgstr[{i}] (the form for {_shown(_numbers_of_form(e.locale, i))}: "
+                                   f"'{pairs[0][1]}'): singular and plural swapped?"))
+    return out
+
+
+# ---------------------------------------------------------------- length
+
+MIN_LENGTH = 40  # characters of English (markup aside) below which length says little (labels, names)
+MIN_SAMPLE = 20  # strings of a locale needed to take its own median ratio
+# Translation length over English length (markup aside, English of MIN_LENGTH characters or more) in the
+# bundled catalogs, 2026-12-02 (Death Angel, Deep Strike, Tidelights): fi median 1.10, lowest 0.78 (0.70
+# of the median); ko median 0.54, lowest 0.28 (0.52 of the median: Korean labels are terse).  A translation
+# below SHORT_FACTOR of its locale's median is reported: 0.6 for fi, 0.45 for ko (each 85 % of the lowest
+# relative ratio there, no false alarm), DEFAULT_SHORT_FACTOR for a language without bundled catalogs.
+TYPICAL_RATIO = {"fi": 1.10, "ko": 0.54, "ja": 0.5, "zh": 0.35}
+SHORT_FACTOR = {"fi": 0.6, "ko": 0.45}
+DEFAULT_SHORT_FACTOR = 0.5
+
+
+def _length(text: str) -> int:
+    return len(re.sub(r"\s+", " ", _strip_markup(text).replace("\u00ad", "")).strip())
+
+
+def check_length(entries: list[Entry], g: Glossary) -> list[Finding]:
+    """T172: a translation much shorter than its English compared with what
+    is usual in the locale (its own median ratio over the strings checked, or
+    the typical ratio of its language when there are too few): a clause
+    dropped where the sentences still count the same."""
+    long = [e for e in entries if e.translation and not e.fuzzy and _length(e.source) >= MIN_LENGTH]
+    if not long:
+        return []
+    lang = g.locale.split("_")[0]
+    ratios = sorted(_length(e.translation) / _length(e.source) for e in long)
+    median = ratios[len(ratios) // 2] if len(ratios) >= MIN_SAMPLE else TYPICAL_RATIO.get(lang, 1.0)
+    floor = median * SHORT_FACTOR.get(lang, DEFAULT_SHORT_FACTOR)
+    out = []
+    for e in long:
+        n, m = _length(e.translation), _length(e.source)
+        if n / m < floor:
+            out.append(Finding("T172", Severity.WARNING, e.locale, e.domain, e.msgctxt, e.file, e.line,
+                               (f"msgstr[{e.form}]: " if e.form is not None else "") +
+                               f"{n} characters for {m} of English ({n / m:.0%}; {g.locale} usually runs "
+                               f"{median:.0%} of the English): a clause dropped?"))
+    return out
+
+
+def check_language_data(entries: list[Entry], g: Glossary) -> list[Finding]:
+    """T190: the checks that did not run, or ran with less, for lack of the
+    locale's language data (one warning on its glossary)."""
+    from cardkit.i18n.catalogs import PSEUDO
+
+    lacking = missing_language_data(g)
+    if not lacking or g.locale == PSEUDO:  # the pseudo-locale follows English rules
+        return []
+    path = f"locales/{g.locale}/glossary.yaml"
+    return [Finding("T190", Severity.WARNING, g.locale, "glossary", "", path, 0,
+                    f"for lack of language data in {path}: " + "; ".join(lacking))]
+
+
 def run_meaning_checks(entries: list[Entry], g: Glossary) -> list[Finding]:
     """Every meaning check over the entries of one locale (names per set)."""
     out: list[Finding] = []
@@ -277,4 +490,7 @@ def run_meaning_checks(entries: list[Entry], g: Glossary) -> list[Finding]:
     for domain_entries in by_domain.values():
         out.extend(check_names(domain_entries, g))
     out.extend(check_reused(entries, g))
+    out.extend(check_plural_forms(entries, g))
+    out.extend(check_length(entries, g))
+    out.extend(check_language_data(entries, g))
     return out

@@ -33,7 +33,7 @@ from cardkit.i18n.catalogs import (
 GROWTH = 0.4
 OPEN, CLOSE = "«", "»"
 _ACCENTS = str.maketrans("aceghiklnorstuyzACEGHIKLNORSTUYZ", "áçéĝĥíķłñóŕšţúýžÁÇÉĜĤÍĶŁÑÓŔŠŢÚÝŽ")
-_KEEP = re.compile(r"(\[[a-z][a-z0-9-]*\]|\{[a-z_][a-z0-9_]*\}|</?[a-z]+>|\u00ad|\n)")
+_KEEP = re.compile(r"(\[[a-z][a-z0-9_-]*\]|\{[a-z_][a-z0-9_]*\}|</?[a-z]+>|\u00ad|\n)")
 
 
 def pseudo_text(text: str) -> str:

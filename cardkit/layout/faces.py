@@ -216,9 +216,13 @@ def _load_faces(root: Path, card_set: CardSet, variant: str | None = None) -> Fa
     reuse.style_defaults([el for spec in book.faces.values() for el in spec.get("elements", [])], book.styles, book.groups)
     book.print = list(data.get("print", []))
     book.extras = list(data.get("extras", []))
+    aliases: dict[str, str] = {}
     for name, path in (data.get("icons") or {}).items():
         from cardkit.load.files import resolve_reference
 
+        if not path.endswith(".svg"):  # an alias: another name of an icon (a card database's [auto_fail])
+            aliases[name] = path
+            continue
         target = resolve_reference(root, set_dir, path)
         if target is None:
             issues.append(doc.issue("F002", f"icon path {short(path)} escapes the set folder", ("icons", name)))
@@ -227,6 +231,20 @@ def _load_faces(root: Path, card_set: CardSet, variant: str | None = None) -> Fa
             book.svg_icons[name] = read_svg(target, f"{card_set.directory}/{path}", name, root)
         except CardkitError as exc:  # a problem inside the SVG keeps its own line; the rest points at the entry
             issues.extend(i if i.line else doc.issue(i.code, i.message, ("icons", name)) for i in exc.issues)
+    for name, aliased in aliases.items():
+        if aliased in book.svg_icons:
+            book.svg_icons[name] = book.svg_icons[aliased]
+        elif aliased in ICONS:
+            book.svg_icons[name] = SvgIcon(aliased, None, shapes=ICONS[aliased])
+        elif aliased not in aliases or aliased == name:  # (an SVG that could not be read has its own error)
+            if (data.get("icons") or {}).get(aliased, "").endswith(".svg"):
+                continue
+            builtin = ", ".join(sorted(ICONS))
+            issues.append(doc.issue("M089", f"icon alias {short(name)} names {short(aliased)}, which is neither an "
+                                    f"SVG icon under `icons` nor a built-in icon ({builtin})", ("icons", name)))
+        else:
+            issues.append(doc.issue("M089", f"icon alias {short(name)} names the alias {short(aliased)}: name the "
+                                    f"icon itself ({short(aliases[aliased])})", ("icons", name)))
     structure = structure_issues(book, doc)
     if structure:  # (the checks below walk every `use`: not through a cycle or a fan-out)
         raise CardkitError(list(dict.fromkeys(issues + structure)))

@@ -15,7 +15,10 @@ C003   a ``unique`` field repeats a value, or a ``sequence`` field's
        values do not run 1..N over the kind's cards
 C005   physical card count differs from the manifest
 C010   unknown effect kind (reported by the loader)
-C013   unknown icon token or unbalanced markup in an English string
+C013   unknown icon token or unbalanced markup in an English string, or
+       markup the layout does not interpret and would print as it is
+       (``[[Trait]]``, ``<cite>``, ``&amp;``, a ``\\n`` typed as two
+       characters: :func:`cardkit.text.raw_markup`)
 C021   a control or bidi character in an English string
 =====  ==========================================================
 """
@@ -29,7 +32,7 @@ from cardkit.errors import Issue
 from cardkit.load import kinds as kindsmod
 from cardkit.load.project import LoadedSet
 from cardkit.load.schema import short
-from cardkit.text import markup_problems, plural_problems
+from cardkit.text import markup_problems, plural_problems, raw_markup_problems
 
 Checker = Callable[[LoadedSet], list[Issue]]
 _ANY_CHECKS: list[Checker] = []
@@ -65,8 +68,10 @@ def check_markup(ls: LoadedSet) -> list[Issue]:
         return []
     out = []
     for s in ls.set.strings if ls.set else ():
-        for problem in markup_problems(s.text, icons=ls.icons):
-            out.append(Issue("C013", f"{s.msgctxt}: {problem}", file=s.file, line=s.line, column=1))
+        texts = (s.text,) if s.plural is None else (s.text, s.plural)
+        for text in texts:
+            for problem in markup_problems(text, icons=ls.icons) + raw_markup_problems(text, icons=ls.icons):
+                out.append(Issue("C013", f"{s.msgctxt}: {problem}", file=s.file, line=s.line, column=1))
     return out
 
 

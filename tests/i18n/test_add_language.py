@@ -114,7 +114,9 @@ def test_check_summary_is_one_line_per_catalog(swedish, cli):
     assert result.code == 1
     lines = result.out.splitlines()
     assert lines[-1] == "failed: translation errors found"
-    by_file = {ln.split(":")[0]: ln for ln in lines[:-1]}
+    # the scaffold's language data is not filled yet: one line says which checks did not run (T190)
+    assert lines[-2] == "sv glossary: 1 warning(s) (T190 1)"
+    by_file = {ln.split(":")[0]: ln for ln in lines[:-2]}
     assert sorted(by_file) == [f"locales/sv/LC_MESSAGES/{d}.po" for d in DOMAINS]
     total = len(read_catalog(root / "locales/death-angel.pot", "x").active)
     assert by_file["locales/sv/LC_MESSAGES/death-angel.po"] == (
