@@ -26,13 +26,18 @@ def _default_agents(agents: Iterable[str]) -> list[str]:
     return [a for a in ("random", own) if a is not None and (a in names or a == "random")]
 
 
-def _band(band: str | None, info: EngineInfo) -> tuple[float, float]:
-    """The verdict's band: two rates for a game won or lost; for a scored game two scores inside
-    its declared range, by default 3 % and 80 % of the way up it (the default band's rates)."""
+def _band(band: str | None, info: EngineInfo, declared: object = None) -> tuple[float, float]:
+    """The verdict's band: ``--band``, else the set's ``playtest: {band: [low, high]}``, else the
+    default: two rates for a game won or lost; for a scored game two scores inside its declared
+    range, by default 3 % and 80 % of the way up it (the default band's rates)."""
     from cardkit.playtest.ladder import DEFAULT_BAND
     from cardkit.rules.protocol import Outcome
 
     scored = info.outcome is Outcome.SCORED
+    source = "--band"
+    if band is None and isinstance(declared, list) and len(declared) == 2:
+        band = ",".join(f"{float(v)!r}" for v in declared)  # checked below like --band
+        source = "set.yaml playtest.band"
     if band is None:
         if not scored:
             return DEFAULT_BAND
@@ -45,14 +50,14 @@ def _band(band: str | None, info: EngineInfo) -> tuple[float, float]:
         lo, hi = (float(x) for x in band.split(","))
     except ValueError:
         what = "two scores such as 5,20" if scored else "two rates such as 0,1 or 0.2,0.8"
-        raise CardkitError(f"--band {band!r}: use {what}", code="G004") from None
+        raise CardkitError(f"{source} {band!r}: use {what}", code="G004") from None
     if scored:
         a, b = info.score_range or (-float("inf"), float("inf"))
         if not a <= lo < hi <= b:
-            raise CardkitError(f"--band {band!r}: use two scores with {a:g} <= low < high <= {b:g} "
+            raise CardkitError(f"{source} {band!r}: use two scores with {a:g} <= low < high <= {b:g} "
                                "(the game's score range)", code="G004")
     elif not 0 <= lo < hi <= 1:
-        raise CardkitError(f"--band {band!r}: use two rates with 0 <= low < high <= 1", code="G004")
+        raise CardkitError(f"{source} {band!r}: use two rates with 0 <= low < high <= 1", code="G004")
     return lo, hi
 
 
@@ -111,7 +116,7 @@ def playtest(root: RootOpt = Path("."),
     if backend not in BACKENDS:
         raise CardkitError(f"unknown --backend '{backend}' (local or dask)", code="G003")
     info = engine.info(card_set)
-    lo, hi = _band(band, info)
+    lo, hi = _band(band, info, (card_set.manifest.get("playtest") or {}).get("band"))
     if compare is not None:  # checked before the first sweep, not minutes later
         if not compare.is_dir():
             raise CardkitError(f"--compare {compare} is not a folder", code="G005")

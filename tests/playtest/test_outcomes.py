@@ -163,3 +163,74 @@ def test_the_competitive_test_game_is_judged_from_its_matchups(games, cli):
     # one agent, or no matchups: the game's strength is untested, never read from self-play
     code, rep = _run(cli, games["trumps"], "--games", "20", "--agent", "planner")
     assert rep["ladder"][0]["verdict"] == "skill untested" and code == 1
+
+
+def test_a_scored_game_declares_its_band_in_set_yaml(games, cli):
+    manifest = games["lanterns"] / "cards" / "lanterns" / "set.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text + "playtest: {band: [4, 11.5]}\n", encoding="utf-8")
+    code, rep = _run(cli, games["lanterns"], "--games", "30", "--agent", "random", "--agent", "heuristic")
+    assert rep["band"] == [4.0, 11.5] and rep["ladder"][0]["verdict"] == "playable"
+    code, rep = _run(cli, games["lanterns"], "--games", "30", "--agent", "random", "--agent", "heuristic",
+                     "--band", "1,3")  # the command line wins
+    assert rep["band"] == [1.0, 3.0] and rep["ladder"][0]["verdict"] == "too easy"
+    manifest.write_text(text + "playtest: {band: [4, 20]}\n", encoding="utf-8")
+    r = cli("playtest", "--root", str(games["lanterns"]), "--players", "2", "--games", "5")
+    assert r.code == 1 and "error[G004]: set.yaml playtest.band '4.0,20.0'" in r.err
+
+
+@pytest.mark.parametrize("locale", ["fi", "ko"])
+def test_the_pdf_reports_say_what_the_json_says(games, cli, tmp_path, locale):
+    """The scored game's report: mean scores, target shares and the score distribution, the game-length
+    page from a judged agent (not the clairvoyant ceiling); the competitive game's: ratings, the tied or
+    strongest agent, the balance finding, in the report's language."""
+    from pypdf import PdfReader
+
+    from cardkit.i18n.localize import Localizer
+
+    for lang in ("fi", "ko"):
+        for name in ("lanterns", "trumps"):
+            po = games[name] / "locales" / lang / "LC_MESSAGES" / f"{name}.po"
+            po.parent.mkdir(parents=True, exist_ok=True)
+            po.write_text(f'msgid ""\nmsgstr ""\n"Language: {lang}\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n',
+                          encoding="utf-8")
+    out = tmp_path / "lanterns.pdf"
+    code, rep = _run(cli, games["lanterns"], "--games", "20", "--agent", "random", "--agent", "heuristic",
+                     "--agent", "clairvoyant:1", "--report", str(out), "--locale", locale)
+    loc = Localizer(games["lanterns"], locale)
+    text = "\n".join(page.extract_text() for page in PdfReader(out).pages)
+    flat = " ".join(text.split())
+    for key in ("report.mean_score", "report.ladder.gap_score", "report.chart.mean_score"):
+        assert loc.ui(key) in flat
+    assert loc.ui_n("report.chart.scores", 2, players=2) in flat
+    assert loc.ui("report.target", target="10") in flat
+    assert loc.ui("report.chart.score_rounds", agent="heuristic") in flat  # a judged agent, never the ceiling
+    assert loc.ui("report.chart.rounds", agent="heuristic") in flat
+    assert loc.ui("report.chart.survival", agent="heuristic") not in flat  # a scored game: no defeat curve
+    out = tmp_path / "trumps.pdf"
+    code, rep = _run(cli, games["trumps"], "--games", "60", "--agent", "random", "--agent", "planner",
+                     "--report", str(out), "--locale", locale)
+    step = rep["ladder"][0]
+    loc = Localizer(games["trumps"], locale)
+    flat = " ".join("\n".join(page.extract_text() for page in PdfReader(out).pages).split())
+    finding = loc.ui("report.balance." + step["balance"]["finding"].replace(" ", "_"))
+    assert loc.ui("report.rating") in flat and loc.ui("report.chart.rating") in flat and finding in flat
+    assert loc.ui("report.ladder.gap_matchups") in flat
+    assert loc.ui("report.chart.survival", agent="planner") not in flat  # one seat's loss is another's win
+
+
+def test_a_scored_game_without_a_range_needs_a_band(games, cli):
+    from dataclasses import replace
+
+    from cardkit.games import GamePlugin
+    from tests.games.lanterns.engine import LanternsEngine
+
+    class Unranged(LanternsEngine):
+        def info(self, card_set: object) -> EngineInfo:
+            return replace(super().info(card_set), score_range=None)
+
+    cardkit.games.register(GamePlugin(name="lanterns", engine=Unranged))  # type: ignore[arg-type]
+    r = cli("playtest", "--root", str(games["lanterns"]), "--players", "2", "--games", "5", "--jobs", "1")
+    assert r.code == 1 and r.out == "" and "Traceback" not in r.err
+    assert r.err.strip() == ("cardkit: error[G071]: game 'lanterns' is scored but declares no score_range: "
+                             "give --band LOW,HIGH in score units")
