@@ -98,8 +98,12 @@ def write_report(path: Path, result: PlaytestResult, loc: Localizer, set_title: 
     cols = [("report.players", 0), ("report.agent", 18), ("report.games", 42), ("report.win_rate", 60),
             ("report.interval", 82), ("report.rounds", 120), ("report.verdict", 148)]
     y = top - 18 * MM
-    for key, dx in cols:
-        p.text(left + dx * MM, y, loc.ui(key), 8, "bold")
+    scored = any(s.mean_score is not None for s in summary.setups)
+    if scored:  # a scored game's setups by their mean score, not by wins it never has
+        cols[3] = ("report.mean_score", 60)
+    for i, (key, dx) in enumerate(cols):
+        room = ((cols[i + 1][1] if i + 1 < len(cols) else (A4[0] - 2 * left) / MM) - dx - 1.5) * MM
+        _fitted(p, left + dx * MM, y, loc.ui(key), 8, room, "bold", upward=True)
     p.ops.append(Line(left, y - 2 * MM, A4[0] - left, y - 2 * MM, INK, 0.5))
     for s in summary.setups:
         y -= 5.2 * MM
@@ -108,8 +112,14 @@ def write_report(path: Path, result: PlaytestResult, loc: Localizer, set_title: 
         verdict = loc.ui("report.verdict." + (s.verdict or "").replace(" ", "_"))
         values = [str(s.players), s.agent, str(s.games), _pct(s.win_rate, locale),
                   f"{_pct(lo, locale)} - {_pct(hi, locale)}", rounds, verdict]
-        for (_, dx), v in zip(cols, values):
-            p.text(left + dx * MM, y, v, 8)
+        if s.mean_score is not None:
+            m = s.mean_score
+            values[3:5] = [_number(m.value, locale), f"{_number(m.ci95.lo, locale)} - {_number(m.ci95.hi, locale)}"]
+        for i, ((_, dx), v) in enumerate(zip(cols, values)):
+            if i == 1:  # a long agent name (a budget, a ceiling) shrinks rather than run into the games
+                _fitted(p, left + dx * MM, y, v, 8, (cols[2][1] - dx - 1.5) * MM, least=5)
+            else:
+                p.text(left + dx * MM, y, v, 8)
     never = summary.coverage.never_fired
     names = []
     for cid in never:
