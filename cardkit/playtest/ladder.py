@@ -345,14 +345,22 @@ def ladder_table(entries: Sequence[LadderStep], reference: Mapping[str, float] |
 
 
 def score_rounds_table(setups: Sequence[Setup]) -> str:
-    """A scored game's score over game length: per setup, the games that ended after each number of
-    rounds and their mean score (empty for a game that is not scored)."""
+    """A scored game's score over game length (per setup, the games that ended after each number of
+    rounds and their mean score) and its score distribution; empty for a game that is not scored."""
     lines = []
     for s in setups:
         if s.score_by_rounds:
             cells = "; ".join(f"{r}: {g} games, mean {m:g}" for r, (g, m) in sorted(s.score_by_rounds.items()))
             lines.append(f"  {s.players}p {s.agent}: {cells}")
-    return "\n".join(["score by game length (rounds: games ending then, their mean score)", *lines]) if lines else ""
+    spread = []
+    for s in setups:
+        if s.score_histogram:
+            spread.append(f"  {s.players}p {s.agent}: "
+                          + ", ".join(f"{v:g}: {g}" for v, g in sorted(s.score_histogram.items())))
+    if not lines:
+        return ""
+    return "\n".join(["score by game length (rounds: games ending then, their mean score)", *lines,
+                      "score distribution (score: games)", *spread])
 
 
 def _figure(v: float) -> str:

@@ -138,6 +138,7 @@ def test_the_scored_test_game_through_the_cli(games, cli):
     r = cli("playtest", "--root", str(games["lanterns"]), "--players", "2", "--games", "20", "--jobs", "1",
             "--agent", "random", "--agent", "heuristic")
     assert "skill ladder: mean score [95 % interval]" in r.out and "score by game length" in r.out
+    assert "score distribution (score: games)\n  2p heuristic: " in r.out
 
 
 def test_the_competitive_test_game_is_judged_from_its_matchups(games, cli):
