@@ -235,3 +235,17 @@ def test_a_scored_game_without_a_range_needs_a_band(games, cli):
     assert r.code == 1 and r.out == "" and "Traceback" not in r.err
     assert r.err.strip() == ("cardkit: error[G071]: game 'lanterns' is scored but declares no score_range: "
                              "give --band LOW,HIGH in score units")
+
+
+def test_the_scored_figures_are_the_same_for_any_worker_count(games, cli):
+    """Score histograms and scores by game length merge exactly: two batches a setup, one or two workers."""
+    reps = []
+    for jobs in ("1", "2"):
+        r = cli("playtest", "--root", str(games["lanterns"]), "--players", "2", "--games", "300", "--agent", "random",
+                "--agent", "heuristic", "--jobs", jobs, "--format", "json")
+        assert r.code in (0, 1) and "Traceback" not in r.err, r.err
+        rep = json.loads(r.out)
+        rep.pop("elapsed_s")
+        reps.append(rep)
+    assert reps[0] == reps[1]
+    assert sum(g for _, g in {s["agent"]: s for s in reps[0]["setups"]}["heuristic"]["score_histogram"]) == 300
