@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Annotated, Iterable, Optional, Sequence
 
 import typer
 
@@ -15,11 +15,50 @@ from cardkit.cli.common import (SET_HELP, Format, RootOpt, _clean_project, _echo
                                  _players, _Progress, _set_id, allow_out)
 
 
+if TYPE_CHECKING:
+    from cardkit.rules.protocol import EngineInfo
+
+
 def _default_agents(agents: Iterable[str]) -> list[str]:
     """Random play and the game's own first agent (a heuristic when it has one), the two a verdict needs."""
     names = list(agents)
     own = next((a for a in ("heuristic", "mcts") if a in names), next((a for a in names if a != "random"), None))
     return [a for a in ("random", own) if a is not None and (a in names or a == "random")]
+
+
+def _band(band: str | None, info: EngineInfo, declared: object = None) -> tuple[float, float]:
+    """The verdict's band: ``--band``, else the set's ``playtest: {band: [low, high]}``, else the
+    default: two rates for a game won or lost; for a scored game two scores inside its declared
+    range, by default 3 % and 80 % of the way up it (the default band's rates)."""
+    from cardkit.playtest.ladder import DEFAULT_BAND
+    from cardkit.rules.protocol import Outcome
+
+    scored = info.outcome is Outcome.SCORED
+    source = "--band"
+    if band is None and isinstance(declared, list) and len(declared) == 2:
+        band = ",".join(f"{float(v)!r}" for v in declared)  # checked below like --band
+        source = "set.yaml playtest.band"
+    if band is None:
+        if not scored:
+            return DEFAULT_BAND
+        if info.score_range is None:
+            raise CardkitError(f"game '{info.game}' is scored but declares no score_range: give --band LOW,HIGH "
+                               "in score units", code="G071")
+        a, b = info.score_range
+        return (round(a + DEFAULT_BAND[0] * (b - a), 4), round(a + DEFAULT_BAND[1] * (b - a), 4))
+    try:
+        lo, hi = (float(x) for x in band.split(","))
+    except ValueError:
+        what = "two scores such as 5,20" if scored else "two rates such as 0,1 or 0.2,0.8"
+        raise CardkitError(f"{source} {band!r}: use {what}", code="G004") from None
+    if scored:
+        a, b = info.score_range or (-float("inf"), float("inf"))
+        if not a <= lo < hi <= b:
+            raise CardkitError(f"{source} {band!r}: use two scores with {a:g} <= low < high <= {b:g} "
+                               "(the game's score range)", code="G004")
+    elif not 0 <= lo < hi <= 1:
+        raise CardkitError(f"{source} {band!r}: use two rates with 0 <= low < high <= 1", code="G004")
+    return lo, hi
 
 
 LARGE_SWEEP = 20_000  # games: from here on the compiled engine saves a user real minutes
@@ -40,7 +79,7 @@ def playtest(root: RootOpt = Path("."),
              backend: Annotated[str, typer.Option("--backend", help="local or dask")] = "local",
              scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="dask scheduler address (default: a local cluster)")] = None,
              compare: Annotated[Optional[Path], typer.Option("--compare", help="another project folder: same seeds, win-rate difference")] = None,
-             band: Annotated[str, typer.Option("--band", help="the strongest agent's win rate must lie inside (lo, hi); see docs/playtest.md")] = "0.03,0.80",
+             band: Annotated[Optional[str], typer.Option("--band", help="the strongest agent's win rate must lie inside (lo, hi), or its mean score in a scored game (score units; default: 3 % to 80 % of the declared range); see docs/playtest.md")] = None,
              certify_every: Annotated[int, typer.Option("--certify-every", help="check invariants after every step in one batch of N")] = 4,
              impact: Annotated[bool, typer.Option("--impact", help="also play every seed once per ability card with its ability switched off: what each card is worth")] = False,
              report: Annotated[Optional[Path], typer.Option("--report", help="also write a PDF report (charts) here", callback=allow_out)] = None,
@@ -54,7 +93,7 @@ def playtest(root: RootOpt = Path("."),
     from cardkit.plugins import engine_for
     from cardkit.playtest.agents import agents_for, ceilings
     from cardkit.playtest import tables
-    from cardkit.playtest.ladder import ladder_table
+    from cardkit.playtest.ladder import ladder_table, score_rounds_table
     from cardkit.playtest.records import PlaytestResult
     from cardkit.playtest.report import compare as compare_runs, table
     from cardkit.playtest.sweep import BACKENDS, Batch, Variant, plan, plan_matchups, run_sweep, summarize
@@ -76,12 +115,8 @@ def playtest(root: RootOpt = Path("."),
     _player_count(engine, card_set, counts)
     if backend not in BACKENDS:
         raise CardkitError(f"unknown --backend '{backend}' (local or dask)", code="G003")
-    try:
-        lo, hi = (float(x) for x in band.split(","))
-    except ValueError:
-        raise CardkitError(f"--band {band!r}: use two rates such as 0,1 or 0.2,0.8", code="G004") from None
-    if not 0 <= lo < hi <= 1:
-        raise CardkitError(f"--band {band!r}: use two rates with 0 <= low < high <= 1", code="G004")
+    info = engine.info(card_set)
+    lo, hi = _band(band, info, (card_set.manifest.get("playtest") or {}).get("band"))
     if compare is not None:  # checked before the first sweep, not minutes later
         if not compare.is_dir():
             raise CardkitError(f"--compare {compare} is not a folder", code="G005")
@@ -110,7 +145,6 @@ def playtest(root: RootOpt = Path("."),
                         certify_every, variants)
     else:
         batches = plan(root.resolve(), set_id, counts, agents, games, seed, certify_every, variants)
-    info = engine.info(card_set)
     if info.cooperation is Cooperation.COMPETITIVE and len(agents) > 1:  # agents against each other, both seatings
         batches = list(batches) + plan_matchups(root.resolve(), set_id, counts, agents, games, seed, certify_every)
     games_total = sum((b.seeds[1] - b.seeds[0]) * (2 if b.matchup else 1) for b in batches)
@@ -139,6 +173,8 @@ def playtest(root: RootOpt = Path("."),
     else:
         typer.echo(table(summary))
         typer.echo(ladder_table(summary.ladder, reference))
+        if rounds_view := score_rounds_table(summary.setups):
+            typer.echo(rounds_view)
         typed = tables.Tables.of(sweep, info, ceilings(AGENTS))
         if typed.seats:
             typer.echo(tables.seat_text(typed.seats, info.seats))

@@ -36,6 +36,15 @@ Verdict = Literal["incomplete games", "rule violations", "skill untested", "too 
                   "skill does not matter", "dead cards", "playable"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 
+#: what the first seat's advantage in a competitive game reads as (a balance finding, beside the verdict)
+Balance = Literal["no seat advantage", "first seat ahead", "first seat behind"]
+BALANCES: tuple[Balance, ...] = get_args(Balance)
+
+#: the figure a player count's ladder ranks agents by, as the game declares its outcome: the win rate
+#: (a co-operative game won or lost), the mean score (a scored game), the rating from the matchups
+#: (a competitive game)
+Figure_ = Literal["win rate", "mean score", "rating"]
+
 #: what switching a card's ability off did to the win rate
 Effect = Literal["no measurable effect", "helps", "hurts"]
 
@@ -80,6 +89,14 @@ class Interval:
 
     def to_json(self) -> list[Json]:
         return [self.lo, self.hi]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure with its 95 % interval; JSON ``{"value": v, "ci95": [lo, hi]}``."""
+
+    value: float
+    ci95: Interval
 
 
 # ------------------------------------------------------------------ setups
@@ -179,6 +196,11 @@ class Setup:
     first_seat_advantage: tuple[Advantage, ...] | None = None
     score: Score | None = None  # games that declare score targets
     verdict: Verdict | None = None
+    #: a scored game (``Outcome.SCORED``): the mean score with its interval, the games per score, and
+    #: per game length (rounds) the games that ended then with their mean score
+    mean_score: Estimate | None = None
+    score_histogram: Mapping[float, int] | None = None
+    score_by_rounds: Mapping[int, tuple[int, float]] | None = None
 
     def to_json(self) -> dict[str, Json]:
         out: dict[str, Json] = {
@@ -195,6 +217,11 @@ class Setup:
             out["first_seat_advantage"] = to_json(self.first_seat_advantage)
         if self.score is not None:
             out["score"] = to_json(self.score)
+        if self.mean_score is not None:
+            out["mean_score"] = to_json(self.mean_score)
+            out["score_histogram"] = [[k, v] for k, v in sorted((self.score_histogram or {}).items())]
+            out["score_by_rounds"] = [{"rounds": k, "games": g, "mean_score": m}
+                                      for k, (g, m) in sorted((self.score_by_rounds or {}).items())]
         out["verdict"] = self.verdict or ""
         return out
 
@@ -222,6 +249,12 @@ class LadderAgent:
     completed: int
     violations: int
     score: Score | None = None
+    #: the figure the ladder ranks by, with its interval (the win rate again for a game won or lost)
+    figure: Estimate | None = None
+    #: a competitive game: the win rate against random play over both seatings (the matchup table's cell)
+    vs_random: Estimate | None = None
+    #: a competitive game: the matchup games it played against the other judged agents
+    matchup_games: int | None = None
 
     def to_json(self) -> dict[str, Json]:
         out: dict[str, Json] = {
@@ -231,12 +264,32 @@ class LadderAgent:
             "violations": self.violations}
         if self.score is not None:
             out["score"] = to_json(self.score)
+        if self.figure is not None:
+            out["figure"] = to_json(self.figure)
+        if self.vs_random is not None:
+            out["vs_random"] = to_json(self.vs_random)
+        if self.matchup_games is not None:
+            out["matchup_games"] = self.matchup_games
         return out
 
 
 @dataclass(frozen=True)
+class SeatBalance:
+    """A competitive game's first-seat advantage as a balance finding: seat 1's win rate minus
+    seat 2's in the strongest agent's games against itself (Newcombe's paired interval), and what
+    it reads as (an advantage whose interval holds 0 is none)."""
+
+    agent: str
+    difference: float
+    ci95: Interval
+    finding: Balance
+
+
+@dataclass(frozen=True)
 class SkillGap:
-    """The strongest judged agent's win rate minus random play's (Newcombe's interval)."""
+    """The strongest judged agent's figure minus random play's: win rates (Newcombe's interval), mean
+    scores (Welch's interval) or, in a competitive game, the two agents' win rates in their matchup
+    games (Newcombe's paired interval)."""
 
     agent: str
     value: float
@@ -253,6 +306,11 @@ class LadderStep:
     skill_gap: SkillGap | None
     verdict: Verdict
     why: str
+    #: what the ladder ranks by, and the agents tied for the top: those whose difference from the
+    #: leader has a 95 % interval holding 0 (``strongest`` is None when there are several)
+    figure: Figure_ = "win rate"
+    strongest_set: tuple[str, ...] = ()
+    balance: SeatBalance | None = None  # a competitive game's first-seat advantage
 
 
 # ------------------------------------------------------------------ impact, groups, comparison

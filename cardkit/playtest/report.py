@@ -16,6 +16,9 @@ def table(summary: Summary) -> str:
         rounds = s.rounds.all.median if s.rounds.all else "-"
         lines.append(f"{s.players:>7} {s.agent:<10} {s.games:>6} {s.completed:>6} {s.win_rate:>8.1%} "
                      f"{f'[{lo:.1%}, {hi:.1%}]':>15} {rounds:>7} {s.violations:>5}  {s.verdict or ''}")
+        if s.mean_score is not None:
+            m = s.mean_score
+            lines.append(f"        mean score {m.value:g} [{m.ci95.lo:g}, {m.ci95.hi:g}]")
         for f in s.failures[:3]:
             lines.append(f"        failure: seed {f.seed} {f.result} {f.reason} {list(f.violations[:2])}")
     never = summary.coverage.never_fired

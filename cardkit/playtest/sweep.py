@@ -26,18 +26,18 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.context import BaseContext
 from pathlib import Path
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, TypeVar, get_args, overload
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, TypeVar, get_args, overload
 
 from cardkit.rules.core import Decision, EndReason, Option
 from cardkit.rules.protocol import (CHANCE, Agent, Aggregate, AgentFactory, Cooperation, End, Engine, EngineInfo, Game,
-                                    GameReport, GameResult, MetricKind, Result, State)
+                                    GameReport, GameResult, MetricKind, Outcome, Result, State)
 from cardkit.workers import inherits, pool_context, portable_plugins, start_worker
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
     from cardkit.plugins import GamePlugin
     from cardkit.model import CardSet
-from cardkit.playtest.records import (Coverage, Failure, Figure, Finish, Interval, Rounds, Score, ScoreTarget,
+from cardkit.playtest.records import (Coverage, Estimate, Failure, Figure, Finish, Interval, Rounds, Score, ScoreTarget,
                                       SeatRow, Setup, Spread, Summary)
 
 BATCH = 250
@@ -192,6 +192,9 @@ class Tally:
     seat_both: list[int] = field(default_factory=list)  # per seat, complete games it and seat 1 both won
     score_sum: float = 0.0  # the first seat's score over complete games
     reached: dict[float, int] = field(default_factory=dict)  # score target -> complete games reaching it
+    scores: dict[float, int] = field(default_factory=dict)  # the first seat's score -> complete games
+    score_rounds: dict[int, dict[float, int]] = field(default_factory=dict)  # rounds -> score -> complete games
+    running_lost: dict[int, int] = field(default_factory=dict)  # rounds a lost game was still running after -> games
 
     def add(self, r: Played) -> None:
         self.games += 1
@@ -224,6 +227,11 @@ class Tally:
                 self.seat_both[i] += first and seat.result is Result.WIN
             score = res.seats[0].score if res.seats else 0.0
             self.score_sum += score
+            self.scores[score] = self.scores.get(score, 0) + 1
+            at = self.score_rounds.setdefault(res.rounds, {})
+            at[score] = at.get(score, 0) + 1
+            if r.result == "loss":
+                self.running_lost[after] = self.running_lost.get(after, 0) + 1
             for target in self.info.score_targets if self.info else ():
                 self.reached[target] = self.reached.get(target, 0) + (score >= target)
         self.violations += bool(r.report.violations)
@@ -254,8 +262,11 @@ class Tally:
             self.info = o.info
         for name in ("games", "wins", "losses", "draws", "violations", "score_sum"):
             setattr(self, name, getattr(self, name) + getattr(o, name))
-        for name in ("rounds_win", "rounds_loss", "running", "defeat", "fired", "sums", "nonzero", "reached"):
+        for name in ("rounds_win", "rounds_loss", "running", "defeat", "fired", "sums", "nonzero", "reached", "scores",
+                     "running_lost"):
             _add(getattr(self, name), getattr(o, name))
+        for rounds, at in o.score_rounds.items():
+            _add(self.score_rounds.setdefault(rounds, {}), at)
         for k, h in o.hists.items():
             _add(self.hists.setdefault(k, {}), h)
         for mine, theirs in ((self.seat_wins, o.seat_wins), (self.seat_draws, o.seat_draws),
@@ -754,9 +765,17 @@ def setup_of(t: Tally) -> Setup:
     completed = t.wins + t.losses + t.draws
     done = dict(t.rounds_win)
     _add(done, t.rounds_loss)
-    # games not lost after each round: the wins, and the games still running after it
-    survival = tuple(round((t.wins + sum(g for ln, g in t.running.items() if ln > k)) / n, 4)
-                     for k in range(t.max_running))
+    scored = t.info is not None and t.info.outcome is Outcome.SCORED
+    if not scored:
+        # games not lost after each round: the wins, and the games still running after it
+        survival = tuple(round((t.wins + sum(g for ln, g in t.running.items() if ln > k)) / n, 4)
+                         for k in range(t.max_running))
+    else:
+        # a scored game ends without a winner: only a game that ended in a loss was lost (none: no curve)
+        lost = sum(t.running_lost.values())
+        longest = max(t.running_lost, default=-1) + 1
+        survival = tuple(round((n - lost + sum(g for ln, g in t.running_lost.items() if ln > k)) / n, 4)
+                         for k in range(longest)) if lost else ()
     competitive = t.info is not None and t.info.cooperation is Cooperation.COMPETITIVE
     return Setup(
         players=t.players, agent=t.agent, games=n, completed=completed,
@@ -770,7 +789,23 @@ def setup_of(t: Tally) -> Setup:
         draws=t.draws if competitive else None,
         seats=seat_table(t) if competitive else None,
         first_seat_advantage=tables.seat_table(t).first_advantage if competitive else None,
-        score=score_figures(t) if t.info is not None and t.info.score_targets else None)
+        score=score_figures(t) if t.info is not None and t.info.score_targets else None,
+        **(_scored(t) if scored else {}))
+
+
+def _scored(t: Tally) -> dict[str, Any]:
+    """A scored game's setup figures: the mean score with its t interval, the score histogram and the
+    score over game length (games ending at each round count, with their mean score)."""
+    from cardkit.playtest.stats import mean_ci
+
+    bounds = t.info.score_range if t.info is not None else None
+    mean, ci = mean_ci(t.scores, bounds)
+    by_rounds = {}
+    for r, h in sorted(t.score_rounds.items()):
+        games = sum(h.values())
+        by_rounds[r] = (games, round(math.fsum(v * k for v, k in sorted(h.items())) / games, 3))
+    return {"mean_score": Estimate(round(mean, 3), Interval.of(ci, 3)),
+            "score_histogram": dict(sorted(t.scores.items())), "score_by_rounds": by_rounds}
 
 
 def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str] | frozenset[str],

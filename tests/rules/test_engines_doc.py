@@ -10,6 +10,7 @@ import re
 import sys
 import tomllib
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,20 @@ def test_every_code_on_the_page_is_documented():
     documented = set(re.findall(r"^\| ([A-Z]\d{3}) \|", (REPO / "docs" / "errors.md").read_text(encoding="utf-8"), re.MULTILINE))
     named = set(re.findall(r"\b([A-Z]\d{3})\b", DOC))
     assert named and named <= documented, sorted(named - documented)
+
+
+def test_the_outcome_declarations_run():
+    """The page's declarations of a scored and a competitive game run as written."""
+    block = re.search(r"<!-- run: outcomes -->\n```python\n(?P<body>.*?)```", DOC, re.DOTALL)
+    assert block is not None
+    scope: dict[str, object] = {}
+    exec(compile(block["body"], "docs/engines.md", "exec"), scope)  # noqa: S102  (the page's own code)
+    from cardkit.rules.protocol import Outcome
+
+    assert scope["lanterns"].outcome is Outcome.SCORED  # type: ignore[attr-defined]
+    from tests.games.lanterns.engine import ENGINE as LANTERNS
+    from tests.games.trumps.engine import ENGINE as TRUMPS
+
+    # what the page declares is what the test games declare (the metrics aside)
+    assert scope["lanterns"] == replace(LANTERNS.info(None), metrics=())
+    assert scope["trumps"] == replace(TRUMPS.info(None), metrics=())
