@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-import cardkit.games
+import cardkit.plugins
 from cardkit.load.project import load_project
 from cardkit.rules.agents import random_agent
 from cardkit.rules.conformance import assert_conforms, hidden_independence
@@ -45,11 +45,11 @@ def test_lanterns_conforms_at_every_player_count():
 
 
 def test_the_cli_conformance_command_passes_with_the_plugin_registered(cli):
-    cardkit.games.register(PLUGIN)
+    cardkit.plugins.register(PLUGIN)
     try:
         r = cli("rules", "conformance", "--root", str(ROOT), "--games", "5")
     finally:
-        cardkit.games.unregister(PLUGIN.name)
+        cardkit.plugins.unregister(PLUGIN.name)
     assert r.code == 0 and "conformance lanterns: conforms" in r.out, r.out + r.err
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-import cardkit.games
+import cardkit.plugins
 from cardkit.load.project import load_project
 from cardkit.rules.agents import random_agent
 from cardkit.rules.conformance import assert_conforms, hidden_independence
@@ -44,11 +44,11 @@ def test_trumps_conforms():
 
 
 def test_the_cli_conformance_command_passes_with_the_plugin_registered(cli):
-    cardkit.games.register(PLUGIN)
+    cardkit.plugins.register(PLUGIN)
     try:
         r = cli("rules", "conformance", "--root", str(ROOT), "--games", "5")
     finally:
-        cardkit.games.unregister(PLUGIN.name)
+        cardkit.plugins.unregister(PLUGIN.name)
     assert r.code == 0 and "conformance trumps: conforms" in r.out, r.out + r.err
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import cardkit.games
+import cardkit.plugins
 from cardkit.playtest.ladder import DEFAULT_BAND
 from cardkit.playtest.records import LadderStep
 from cardkit.playtest.stats import mean_ci
@@ -102,11 +102,11 @@ def games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
     monkeypatch.setattr(sweep, "_CACHE", {})
     monkeypatch.setattr(sweep, "_GAMES", {})
-    cardkit.games.register(LANTERNS)
-    cardkit.games.register(TRUMPS)
+    cardkit.plugins.register(LANTERNS)
+    cardkit.plugins.register(TRUMPS)
     yield roots
-    cardkit.games.unregister(LANTERNS.name)
-    cardkit.games.unregister(TRUMPS.name)
+    cardkit.plugins.unregister(LANTERNS.name)
+    cardkit.plugins.unregister(TRUMPS.name)
 
 
 def _run(cli, root: Path, *args: str) -> tuple[int, dict]:
@@ -187,7 +187,7 @@ def test_the_pdf_reports_say_what_the_json_says(games, cli, tmp_path, locale):
     strongest agent, the balance finding, in the report's language."""
     from pypdf import PdfReader
 
-    from cardkit.i18n.localize import Localizer
+    from cardkit.strings.localize import Localizer
 
     for lang in ("fi", "ko"):
         for name in ("lanterns", "trumps"):
@@ -223,14 +223,14 @@ def test_the_pdf_reports_say_what_the_json_says(games, cli, tmp_path, locale):
 def test_a_scored_game_without_a_range_needs_a_band(games, cli):
     from dataclasses import replace
 
-    from cardkit.games import GamePlugin
+    from cardkit.plugins import GamePlugin
     from tests.games.lanterns.engine import LanternsEngine
 
     class Unranged(LanternsEngine):
         def info(self, card_set: object) -> EngineInfo:
             return replace(super().info(card_set), score_range=None)
 
-    cardkit.games.register(GamePlugin(name="lanterns", engine=Unranged))  # type: ignore[arg-type]
+    cardkit.plugins.register(GamePlugin(name="lanterns", engine=Unranged))  # type: ignore[arg-type]
     r = cli("playtest", "--root", str(games["lanterns"]), "--players", "2", "--games", "5", "--jobs", "1")
     assert r.code == 1 and r.out == "" and "Traceback" not in r.err
     assert r.err.strip() == ("cardkit: error[G071]: game 'lanterns' is scored but declares no score_range: "

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from cardkit.errors import CardkitError
-from cardkit.games import GamePlugin
+from cardkit.plugins import GamePlugin
 from cardkit.rules.core import Decision, DecisionKind, EndReason, Option
 from cardkit.rules.protocol import (
     Agent,
