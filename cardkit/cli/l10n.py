@@ -140,3 +140,73 @@ def l10n_review(root: RootOpt = Path("."),
                           dpi=dpi, jobs=jobs)
     typer.echo(f"wrote {result.out / 'index.html'} ({len(result.pages)} locale page(s), {result.faces} faces, "
                f"{result.images} images)")
+
+
+@l10n_app.command("accept")
+def l10n_accept(locale: Annotated[str, typer.Option("--locale", help="the catalog's locale")],
+                entry: Annotated[str, typer.Option("--entry", help="the entry's msgctxt (gun_jam.text)")],
+                code: Annotated[str, typer.Option("--code", help="the finding's code (T160)")],
+                reason: Annotated[str, typer.Option("--reason", help="why the translation is right as it is")],
+                root: RootOpt = Path("."),
+                set_id: Annotated[Optional[str], typer.Option("--set", help="the catalog (a set, or ui) when several hold the entry")] = None) -> None:
+    """Accept one finding of `l10n check` on one entry: writes a translator
+    comment `# cardkit-accept: CODE FINGERPRINT -- reason` on the entry. It
+    lapses (T980) when the English or the translation changes."""
+    from cardkit.fsutil import atomic_write_bytes
+    from cardkit.i18n.accepted import AcceptedFinding, add_acceptance
+    from cardkit.i18n.catalogs import MAX_PO_BYTES, po_path, rel
+    from cardkit.i18n.localize import UI_DOMAIN
+    from cardkit.i18n.report import check_translations
+    from cardkit.load.files import read_project_file
+
+    project = _clean_project(root)
+    [loc] = _selected_locales(root, [locale])
+    holders = [d for d, strings, _ in _domains(project) if any(s.msgctxt == entry for s in strings)
+               and (set_id is None or d == set_id)]
+    if not holders:
+        raise CardkitError(f"no string '{entry}'" + (f" in '{set_id}'" if set_id else "") + " (the msgctxt of a catalog entry)",
+                           code="T982")
+    if len(holders) > 1:
+        raise CardkitError(f"'{entry}' is in {', '.join(holders)}: say which with --set", code="T982")
+    domain = holders[0]
+    report = check_translations(root, project, [loc], [] if domain == UI_DOMAIN else [domain], fit=code == "T950")
+    found = [f for f in report.findings if (f.set, f.msgctxt, f.check) == (domain, entry, code)]
+    if not found:
+        raise CardkitError(f"l10n check finds no {code} on '{entry}' ({loc}): there is nothing to accept", code="T982")
+    path = po_path(root, loc, domain)
+    file = rel(root, path)
+    data, written = add_acceptance(read_project_file(path, file, root=root, max_bytes=MAX_PO_BYTES, too_large="L001"),
+                                   file, loc, entry, code, reason)
+    atomic_write_bytes(path, data)
+    was = "re-accepted" if written.replaced or all(isinstance(f, AcceptedFinding) for f in found) else "accepted"
+    typer.echo(f"{was} {code} on {entry} in {file}:{written.line} (fingerprint {written.fingerprint}; it lapses when "
+               "the English or the translation changes)")
+
+
+def _selected_locales(root: Path, names: list[str]) -> list[str]:
+    """``--locale`` as every ``l10n`` command reads it: a filter of the locales
+    that have catalogs (normalized as Babel writes them; ``L003`` not a locale
+    name, ``L005`` none here), every problem at once."""
+    from cardkit.i18n.catalogs import PSEUDO, project_locales
+    from cardkit.i18n.languages import normalize_locale
+    from cardkit.i18n.localize import SOURCE_LOCALE
+
+    have = [loc for loc in project_locales(root) if loc != SOURCE_LOCALE]
+    out: list[str] = []
+    issues: list[Issue] = []
+    for name in names:
+        try:
+            loc = name if name == PSEUDO else normalize_locale(name)
+        except CardkitError:
+            issues.append(Issue("L003", f"--locale {name[:40]!r} is not a locale name (locales here: {', '.join(have) or 'none'})"))
+            continue
+        if loc == SOURCE_LOCALE:
+            issues.append(Issue("L005", f"--locale {loc}: English is the source (locales here: {', '.join(have) or 'none'})"))
+        elif loc not in have:
+            issues.append(Issue("L005", f"--locale {loc}: no catalogs under locales/{loc}/LC_MESSAGES (locales here: "
+                                        f"{', '.join(have) or 'none'}; add one: cardkit l10n init --locale {loc})"))
+        elif loc not in out:
+            out.append(loc)
+    if issues:
+        raise CardkitError(issues)
+    return out

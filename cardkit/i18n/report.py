@@ -13,6 +13,7 @@ from typing import Any, Callable
 from babel.messages.catalog import Catalog
 
 from cardkit.errors import CardkitError, Severity
+from cardkit.i18n.accepted import AcceptedFinding, apply_acceptances
 from cardkit.i18n.catalogs import plan_catalog, po_path, read_catalog, rel, template_for
 from cardkit.i18n.budget import split_by_english, translation_domains
 from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
@@ -209,12 +210,15 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
     steps = [sum(len(strings) for _, strings, _ in domains), sum(len(st.cards) for st in sets) if fit else 0]
     total, done = len(locales) * sum(steps), 0
     templates = {domain: template_for(domain, strings, budgets) for domain, strings, budgets in domains}  # one per domain
+    checked: list[tuple[str, str]] = []  # (locale, domain) of every catalog checked
+    texts: dict[tuple[str, str, str], tuple[str, str]] = {}  # (locale, domain, msgctxt) -> (English, translation)
     for locale in locales:
         glossary, problems = load_glossary(root, locale)
         for p in problems:
             report.findings.append(Finding(p.code, Severity.ERROR, locale, "glossary", "", p.file, p.line, p.message))
         everything: list[Entry] = []
         for domain, strings, _ in domains:
+            checked.append((locale, domain))
             ls = project.sets.get(domain)
             entries = _entries(root, domain, strings, locale, report, templates[domain],
                                ls.icons if ls is not None else frozenset())
@@ -223,6 +227,7 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
             done += len(strings)
             if progress:
                 progress(done, total)
+        texts.update({(e.locale, e.domain, e.msgctxt): (e.source, e.translation) for e in everything})
         report.findings.extend(check_consistency(everything, glossary))
         report.findings.extend(run_meaning_checks(everything, glossary))
         # a catalog that cannot be read is reported with its lines; laying it out would only repeat that
@@ -235,6 +240,7 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
                 if progress:
                     progress(done, total)
         done = (locales.index(locale) + 1) * sum(steps)
+    report.findings = apply_acceptances(root, report.findings, texts, checked)
     report.findings.sort(key=lambda f: (f.locale, f.set, _card_of(f.msgctxt, f.set), f.msgctxt, f.check))
     return report
 
@@ -526,12 +532,16 @@ def render_text(report: CheckReport) -> str:
         lines.append(f"{domain} / {card}")
         for f in items:
             where = f"{f.file}:{f.line}" if f.line else f.file
-            lines.append(f"  {where}: {f.severity.value}[{f.check}] {f.locale} {f.msgctxt}: {f.message}")
+            label = "accepted" if isinstance(f, AcceptedFinding) else f.severity.value
+            lines.append(f"  {where}: {label}[{f.check}] {f.locale} {f.msgctxt}: {f.message}")
     summary = report.fit_summary()
     for loc, domains in sorted(report.coverage.items()):
         cov = ", ".join(f"{d} {c['translated']}/{c['total']}" for d, c in domains.items())
-        sev = Counter(f.severity.value for f in report.findings if f.locale == loc)
-        lines.append(f"{loc}: translated {cov}; {sev.get('error', 0)} error(s), {sev.get('warning', 0)} warning(s)")
+        sev = Counter("accepted" if isinstance(f, AcceptedFinding) else f.severity.value
+                      for f in report.findings if f.locale == loc)
+        accepted = f", {sev['accepted']} accepted" if sev.get("accepted") else ""
+        lines.append(f"{loc}: translated {cov}; {sev.get('error', 0)} error(s), {sev.get('warning', 0)} warning(s)"
+                     f"{accepted}")
         s = summary.get(loc)
         if s:
             worst = f"; worst shrink {s['worst']['scale']:.0%} ({s['worst']['msgctxt']}, {s['worst']['field']})" if s["worst"] else ""
@@ -550,17 +560,18 @@ def render_summary(report: CheckReport) -> str:
     counts: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     files: dict[tuple[str, str], str] = {}
     for f in report.findings:
-        counts[(f.locale, f.set)][(f.severity.value, f.check)] += 1
+        counts[(f.locale, f.set)][("accepted" if isinstance(f, AcceptedFinding) else f.severity.value, f.check)] += 1
         if f.set != "glossary" and f.file.endswith(".po"):
             files.setdefault((f.locale, f.set), f.file)
 
     def tally(c: Counter[tuple[str, str]]) -> str:
         parts = []
-        for sev in ("error", "warning"):
+        for sev in ("error", "warning", "accepted"):
             codes = sorted((code, n) for (s, code), n in c.items() if s == sev)
             if codes:
                 total = sum(n for _, n in codes)
-                parts.append(f"{total} {sev}(s) (" + ", ".join(f"{code} {n}" for code, n in codes) + ")")
+                noun = "accepted" if sev == "accepted" else f"{sev}(s)"
+                parts.append(f"{total} {noun} (" + ", ".join(f"{code} {n}" for code, n in codes) + ")")
         return "; ".join(parts) or "no findings"
 
     for loc, domains in sorted(report.coverage.items()):
