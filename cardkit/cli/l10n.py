@@ -32,20 +32,33 @@ def l10n_extract(root: RootOpt = Path(".")) -> None:
 
 @l10n_app.command("update")
 def l10n_update(root: RootOpt = Path("."),
-                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="also create catalogs for this locale")] = None,
+                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to update (default: all with catalogs)")] = None,
+                create: Annotated[bool, typer.Option("--create", help="also create catalogs for the --locale locales that have none")] = False,
                 check: Annotated[bool, typer.Option("--check", help="write nothing; fail if any catalog is stale")] = False) -> None:
-    """Extract the templates and merge them into every locale's catalogs; changed
-    English sources mark their translations fuzzy."""
-    from cardkit.i18n.catalogs import plan_update, project_locales, write_plans
+    """Extract the templates and merge them into the locales' catalogs; changed
+    English sources mark their translations fuzzy.  Entries that lost their
+    msgctxt (an XLIFF round trip) get it back by their English; when the English
+    is the source of several card strings, nothing is written (L011)."""
+    from cardkit.i18n.catalogs import lost_message, plan_update, project_locales, rel, write_plans
     from cardkit.i18n.languages import checked_locales
 
-    added = checked_locales(root, list(locale or [])) if root.is_dir() else []
+    if create and not locale:
+        raise CardkitError("--create needs --locale: the locales to create", code="L003")
+    if root.is_dir() and locale:
+        locales = checked_locales(root, list(locale)) if create else _selected_locales(root, list(locale))
+    else:
+        locales = []
     project = _clean_project(root)
-    locales = sorted(set(project_locales(root)) | set(added))
+    if not locale:
+        locales = project_locales(root)
     stale: list[Path] = []
     written = 0
-    for domain, strings, budgets in _domains(project):
-        plans = plan_update(root, domain, strings, locales, budgets)
+    plans_by_domain = [plan_update(root, domain, strings, locales, budgets) for domain, strings, budgets in _domains(project)]
+    lost = [Issue("L011", "nothing written: " + lost_message(p.repair, p.locale or ""), file=rel(root, p.path))
+            for plans in plans_by_domain for p in plans if p.repair is not None and p.repair.ambiguous]
+    if lost:
+        raise CardkitError(lost)
+    for plans in plans_by_domain:
         if check:
             stale.extend(p.path for p in plans if p.stale())
         else:
@@ -109,7 +122,7 @@ def l10n_check(root: RootOpt = Path("."),
     from cardkit.i18n.report import check_translations, render_summary, render_text
 
     project = _clean_project(root)
-    locales = list(locale or project_locales(root))
+    locales = _selected_locales(root, list(locale)) if locale else project_locales(root)
     if not locales:
         raise CardkitError("no locales to check (locales/<lang>/LC_MESSAGES is empty)", code="L002")
     with _Progress("l10n check", 1, "items", enabled=format is Format.text) as bar:
@@ -185,8 +198,8 @@ def l10n_accept(locale: Annotated[str, typer.Option("--locale", help="the catalo
 
 def _selected_locales(root: Path, names: list[str]) -> list[str]:
     """``--locale`` as every ``l10n`` command reads it: a filter of the locales
-    that have catalogs (normalized as Babel writes them; ``L003`` not a locale
-    name, ``L005`` none here), every problem at once."""
+    that have catalogs (normalized as Babel writes them; ``L006`` not a locale
+    CLDR knows, ``L005`` no catalogs here), every problem at once."""
     from cardkit.i18n.catalogs import PSEUDO, project_locales
     from cardkit.i18n.languages import normalize_locale
     from cardkit.i18n.localize import SOURCE_LOCALE
@@ -197,14 +210,16 @@ def _selected_locales(root: Path, names: list[str]) -> list[str]:
     for name in names:
         try:
             loc = name if name == PSEUDO else normalize_locale(name)
-        except CardkitError:
-            issues.append(Issue("L003", f"--locale {name[:40]!r} is not a locale name (locales here: {', '.join(have) or 'none'})"))
+        except CardkitError as exc:  # L006: unknown to CLDR, or not a locale name
+            issues.extend(exc.issues)
             continue
         if loc == SOURCE_LOCALE:
             issues.append(Issue("L005", f"--locale {loc}: English is the source (locales here: {', '.join(have) or 'none'})"))
         elif loc not in have:
+            near = [h for h in have if h.split("_")[0] == loc.split("_")[0]]
+            hint = f"did you mean --locale {near[0]}?" if near else f"add it: cardkit l10n init --locale {loc}"
             issues.append(Issue("L005", f"--locale {loc}: no catalogs under locales/{loc}/LC_MESSAGES (locales here: "
-                                        f"{', '.join(have) or 'none'}; add one: cardkit l10n init --locale {loc})"))
+                                        f"{', '.join(have) or 'none'}; {hint})"))
         elif loc not in out:
             out.append(loc)
     if issues:

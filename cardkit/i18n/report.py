@@ -14,7 +14,7 @@ from babel.messages.catalog import Catalog
 
 from cardkit.errors import CardkitError, Severity
 from cardkit.i18n.accepted import AcceptedFinding, apply_acceptances
-from cardkit.i18n.catalogs import plan_catalog, po_path, read_catalog, rel, template_for
+from cardkit.i18n.catalogs import lost_contexts, lost_message, plan_catalog, po_path, read_catalog, rel, template_for
 from cardkit.i18n.budget import split_by_english, translation_domains
 from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
 from cardkit.i18n.localize import UI_DOMAIN, form_example, plural_forms
@@ -97,10 +97,16 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
         return []
     cat = loaded.catalog
     by_ctx = {m.context: m for m in cat if m.id}
+    repair = lost_contexts(template, loaded)
+    repaired = set(repair.restored.values())
+    if repair.lost or repair.restored:
+        report.findings.append(Finding("T106", Severity.ERROR, locale, domain, "", file, 1, lost_message(repair, locale)))
     entries = []
     translated = 0
     for s in strings:
         m = by_ctx.get(s.msgctxt)
+        if m is None and s.msgctxt in repaired:
+            continue  # said by T106
         if m is None:
             report.findings.append(Finding("T101", Severity.ERROR, locale, domain, s.msgctxt, file, 0,
                                            "no catalog entry (run: cardkit l10n update)"))
