@@ -225,3 +225,52 @@ def _selected_locales(root: Path, names: list[str]) -> list[str]:
     if issues:
         raise CardkitError(issues)
     return out
+
+
+@l10n_app.command("import")
+def l10n_import(file: Annotated[Path, typer.Argument(help="translations to bring in: .csv, .json, .xlf/.xliff (1.2, 2.0) or .po")],
+                locale: Annotated[str, typer.Option("--locale", help="the locale the file translates into")],
+                root: RootOpt = Path("."),
+                set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to fill (default: all, and ui where the project keeps it)")] = None,
+                dry_run: Annotated[bool, typer.Option("--dry-run", help="report what would change; write nothing")] = False,
+                overwrite: Annotated[bool, typer.Option("--overwrite", help="replace translations the catalogs already have")] = False,
+                fuzzy: Annotated[bool, typer.Option("--fuzzy", help="mark every imported translation fuzzy, for review")] = False,
+                create: Annotated[bool, typer.Option("--create", help="create the locale's catalogs when it has none")] = False) -> None:
+    """Fill the locale's catalogs from another file: CSV or JSON keyed by msgctxt
+    (or card id and field), XLIFF 1.2/2.0, or another PO. Matched by key, else by
+    the English; conflicts are kept unless --overwrite."""
+    from cardkit.fsutil import atomic_write_bytes
+    from cardkit.i18n.importer import MAX_IMPORT_BYTES, format_of, import_translations, read_records
+    from cardkit.i18n.languages import checked_locales
+    from cardkit.load.files import read_project_file
+
+    fmt = format_of(file)
+    if not root.is_dir():
+        raise CardkitError(f"--root {root} is not a folder", code="P001")
+    [loc] = checked_locales(root, [locale]) if create else _selected_locales(root, [locale])
+    shown = file.as_posix()
+    raw = read_project_file(file, shown, root=None, max_bytes=MAX_IMPORT_BYTES, too_large="L030")
+    records = read_records(raw, shown, fmt, loc)
+    project = _clean_project(root)
+    domains = _domains(project)
+    if set_id:
+        unknown = sorted(set(set_id) - {d for d, _, _ in domains})
+        if unknown:
+            raise CardkitError(f"unknown set(s): {', '.join(unknown)}", code="P002")
+        domains = [d for d in domains if d[0] in set_id]
+    result = import_translations(root, domains, loc, records, shown, overwrite=overwrite, fuzzy=fuzzy, create=create)
+    for w in result.warnings:
+        typer.echo(w.format(), err=True)
+    changed = [c for c in result.catalogs if c.plan is not None and c.plan.stale()]
+    for c in result.catalogs:
+        verb = "would update" if dry_run else "updated"
+        if c.plan is not None and c.plan in [x.plan for x in changed]:
+            typer.echo(f"{verb} {c.file}: {c.summary()}")
+        else:
+            typer.echo(f"unchanged {c.file}: {c.summary()}")
+    if not dry_run:
+        for c in changed:
+            assert c.plan is not None
+            atomic_write_bytes(c.plan.path, c.plan.data)
+    tail = "; dry run: nothing written" if dry_run else ""
+    typer.echo(f"{shown}: {len(records)} translations read, {result.unknown} unknown, {result.ambiguous} ambiguous{tail}")
