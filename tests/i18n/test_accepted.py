@@ -208,3 +208,20 @@ def test_a_glossary_rule_accepts_by_context_pattern_or_text(project: Path, cli):
     glossary.write_text(base + "accept:\n  - {code: T402, reason: no pattern and no text}\n", encoding="utf-8")
     r = cli("l10n", "check", "--root", str(project), "--locale", "fi", "--set", "death-angel", "--no-fit")
     assert r.code == 1 and "locales/fi/glossary.yaml" in r.out
+
+
+def test_the_review_page_shows_the_finding_as_accepted(accepted: Path):
+    from cardkit.i18n.review import write_review
+    from cardkit.load.project import load_project
+    from tests.i18n.test_review import parse
+
+    out = accepted / "out" / "review"
+    write_review(accepted, load_project(accepted), out, ["fi"], ["death-angel"], dpi=72)
+    articles = [a for a in parse(out / "fi.html").articles if any("gun_jam.name" in t for t in a.findings)]
+    assert any("the Finnish name carries the model number" in t for a in articles for t in a.findings)
+    for a in articles:
+        [item] = [t for t in a.findings if "T402" in t]
+        assert item.startswith("accepted T402")
+        assert "the Finnish name carries the model number" in item or "the same finding as on" in item
+        assert a.attrs["data-errors"] == "0"
+        assert any("accepted" in b["class"].split() for b in a.boxes) and not any("error" in b["class"] for b in a.boxes)
