@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from cardkit.errors import CardkitError, Issue, Severity
-from cardkit.i18n.catalogs import PoEntry, parse_catalog, po_path, read_catalog, rel
+from cardkit.i18n.catalogs import MAX_PO_BYTES, PoEntry, parse_catalog, po_path, rel
 from cardkit.i18n.checks import Finding
 
 PREFIX = "cardkit-accept:"
@@ -187,6 +187,8 @@ def apply_acceptances(root: Path, findings: list[Finding], texts: dict[tuple[str
     (cannot be read).  ``texts``: (locale, domain, msgctxt) -> (English,
     translation) of the checked entries; ``catalogs``: the (locale, domain)
     pairs checked."""
+    from cardkit.load.files import read_project_file
+
     out = list(findings)
     index: dict[tuple[str, str, str, str], list[int]] = {}
     for i, f in enumerate(out):
@@ -198,7 +200,10 @@ def apply_acceptances(root: Path, findings: list[Finding], texts: dict[tuple[str
         if not os.path.lexists(path):
             continue
         try:
-            loaded = read_catalog(path, file, locale, root)
+            raw = read_project_file(path, file, root=root, max_bytes=MAX_PO_BYTES, too_large="L001")
+            if PREFIX.encode() not in raw:
+                continue  # most catalogs accept nothing: not parsed a second time
+            loaded = parse_catalog(raw, file, locale)
         except CardkitError:
             continue  # reported by the check itself
         for e in loaded.active:
