@@ -134,6 +134,11 @@ def parse_acceptances(comments: tuple[str, ...], fp: str) -> tuple[list[Acceptan
         if text.startswith(PREFIX):
             m = _LINE.match(text)
             code, hexes, reason = (m.group(1), m.group(2), m.group(3)) if m else (None, None, None)
+            if code and CODE.fullmatch(code) and (hexes is None or not FINGERPRINT.fullmatch(hexes)):
+                problems.append(f"the acceptance of {code} has no fingerprint: write '# {PREFIX} {code} {fp} -- reason' "
+                                "(the entry's fingerprint now), or run cardkit l10n accept")
+                current = None
+                continue
             if not code or not CODE.fullmatch(code) or not hexes or not FINGERPRINT.fullmatch(hexes) or reason is None:
                 problems.append(f"cannot read the acceptance '{text[:80]}' (write: # cardkit-accept: CODE FINGERPRINT -- "
                                 "reason; `cardkit l10n accept` writes it)")
@@ -180,13 +185,14 @@ def load_rules(root: Path, locale: str) -> list[Rule]:
 
 
 def apply_acceptances(root: Path, findings: list[Finding], texts: dict[tuple[str, str, str], tuple[str, str]],
-                      catalogs: list[tuple[str, str]]) -> list[Finding]:
+                      catalogs: list[tuple[str, str]], fit: bool = True) -> list[Finding]:
     """``findings`` with every accepted one replaced by an
     :class:`AcceptedFinding`, and the acceptances' own findings added: T980
     (lapsed: the entry changed since), T981 (nothing to accept any more), T982
     (cannot be read).  ``texts``: (locale, domain, msgctxt) -> (English,
     translation) of the checked entries; ``catalogs``: the (locale, domain)
-    pairs checked."""
+    pairs checked; ``fit``: whether the fit check ran (else an acceptance of
+    T950 is not said to accept nothing)."""
     from cardkit.load.files import read_project_file
 
     out = list(findings)
@@ -223,12 +229,12 @@ def apply_acceptances(root: Path, findings: list[Finding], texts: dict[tuple[str
                         f"(cardkit l10n accept --locale {locale} --set {domain} --entry {e.context} --code {a.code} "
                         "--reason ...) or remove the comment"))
                     continue
-                if not hits:
+                if not hits and (fit or a.code != "T950"):
                     added.append(Finding("T981", Severity.WARNING, locale, domain, e.context, file, e.line,
                                          f"the acceptance of {a.code} accepts nothing: the check finds no {a.code} on "
                                          "this entry now; remove the comment"))
                     continue
-                for i in hits:
+                for i in hits:  # every finding of that code on the entry (each form of a plural, each box)
                     if not isinstance(out[i], AcceptedFinding):
                         out[i] = accept(out[i], a.reason, f"{file}:{e.line}")
     by_locale: dict[str, list[Rule]] = {}

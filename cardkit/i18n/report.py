@@ -246,7 +246,7 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
                 if progress:
                     progress(done, total)
         done = (locales.index(locale) + 1) * sum(steps)
-    report.findings = apply_acceptances(root, report.findings, texts, checked)
+    report.findings = apply_acceptances(root, report.findings, texts, checked, fit)
     report.findings.sort(key=lambda f: (f.locale, f.set, _card_of(f.msgctxt, f.set), f.msgctxt, f.check))
     return report
 

@@ -149,12 +149,14 @@ def test_acceptance_comments_that_cannot_count(project: Path, cli):
     fp = fingerprint("Gun Jam", None, ("Asehäiriö 2",))
     text = text.replace('msgctxt "gun_jam.name"', f"# cardkit-accept: T402 {fp}\n"  # no reason
                                                    "# cardkit-accept: T102 0000abcd -- empty is fine\n"
+                                                   "# cardkit-accept: T402 -- written by hand, without fingerprint\n"
                                                    'msgctxt "gun_jam.name"')
     p.write_text(text, encoding="utf-8")
     code, findings = _check(cli, project)
     bad = [f["message"] for f in findings if f["check"] == "T982"]
-    assert code == 1 and len(bad) == 2 and _on(findings)["T402"]["severity"] == "error"
+    assert code == 1 and len(bad) == 3 and _on(findings)["T402"]["severity"] == "error"
     assert any("cannot read the acceptance" in m for m in bad) and any("T102 cannot be accepted" in m for m in bad)
+    assert f"the acceptance of T402 has no fingerprint: write '# cardkit-accept: T402 {fp} -- reason'" in " ".join(bad)
 
 
 def test_an_acceptance_with_nothing_to_accept_is_a_warning(project: Path, cli):
@@ -225,3 +227,13 @@ def test_the_review_page_shows_the_finding_as_accepted(accepted: Path):
         assert "the Finnish name carries the model number" in item or "the same finding as on" in item
         assert a.attrs["data-errors"] == "0"
         assert any("accepted" in b["class"].split() for b in a.boxes) and not any("error" in b["class"] for b in a.boxes)
+
+
+def test_an_accepted_fit_finding_is_not_said_to_accept_nothing_without_the_fit_check(project: Path, cli):
+    p = project / PO
+    fp = fingerprint("Gun Jam", None, ("Asehäiriö",))
+    p.write_text(p.read_text(encoding="utf-8").replace(
+        'msgctxt "gun_jam.name"', f"# cardkit-accept: T950 {fp} -- shrinks on purpose\nmsgctxt \"gun_jam.name\""),
+        encoding="utf-8")
+    code, findings = _check(cli, project)  # --no-fit
+    assert code == 0 and "T981" not in _on(findings)
