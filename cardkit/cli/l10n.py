@@ -198,8 +198,8 @@ def l10n_accept(locale: Annotated[str, typer.Option("--locale", help="the catalo
 
 def _selected_locales(root: Path, names: list[str]) -> list[str]:
     """``--locale`` as every ``l10n`` command reads it: a filter of the locales
-    that have catalogs (normalized as Babel writes them; ``L006`` not a locale
-    CLDR knows, ``L005`` no catalogs here), every problem at once."""
+    that have catalogs (normalized as Babel writes them, ``sv-se`` is ``sv_SE``;
+    ``L005`` for a name without catalogs here), every problem at once."""
     from cardkit.i18n.catalogs import PSEUDO, project_locales
     from cardkit.i18n.languages import normalize_locale
     from cardkit.i18n.localize import SOURCE_LOCALE
@@ -210,9 +210,8 @@ def _selected_locales(root: Path, names: list[str]) -> list[str]:
     for name in names:
         try:
             loc = name if name == PSEUDO else normalize_locale(name)
-        except CardkitError as exc:  # L006: unknown to CLDR, or not a locale name
-            issues.extend(exc.issues)
-            continue
+        except CardkitError:  # unknown to CLDR, or not a locale name: no catalogs either
+            loc = name[:40]
         if loc == SOURCE_LOCALE:
             issues.append(Issue("L005", f"--locale {loc}: English is the source (locales here: {', '.join(have) or 'none'})"))
         elif loc not in have:

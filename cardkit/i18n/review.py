@@ -594,8 +594,8 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
                    '(sheet notes, token page) or not printed.</p><ul class="findings" id="catalog-findings">')
         for f in loose:
             where = f"{f.file}:{f.line}" if f.line else f.file
-            sev = "accepted" if getattr(f, "accepted_at", "") else f.severity.value  # an AcceptedFinding
-            out.append(f'<li><span class="sev {_e(sev)}">{_e(sev)}</span> '
+            label = "accepted" if getattr(f, "accepted_at", "") else f.severity.value  # an AcceptedFinding
+            out.append(f'<li><span class="sev {_e(label)}">{_e(label)}</span> '
                        f'<b>{_e(f.check)}</b> <span class="ctx">{_e(f.msgctxt)}</span> {_e(f.message)} '
                        f'<span class="where">{_e(where)}</span></li>')
         out.append('</ul>')

@@ -86,7 +86,8 @@ def test_locale_names_are_normalized():
     (["l10n", "init", "--locale", "../x"], "L006", "is not a locale name"),
     (["l10n", "init", "--locale", "en"], "L006", "is English"),
     (["l10n", "init", "--locale", "fi"], "L008", "already has this catalog"),
-    (["l10n", "update", "--locale", "zz_ZZ"], "L006", "unknown locale 'zz_ZZ'"),
+    (["l10n", "update", "--locale", "zz_ZZ", "--create"], "L006", "unknown locale 'zz_ZZ'"),
+    (["l10n", "update", "--locale", "zz_ZZ"], "L005", "--locale zz_ZZ: no catalogs"),  # a filter without --create (#32)
 ])
 def test_bad_locale_names_are_one_clear_line_and_write_nothing(project: Path, cli, args, code, words):
     before = sorted(p.relative_to(project) for p in (project / "locales").rglob("*"))
