@@ -714,9 +714,9 @@ def lost_contexts(template: Catalog, old: LoadedCatalog) -> ContextRepair:
     matched to the template's entries by their English (``msgid`` and
     ``msgid_plural``), and where the English is the source of several card
     strings, by the entry's source references (``#:``) too.  A card string
-    that already has its entry is not matched again."""
+    that already has a translated entry is not matched again."""
     contexts = {m.context for m in template if m.id}
-    present = {e.context for e in old.active if e.context in contexts}
+    present = {e.context for e in old.active if e.context in contexts and e.translated}  # an empty entry may be filled
     candidates = [e for e in old.active if e.context is None or (
         e.context not in contexts and _REFERENCE_CONTEXT.fullmatch(e.context))]
     out = ContextRepair(lost=len(candidates))

@@ -83,3 +83,14 @@ def test_locale_is_a_filter_for_update_and_check(project: Path, cli):
     assert not (project / "locales" / "sv").exists()
     r = cli("l10n", "update", "--root", str(project), "--create")
     assert r.code == 1 and "--create needs --locale" in r.err
+
+
+def test_a_translation_without_msgctxt_fills_the_empty_entry_of_its_english(project: Path, cli):
+    text = (REPO / PO).read_text(encoding="utf-8")
+    assert text.count('msgctxt "gun_jam.name"\nmsgid "Gun Jam"\nmsgstr "Asehäiriö"\n') == 1
+    text = text.replace('msgctxt "gun_jam.name"\nmsgid "Gun Jam"\nmsgstr "Asehäiriö"\n',
+                        'msgctxt "gun_jam.name"\nmsgid "Gun Jam"\nmsgstr ""\n')
+    (project / PO).write_text(text + '\nmsgid "Gun Jam"\nmsgstr "Asehäiriö"\n', encoding="utf-8")
+    update = cli("l10n", "update", "--root", str(project))
+    assert update.code == 0 and "0 obsolete" in update.out and "1 msgctxt restored" in update.out
+    assert _translations(project / PO) == _translations(REPO / PO)
