@@ -463,7 +463,8 @@ def _units_1(node: _Node, issues: _Issues, out: list[Record], depth: int) -> Non
             if any(strings):
                 out.append(Record(child.line, child.column, _key_1(units[0]) if units[0].attrs.get("resname") else None,
                                   _text(sources[0], issues), strings, _text(sources[1], issues),  # type: ignore[arg-type]
-                                  any(_fuzzy_1(u, t) for u, t in zip(units, targets)), _references(units[0])))
+                                  child.attrs.get("approved") == "no" or any(_fuzzy_1(u, t) for u, t in zip(units, targets)),
+                                  _references(child) or _references(units[0])))
         elif child.tag == "group":
             _units_1(child, issues, out, depth + 1)
         elif child.tag == "trans-unit":

@@ -189,3 +189,11 @@ def test_import_needs_the_locale_or_create(project: Path, cli, tmp_path: Path):
     assert {e.context: e.strings for e in sv.active if e.translated} == {"gun_jam.name": ("Vapenstopp",)}
     assert (project / "locales/sv/LC_MESSAGES/deep-strike.po").exists()
     assert cli("l10n", "update", "--root", str(project), "--check").code == 0
+
+
+def test_plural_forms_from_a_translate_toolkit_xliff(german: Path, cli):
+    r = _import(cli, german, ROUND_TRIP / "plural.fi.xlf")
+    assert r.code == 0 and r.err == "" and "updated locales/de/LC_MESSAGES/ui.po: 2 filled" in r.out
+    ui = read_catalog(german / "locales/de/LC_MESSAGES/ui.po", "ui.po", "de")
+    got = {e.context: e.strings for e in ui.active if e.translated}
+    assert got == {"report.players": ("Pelaajat",), "report.legend": ("{players} pelaaja", "{players} pelaajaa")}
