@@ -263,7 +263,7 @@ def l10n_import(file: Annotated[Path, typer.Argument(help="translations to bring
     changed = [c for c in result.catalogs if c.plan is not None and c.plan.stale()]
     for c in result.catalogs:
         verb = "would update" if dry_run else "updated"
-        if c.plan is not None and c.plan in [x.plan for x in changed]:
+        if any(c is x for x in changed):
             typer.echo(f"{verb} {c.file}: {c.summary()}")
         else:
             typer.echo(f"unchanged {c.file}: {c.summary()}")
