@@ -24,7 +24,8 @@ put other comments above the acceptance.
 A project-level rule is the ``accept:`` list of ``locales/<lang>/glossary.yaml``
 (a term legitimately the same in the language, a list of names): a code, with
 an ``msgctxt`` pattern (``fnmatch``), a ``text`` the English or the translation
-holds as a whole word, or both, optional ``sets`` and a ``reason``.
+holds as a whole word (or a list of them), or both, optional ``sets`` and a
+``reason``.
 
 An accepted finding stays in the report (``accepted[T160]`` in the text,
 ``"accepted": true`` and the reason in JSON, *accepted* on the review page)
@@ -86,7 +87,7 @@ class Rule:
     code: str
     reason: str
     msgctxt: str | None = None
-    text: str | None = None
+    texts: tuple[str, ...] = ()  # any one of them, as a whole word
     sets: tuple[str, ...] = ()
     where: str = ""
 
@@ -95,8 +96,8 @@ class Rule:
             return False
         if self.msgctxt is not None and not fnmatch.fnmatchcase(f.msgctxt, self.msgctxt):
             return False
-        if self.text is not None:
-            word = re.compile(r"(?<!\w)" + re.escape(self.text) + r"(?!\w)")
+        if self.texts:
+            word = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(t) for t in self.texts) + r")(?!\w)")
             return bool(word.search(source) or word.search(translation))
         return True
 
@@ -179,8 +180,10 @@ def load_rules(root: Path, locale: str) -> list[Rule]:
         return []
     rules = []
     for i, r in enumerate(doc.data.get("accept", []) or []):
-        rules.append(Rule(r["code"], " ".join(r["reason"].split()), r.get("msgctxt"), r.get("text"),
-                          tuple(r.get("sets", ())), f"{file} accept[{i}]"))
+        text = r.get("text", ())
+        rules.append(Rule(r["code"], " ".join(r["reason"].split()), r.get("msgctxt"),
+                          (text,) if isinstance(text, str) else tuple(text), tuple(r.get("sets", ())),
+                          f"{file} accept[{i}]"))
     return rules
 
 

@@ -203,6 +203,8 @@ def test_a_glossary_rule_accepts_by_context_pattern_or_text(project: Path, cli):
     assert code == 0 and f["accepted"] and f["accepted_at"] == "locales/fi/glossary.yaml accept[0]"
     code, f = with_rule("  - {code: T402, text: Asehäiriö, reason: the weapon's Finnish name}\n")
     assert code == 0 and f["reason"] == "the weapon's Finnish name"
+    code, f = with_rule("  - {code: T402, text: [Lorenzo, Asehäiriö], reason: a name list}\n")
+    assert code == 0 and f["reason"] == "a name list"
     code, f = with_rule("  - {code: T402, text: Asehäi, reason: a prefix is not the word}\n")
     assert code == 1 and f["severity"] == "error"
     code, f = with_rule("  - {code: T401, msgctxt: 'gun_jam.*', reason: another code}\n")
