@@ -4,6 +4,7 @@ unchanged, conflicting and unknown; dry run; fuzzy for review; every bad input o
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -197,3 +198,39 @@ def test_plural_forms_from_a_translate_toolkit_xliff(german: Path, cli):
     ui = read_catalog(german / "locales/de/LC_MESSAGES/ui.po", "ui.po", "de")
     got = {e.context: e.strings for e in ui.active if e.translated}
     assert got == {"report.players": ("Pelaajat",), "report.legend": ("{players} pelaaja", "{players} pelaajaa")}
+
+
+SEEDS = {
+    "csv": "msgctxt,source,translation\ngun_jam.name,Gun Jam,\"Lade\"\"hemmung\"\n",
+    "json": '{"gun_jam": {"name": "Ladehemmung", "text": ["a", "b"]}, "x": [{"id": "y"}]}',
+    "xliff": (ROUND_TRIP / "plural.fi.xlf").read_text(encoding="utf-8"),
+    "po": 'msgctxt "gun_jam.name"\nmsgid "Gun Jam"\nmsgstr "Ladehemmung"\n',
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(SEEDS))
+def test_mangled_input_is_read_or_refused_never_a_crash(fmt: str):
+    """Cut, spliced and doubled pieces of valid inputs: a list of records or a CardkitError whose every
+    issue is L030 with a line (never a traceback)."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    from cardkit.errors import CardkitError
+    from cardkit.i18n.importer import Format, read_records
+
+    seed = SEEDS[fmt]
+
+    @settings(max_examples=int(os.environ.get("CARDKIT_FUZZ_EXAMPLES", "60")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.lists(st.tuples(st.integers(0, len(seed)), st.integers(0, len(seed)), st.text(max_size=8)), max_size=4))
+    def run(edits: list[tuple[int, int, str]]) -> None:
+        text = seed
+        for a, b, insert in edits:
+            a, b = sorted((a % (len(text) + 1), b % (len(text) + 1)))
+            text = text[:a] + insert + text[b:] if insert or b - a < 40 else text[:a] + text[a:b] * 2 + text[b:]
+        try:
+            records = read_records(text.encode("utf-8", "surrogatepass"), f"x.{fmt}", Format(fmt), "de")
+        except CardkitError as exc:
+            assert exc.issues and all(i.code == "L030" and i.line >= 1 for i in exc.issues), exc.issues
+        else:
+            assert all(r.strings and r.line >= 1 for r in records)
+
+    run()
