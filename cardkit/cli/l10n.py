@@ -31,20 +31,33 @@ def l10n_extract(root: RootOpt = Path(".")) -> None:
 
 @l10n_app.command("update")
 def l10n_update(root: RootOpt = Path("."),
-                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="also create catalogs for this locale")] = None,
+                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to update (default: all with catalogs)")] = None,
+                create: Annotated[bool, typer.Option("--create", help="also create catalogs for the --locale locales that have none")] = False,
                 check: Annotated[bool, typer.Option("--check", help="write nothing; fail if any catalog is stale")] = False) -> None:
-    """Extract the templates and merge them into every locale's catalogs; changed
-    English sources mark their translations fuzzy."""
-    from cardkit.i18n.catalogs import plan_update, project_locales, write_plans
+    """Extract the templates and merge them into the locales' catalogs; changed
+    English sources mark their translations fuzzy.  Entries that lost their
+    msgctxt (an XLIFF round trip) get it back by their English; when the English
+    is the source of several card strings, nothing is written (L012)."""
+    from cardkit.i18n.catalogs import lost_message, plan_update, project_locales, rel, write_plans
     from cardkit.i18n.languages import checked_locales
 
-    added = checked_locales(root, list(locale or [])) if root.is_dir() else []
+    if create and not locale:
+        raise CardkitError("--create needs --locale: the locales to create", code="L003")
+    if root.is_dir() and locale:
+        locales = checked_locales(root, list(locale)) if create else _selected_locales(root, list(locale))
+    else:
+        locales = []
     project = _clean_project(root)
-    locales = sorted(set(project_locales(root)) | set(added))
+    if not locale:
+        locales = project_locales(root)
     stale: list[Path] = []
     written = 0
-    for domain, strings, budgets in _domains(project):
-        plans = plan_update(root, domain, strings, locales, budgets)
+    plans_by_domain = [plan_update(root, domain, strings, locales, budgets) for domain, strings, budgets in _domains(project)]
+    lost = [Issue("L012", "nothing written: " + lost_message(p.repair, p.locale or ""), file=rel(root, p.path))
+            for plans in plans_by_domain for p in plans if p.repair is not None and p.repair.ambiguous]
+    if lost:
+        raise CardkitError(lost)
+    for plans in plans_by_domain:
         if check:
             stale.extend(p.path for p in plans if p.stale())
         else:
@@ -109,7 +122,7 @@ def l10n_check(root: RootOpt = Path("."),
     from cardkit.i18n.report import check_translations, render_summary, render_text
 
     project = _clean_project(root)
-    locales = list(locale or project_locales(root))
+    locales = _selected_locales(root, list(locale)) if locale else project_locales(root)
     if not locales:
         raise CardkitError("no locales to check (locales/<lang>/LC_MESSAGES is empty)", code="L002")
     with _Progress("l10n check", 1, "items", enabled=format is Format.text) as bar:
@@ -140,3 +153,123 @@ def l10n_review(root: RootOpt = Path("."),
                           dpi=dpi, jobs=jobs)
     typer.echo(f"wrote {result.out / 'index.html'} ({len(result.pages)} locale page(s), {result.faces} faces, "
                f"{result.images} images)")
+
+
+@l10n_app.command("accept")
+def l10n_accept(locale: Annotated[str, typer.Option("--locale", help="the catalog's locale")],
+                entry: Annotated[str, typer.Option("--entry", help="the entry's msgctxt (gun_jam.text)")],
+                code: Annotated[str, typer.Option("--code", help="the finding's code (T160)")],
+                reason: Annotated[str, typer.Option("--reason", help="why the translation is right as it is")],
+                root: RootOpt = Path("."),
+                set_id: Annotated[Optional[str], typer.Option("--set", help="the catalog (a set, or ui) when several hold the entry")] = None) -> None:
+    """Accept one finding of `l10n check` on one entry: writes a translator
+    comment `# cardkit-accept: CODE FINGERPRINT -- reason` on the entry. It
+    lapses (T980) when the English or the translation changes."""
+    from cardkit.fsutil import atomic_write_bytes
+    from cardkit.i18n.accepted import AcceptedFinding, add_acceptance
+    from cardkit.i18n.catalogs import MAX_PO_BYTES, po_path, rel
+    from cardkit.strings.localize import UI_DOMAIN
+    from cardkit.i18n.report import check_translations
+    from cardkit.load.files import read_project_file
+
+    project = _clean_project(root)
+    [loc] = _selected_locales(root, [locale])
+    holders = [d for d, strings, _ in _domains(project) if any(s.msgctxt == entry for s in strings)
+               and (set_id is None or d == set_id)]
+    if not holders:
+        raise CardkitError(f"no string '{entry}'" + (f" in '{set_id}'" if set_id else "") + " (the msgctxt of a catalog entry)",
+                           code="T982")
+    if len(holders) > 1:
+        raise CardkitError(f"'{entry}' is in {', '.join(holders)}: say which with --set", code="T982")
+    domain = holders[0]
+    report = check_translations(root, project, [loc], [] if domain == UI_DOMAIN else [domain], fit=code == "T950")
+    found = [f for f in report.findings if (f.set, f.msgctxt, f.check) == (domain, entry, code)]
+    if not found:
+        raise CardkitError(f"l10n check finds no {code} on '{entry}' ({loc}): there is nothing to accept", code="T982")
+    path = po_path(root, loc, domain)
+    file = rel(root, path)
+    data, written = add_acceptance(read_project_file(path, file, root=root, max_bytes=MAX_PO_BYTES, too_large="L001"),
+                                   file, loc, entry, code, reason)
+    atomic_write_bytes(path, data)
+    was = "re-accepted" if written.replaced or all(isinstance(f, AcceptedFinding) for f in found) else "accepted"
+    typer.echo(f"{was} {code} on {entry} in {file}:{written.line} (fingerprint {written.fingerprint}; it lapses when "
+               "the English or the translation changes)")
+
+
+def _selected_locales(root: Path, names: list[str]) -> list[str]:
+    """``--locale`` as every ``l10n`` command reads it: a filter of the locales
+    that have catalogs (normalized as Babel writes them, ``sv-se`` is ``sv_SE``;
+    ``L005`` for a name without catalogs here), every problem at once."""
+    from cardkit.i18n.catalogs import PSEUDO, project_locales
+    from cardkit.i18n.languages import normalize_locale
+    from cardkit.strings.localize import SOURCE_LOCALE
+
+    have = [loc for loc in project_locales(root) if loc != SOURCE_LOCALE]
+    out: list[str] = []
+    issues: list[Issue] = []
+    for name in names:
+        try:
+            loc = name if name == PSEUDO else normalize_locale(name)
+        except CardkitError:  # unknown to CLDR, or not a locale name: no catalogs either
+            loc = name[:40]
+        if loc == SOURCE_LOCALE:
+            issues.append(Issue("L005", f"--locale {loc}: English is the source (locales here: {', '.join(have) or 'none'})"))
+        elif loc not in have:
+            near = [h for h in have if h.split("_")[0] == loc.split("_")[0]]
+            hint = f"did you mean --locale {near[0]}?" if near else f"add it: cardkit l10n init --locale {loc}"
+            issues.append(Issue("L005", f"--locale {loc}: no catalogs under locales/{loc}/LC_MESSAGES (locales here: "
+                                        f"{', '.join(have) or 'none'}; {hint})"))
+        elif loc not in out:
+            out.append(loc)
+    if issues:
+        raise CardkitError(issues)
+    return out
+
+
+@l10n_app.command("import")
+def l10n_import(file: Annotated[Path, typer.Argument(help="translations to bring in: .csv, .json, .xlf/.xliff (1.2, 2.0) or .po")],
+                locale: Annotated[str, typer.Option("--locale", help="the locale the file translates into")],
+                root: RootOpt = Path("."),
+                set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to fill (default: all, and ui where the project keeps it)")] = None,
+                dry_run: Annotated[bool, typer.Option("--dry-run", help="report what would change; write nothing")] = False,
+                overwrite: Annotated[bool, typer.Option("--overwrite", help="replace translations the catalogs already have")] = False,
+                fuzzy: Annotated[bool, typer.Option("--fuzzy", help="mark every imported translation fuzzy, for review")] = False,
+                create: Annotated[bool, typer.Option("--create", help="create the locale's catalogs when it has none")] = False) -> None:
+    """Fill the locale's catalogs from another file: CSV or JSON keyed by msgctxt
+    (or card id and field), XLIFF 1.2/2.0, or another PO. Matched by key, else by
+    the English; conflicts are kept unless --overwrite."""
+    from cardkit.fsutil import atomic_write_bytes
+    from cardkit.i18n.importer import MAX_IMPORT_BYTES, format_of, import_translations, read_records
+    from cardkit.i18n.languages import checked_locales
+    from cardkit.load.files import read_project_file
+
+    fmt = format_of(file)
+    if not root.is_dir():
+        raise CardkitError(f"--root {root} is not a folder", code="P001")
+    [loc] = checked_locales(root, [locale]) if create else _selected_locales(root, [locale])
+    shown = file.as_posix()
+    raw = read_project_file(file, shown, root=None, max_bytes=MAX_IMPORT_BYTES, too_large="L030")
+    records = read_records(raw, shown, fmt, loc)
+    project = _clean_project(root)
+    domains = _domains(project)
+    if set_id:
+        unknown = sorted(set(set_id) - {d for d, _, _ in domains})
+        if unknown:
+            raise CardkitError(f"unknown set(s): {', '.join(unknown)}", code="P002")
+        domains = [d for d in domains if d[0] in set_id]
+    result = import_translations(root, domains, loc, records, shown, overwrite=overwrite, fuzzy=fuzzy, create=create)
+    for w in result.warnings:
+        typer.echo(w.format(), err=True)
+    changed = [c for c in result.catalogs if c.plan is not None and c.plan.stale()]
+    for c in result.catalogs:
+        verb = "would update" if dry_run else "updated"
+        if any(c is x for x in changed):
+            typer.echo(f"{verb} {c.file}: {c.summary()}")
+        else:
+            typer.echo(f"unchanged {c.file}: {c.summary()}")
+    if not dry_run:
+        for c in changed:
+            assert c.plan is not None
+            atomic_write_bytes(c.plan.path, c.plan.data)
+    tail = "; dry run: nothing written" if dry_run else ""
+    typer.echo(f"{shown}: {len(records)} translations read, {result.unknown} unknown, {result.ambiguous} ambiguous{tail}")

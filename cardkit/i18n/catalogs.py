@@ -32,7 +32,7 @@ from __future__ import annotations
 import io
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Union
@@ -513,8 +513,10 @@ def _read(text: str, file: str, locale: str | None) -> tuple[list[Issue], Loaded
                                         f"nplurals={n} (Plural-Forms)", file=file, line=e.line, column=1))
         key = (e.obsolete, e.context, e.id if e.context is None else None)
         if key in seen and not e.obsolete:
-            what = f"msgctxt {e.context!r}" if e.context is not None else f"msgid {e.id[:40]!r}"
-            issues.append(Issue("L001", f"duplicate entry for {what} (first at line {seen[key]})", file=file,
+            what = f"msgctxt {e.context!r}" if e.context is not None else f"msgid {e.id[:40]!r} without msgctxt"
+            hint = "" if e.context is not None else ("; if a tool dropped the msgctxt, bring the translations back from a "
+                                                     "copy that has it: cardkit l10n import OLD.po --locale LL --overwrite")
+            issues.append(Issue("L001", f"duplicate entry for {what} (first at line {seen[key]}){hint}", file=file,
                                 line=e.line, column=1))
         seen.setdefault(key, e.line)
     if issues:
@@ -585,6 +587,7 @@ class Document:
     extra_headers: tuple[tuple[str, str], ...] = ()
     header_comment: tuple[str, ...] | None = None
     stats: dict[str, int] = field(default_factory=dict)  # what the merge did: new, fuzzy, obsolete, unchanged
+    repair: ContextRepair | None = None  # entries that had lost their msgctxt
 
 
 def _as_id(msgid: Any) -> MsgId:
@@ -616,8 +619,14 @@ def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document
                   charset="utf-8", copyright_holder="cardkit contributors", msgid_bugs_address="",
                   last_translator=kept("Last-Translator", ""), language_team=kept("Language-Team", ""))
     n = new.num_plurals
-    active = {e.context: e for e in old.active if e.context is not None} if old is not None else {}
-    loose = [e for e in old.active if e.context is None] if old is not None else []  # no card field to follow
+    repair = lost_contexts(template, old) if old is not None else ContextRepair()
+    active = {e.context: e for e in old.active if e.context is not None and id(e) not in repair.restored} \
+        if old is not None else {}
+    for e in old.entries if old is not None else ():  # a msgctxt a PO tool dropped, found again by the English
+        if id(e) in repair.restored:
+            active[repair.restored[id(e)]] = replace(e, context=repair.restored[id(e)], obsolete=False)
+    loose = [e for e in old.active if e.context is None and id(e) not in repair.restored] \
+        if old is not None else []  # no card field to follow
     retired: dict[str | None, PoEntry] = {}
     for e in old.obsolete if old is not None else []:
         retired.setdefault(e.context, e)
@@ -657,7 +666,7 @@ def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document
         if before is not None:
             previous[m.context] = before
     # entries whose card field disappeared stay as obsolete (#~) for the translator
-    gone = [e for e in (old.obsolete if old is not None else []) if id(e) not in revived]
+    gone = [e for e in (old.obsolete if old is not None else []) if id(e) not in revived and id(e) not in repair.restored]
     gone += [e for e in list(active.values()) + loose if e.translated]
     stats["obsolete"] = len(gone)
     for i, e in enumerate(gone):
@@ -665,7 +674,78 @@ def merge(template: Catalog, old: LoadedCatalog | None, locale: str) -> Document
             e.msgid, e.babel_string(n), user_comments=list(e.user_comments), context=e.context)
     extra = tuple((k, v) for k, v in (old.headers if old is not None else ())
                   if k.lower() not in MANAGED_HEADERS | BABEL_HEADERS)
-    return Document(new, previous, extra, old.header_comment if old is not None else None, stats)
+    if repair.restored:
+        stats["restored"] = len(repair.restored)
+    return Document(new, previous, extra, old.header_comment if old is not None else None, stats, repair)
+
+
+@dataclass
+class ContextRepair:
+    """What :func:`lost_contexts` found: the entries whose ``msgctxt`` a PO
+    tool dropped, by ``id()`` of the entry, and the msgctxt each gets back;
+    and those that match several card strings (entry, their msgctxts)."""
+
+    restored: dict[int, str] = field(default_factory=dict)
+    ambiguous: list[tuple[PoEntry, tuple[str, ...]]] = field(default_factory=list)
+    lost: int = 0  # entries without a msgctxt of the template
+
+
+def lost_message(repair: ContextRepair, locale: str) -> str:
+    """What :func:`lost_contexts` found, and how to repair it (T106, L012)."""
+    restorable = sum(1 for _ in repair.restored)
+    text = (f"{repair.lost} entries have no msgctxt (a PO editor or an XLIFF round trip, such as translate-toolkit's "
+            f"po2xliff/xliff2po, dropped it); {restorable} translations without msgctxt match a card string by their "
+            "English")
+    if restorable:
+        text += f" (`cardkit l10n update --locale {locale}` gives them back their msgctxt)"
+    if repair.ambiguous:
+        shown = "; ".join(f"line {e.line} {e.id[:30]!r}: {', '.join(c[:3])}{' ...' if len(c) > 3 else ''}"
+                          for e, c in repair.ambiguous[:3])
+        text += (f"; {len(repair.ambiguous)} match several card strings ({shown}): restore them from a copy that has "
+                 f"msgctxt (cardkit l10n import OLD.po --locale {locale} --overwrite) or write each msgctxt by hand")
+    return text
+
+
+# translate-toolkit's xliff2po writes an entry's source reference as its msgctxt where msgids repeat
+_REFERENCE_CONTEXT = re.compile(r"\S+:\d+")
+
+
+def lost_contexts(template: Catalog, old: LoadedCatalog) -> ContextRepair:
+    """The entries of ``old`` that lost their msgctxt (none, or their source
+    reference ``file:line`` as translate-toolkit's XLIFF round trip writes it)
+    matched to the template's entries by their English (``msgid`` and
+    ``msgid_plural``), and where the English is the source of several card
+    strings, by the entry's source references (``#:``) too.  A card string
+    that already has a translated entry is not matched again."""
+    contexts = {m.context for m in template if m.id}
+    present = {e.context for e in old.active if e.context in contexts and e.translated}  # an empty entry may be filled
+    candidates = [e for e in old.active if e.context is None or (
+        e.context not in contexts and _REFERENCE_CONTEXT.fullmatch(e.context))]
+    out = ContextRepair(lost=len(candidates))
+    # translations an earlier update made obsolete for want of a msgctxt come back the same way
+    candidates += [e for e in old.obsolete if e.context is None and e.translated]
+    if not candidates:
+        return out
+    by_source: dict[MsgId, list[Message]] = {}
+    for m in template:
+        if m.id and m.context not in present:
+            by_source.setdefault(_as_id(m.id), []).append(m)
+    taken: set[str] = set()
+    for e in candidates:
+        options = by_source.get(e.msgid, [])
+        if len(options) > 1:
+            mine: set[tuple[str, int | None]] = {(f, ln) for f, ln in e.locations}
+            if e.context is not None:  # the reference translate-toolkit put in its place
+                file, _, line = e.context.rpartition(":")
+                mine.add((file, int(line)))
+            narrowed = [m for m in options if mine & {(f, ln) for f, ln in m.locations}]
+            options = narrowed if len(narrowed) == 1 else options
+        if len(options) == 1 and str(options[0].context) not in taken:
+            out.restored[id(e)] = str(options[0].context)
+            taken.add(str(options[0].context))
+        elif options and e.translated and not e.obsolete:
+            out.ambiguous.append((e, tuple(str(m.context) for m in options)))
+    return out
 
 
 def _previous_lines(p: Previous) -> list[str]:
@@ -742,13 +822,15 @@ class Planned:
     locale: str | None = None
     _stale: bool | None = None
     stats: dict[str, int] = field(default_factory=dict)
+    repair: ContextRepair | None = None  # entries that had lost their msgctxt, found again or not
 
     def summary(self) -> str:
         """What an update does to this catalog, e.g. "1 new, 1 fuzzy, 0 obsolete, 436 unchanged"."""
         s = self.stats
         if not s:
             return "template"
-        return f"{s['new']} new, {s['fuzzy']} fuzzy, {s['obsolete']} obsolete, {s['unchanged']} unchanged"
+        restored = f", {s['restored']} msgctxt restored" if s.get("restored") else ""
+        return f"{s['new']} new, {s['fuzzy']} fuzzy, {s['obsolete']} obsolete, {s['unchanged']} unchanged{restored}"
 
     def stale(self) -> bool:
         """Whether the file on disk differs in meaning from :attr:`data`
@@ -800,7 +882,7 @@ def plan_catalog(root: Path, template: Catalog, locale: str, old: LoadedCatalog 
     doc = merge(template, old, locale)
     data = render(doc, _width_of(old))
     return Planned(path, keep_unchanged(old, data, rel(root, path), locale) if old is not None else data, locale,
-                   stats=doc.stats)
+                   stats=doc.stats, repair=doc.repair)
 
 
 def _blocks(text: str) -> list[str]:

@@ -13,7 +13,8 @@ from typing import Any, Callable
 from babel.messages.catalog import Catalog
 
 from cardkit.errors import CardkitError, Severity, neutral
-from cardkit.i18n.catalogs import plan_catalog, po_path, read_catalog, rel, template_for
+from cardkit.i18n.accepted import AcceptedFinding, apply_acceptances
+from cardkit.i18n.catalogs import lost_contexts, lost_message, plan_catalog, po_path, read_catalog, rel, template_for
 from cardkit.i18n.budget import split_by_english, translation_domains
 from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
 from cardkit.strings.localize import UI_DOMAIN, form_example, plural_forms
@@ -96,10 +97,16 @@ def _entries(root: Path, domain: str, strings: tuple[SourceString, ...], locale:
         return []
     cat = loaded.catalog
     by_ctx = {m.context: m for m in cat if m.id}
+    repair = lost_contexts(template, loaded)
+    repaired = set(repair.restored.values())
+    if repair.lost or repair.restored:
+        report.findings.append(Finding("T106", Severity.ERROR, locale, domain, "", file, 1, lost_message(repair, locale)))
     entries = []
     translated = 0
     for s in strings:
         m = by_ctx.get(s.msgctxt)
+        if m is None and s.msgctxt in repaired:
+            continue  # said by T106
         if m is None:
             report.findings.append(Finding("T101", Severity.ERROR, locale, domain, s.msgctxt, file, 0,
                                            "no catalog entry (run: cardkit l10n update)"))
@@ -209,12 +216,15 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
     steps = [sum(len(strings) for _, strings, _ in domains), sum(len(st.cards) for st in sets) if fit else 0]
     total, done = len(locales) * sum(steps), 0
     templates = {domain: template_for(domain, strings, budgets) for domain, strings, budgets in domains}  # one per domain
+    checked: list[tuple[str, str]] = []  # (locale, domain) of every catalog checked
+    texts: dict[tuple[str, str, str], tuple[str, str]] = {}  # (locale, domain, msgctxt) -> (English, translation)
     for locale in locales:
         glossary, problems = load_glossary(root, locale)
         for p in problems:
             report.findings.append(Finding(p.code, Severity.ERROR, locale, "glossary", "", p.file, p.line, p.message))
         everything: list[Entry] = []
         for domain, strings, _ in domains:
+            checked.append((locale, domain))
             ls = project.sets.get(domain)
             entries = _entries(root, domain, strings, locale, report, templates[domain],
                                ls.icons if ls is not None else frozenset())
@@ -223,6 +233,7 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
             done += len(strings)
             if progress:
                 progress(done, total)
+        texts.update({(e.locale, e.domain, e.msgctxt): (e.source, e.translation) for e in everything})
         report.findings.extend(check_consistency(everything, glossary))
         report.findings.extend(run_meaning_checks(everything, glossary))
         # a catalog that cannot be read is reported with its lines; laying it out would only repeat that
@@ -235,6 +246,7 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
                 if progress:
                     progress(done, total)
         done = (locales.index(locale) + 1) * sum(steps)
+    report.findings = apply_acceptances(root, report.findings, texts, checked, fit)
     report.findings.sort(key=lambda f: (f.locale, f.set, _card_of(f.msgctxt, f.set), f.msgctxt, f.check))
     return report
 
@@ -525,12 +537,18 @@ def render_text(report: CheckReport) -> str:
     for (domain, card), items in groups.items():
         lines.append(f"{domain} / {card}")
         for f in items:  # the documented line, as build and validate write it: path:line:col: error[CODE]: message
-            lines.append(f.issue().format())
+            line = f.issue().format()
+            if isinstance(f, AcceptedFinding):  # an accepted finding says so where the severity stands
+                line = line.replace(f": {f.severity.value}[{f.check}]: ", f": accepted[{f.check}]: ", 1)
+            lines.append(line)
     summary = report.fit_summary()
     for loc, domains in sorted(report.coverage.items()):
         cov = ", ".join(f"{d} {c['translated']}/{c['total']}" for d, c in domains.items())
-        sev = Counter(f.severity.value for f in report.findings if f.locale == loc)
-        lines.append(f"{loc}: translated {cov}; {sev.get('error', 0)} error(s), {sev.get('warning', 0)} warning(s)")
+        sev = Counter("accepted" if isinstance(f, AcceptedFinding) else f.severity.value
+                      for f in report.findings if f.locale == loc)
+        accepted = f", {sev['accepted']} accepted" if sev.get("accepted") else ""
+        lines.append(f"{loc}: translated {cov}; {sev.get('error', 0)} error(s), {sev.get('warning', 0)} warning(s)"
+                     f"{accepted}")
         s = summary.get(loc)
         if s:
             worst = f"; worst shrink {s['worst']['scale']:.0%} ({s['worst']['msgctxt']}, {s['worst']['field']})" if s["worst"] else ""
@@ -549,17 +567,18 @@ def render_summary(report: CheckReport) -> str:
     counts: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     files: dict[tuple[str, str], str] = {}
     for f in report.findings:
-        counts[(f.locale, f.set)][(f.severity.value, f.check)] += 1
+        counts[(f.locale, f.set)][("accepted" if isinstance(f, AcceptedFinding) else f.severity.value, f.check)] += 1
         if f.set != "glossary" and f.file.endswith(".po"):
             files.setdefault((f.locale, f.set), f.file)
 
     def tally(c: Counter[tuple[str, str]]) -> str:
         parts = []
-        for sev in ("error", "warning"):
+        for sev in ("error", "warning", "accepted"):
             codes = sorted((code, n) for (s, code), n in c.items() if s == sev)
             if codes:
                 total = sum(n for _, n in codes)
-                parts.append(f"{total} {sev}(s) (" + ", ".join(f"{code} {n}" for code, n in codes) + ")")
+                noun = "accepted" if sev == "accepted" else f"{sev}(s)"
+                parts.append(f"{total} {noun} (" + ", ".join(f"{code} {n}" for code, n in codes) + ")")
         return "; ".join(parts) or "no findings"
 
     for loc, domains in sorted(report.coverage.items()):

@@ -239,7 +239,8 @@ def _marks(face: RenderedFace, keys: list[tuple[str, str]], findings: dict[tuple
             if f.check == "T950" and not boxes:
                 continue  # the string overflows on another card, not on this one
             where = f"{f.file}:{f.line}" if f.line else f.file
-            marks.append(Mark(f.severity.value, f.check, f.msgctxt, where, f.message, boxes))
+            sev = "accepted" if getattr(f, "accepted_at", "") else f.severity.value  # an AcceptedFinding
+            marks.append(Mark(sev, f.check, f.msgctxt, where, f.message, boxes))
     for i, b in enumerate(face.boxes):
         if b.status == "shrunk":
             marks.append(Mark("info", "shrink", ", ".join(m for _, m in b.keys), "", f"field '{b.field}': {b.detail}", (i + 1,)))
@@ -494,12 +495,12 @@ td.n,th.n{text-align:right}.filters{position:sticky;top:0;background:#f4f2ec;pad
 .face{position:relative;width:240px;line-height:0}.face.wide{width:300px}.face img{width:100%;height:auto;display:block;border-radius:3px}
 .box{position:absolute;box-sizing:border-box;outline:2px solid;outline-offset:2px;line-height:1}.box span{position:absolute;top:-2px;right:calc(100% + 5px);font:bold 11px sans-serif;
 border-radius:50%;width:1.1rem;height:1.1rem;display:flex;align-items:center;justify-content:center;color:#fff}
-.box.error{outline-color:#d7191c}.box.error span{background:#d7191c}.box.warning{outline-color:#f28e00;outline-style:dashed}.box.warning span{background:#f28e00}
+.box.error{outline-color:#d7191c}.box.error span{background:#d7191c}.box.warning{outline-color:#f28e00;outline-style:dashed}.box.warning span{background:#f28e00}.box.accepted{outline-color:#2a7a2a;outline-style:dotted}.box.accepted span{background:#2a7a2a}
 .box.info{outline-color:#2c7bb6;outline-style:dotted}.box.info span{background:#2c7bb6}
 .ws{color:#b03a2e;background:#fbe3df;border-radius:2px}.affects,.same{font-size:.78rem;color:#444}
 .side{flex:1 1 420px;min-width:0}.findings{margin:0 0 .6rem;padding-left:1.2rem;font-size:.85rem}.findings li{margin:.15rem 0;overflow-wrap:anywhere}
 .sev{font-weight:bold;text-transform:uppercase;font-size:.7rem;padding:0 .25rem;border-radius:3px;color:#fff}
-.sev.error{background:#d7191c}.sev.warning{background:#f28e00}.sev.info{background:#2c7bb6}
+.sev.error{background:#d7191c}.sev.warning{background:#f28e00}.sev.info{background:#2c7bb6}.sev.accepted{background:#2a7a2a}
 .where,.ctx{font-family:monospace;font-size:.78rem;color:#444}.entries{width:100%;table-layout:fixed}.entries td{overflow-wrap:anywhere}.entries th:first-child{width:26%}.state-fuzzy,.state-untranslated,.state-missing{background:#fde7e7}
 .ok{color:#2a7a2a;font-size:.85rem}
 """
@@ -595,7 +596,8 @@ def _page(root: Path, sets: list[CardSet], locale: str, faces: dict[tuple[str, s
                    '(sheet notes, token page) or not printed.</p><ul class="findings" id="catalog-findings">')
         for f in loose:
             where = f"{f.file}:{f.line}" if f.line else f.file
-            out.append(f'<li><span class="sev {_e(f.severity.value)}">{_e(f.severity.value)}</span> '
+            label = "accepted" if getattr(f, "accepted_at", "") else f.severity.value  # an AcceptedFinding
+            out.append(f'<li><span class="sev {_e(label)}">{_e(label)}</span> '
                        f'<b>{_e(f.check)}</b> <span class="ctx">{_e(f.msgctxt)}</span> {_e(f.message)} '
                        f'<span class="where">{_e(where)}</span></li>')
         out.append('</ul>')

@@ -86,7 +86,8 @@ def test_locale_names_are_normalized():
     (["l10n", "init", "--locale", "../x"], "L006", "is not a locale name"),
     (["l10n", "init", "--locale", "en"], "L006", "is English"),
     (["l10n", "init", "--locale", "fi"], "L008", "already has this catalog"),
-    (["l10n", "update", "--locale", "zz_ZZ"], "L006", "unknown locale 'zz_ZZ'"),
+    (["l10n", "update", "--locale", "zz_ZZ", "--create"], "L006", "unknown locale 'zz_ZZ'"),
+    (["l10n", "update", "--locale", "zz_ZZ"], "L005", "--locale zz_ZZ: no catalogs"),  # a filter without --create (#32)
 ])
 def test_bad_locale_names_are_one_clear_line_and_write_nothing(project: Path, cli, args, code, words):
     before = sorted(p.relative_to(project) for p in (project / "locales").rglob("*"))
@@ -101,7 +102,8 @@ def test_bad_locale_names_are_one_clear_line_and_write_nothing(project: Path, cl
 def test_a_territory_beside_its_language_is_refused(swedish, cli):
     root, _ = swedish
     for name, cmd in (("sv_SE", "init"), ("sv-se", "update")):
-        result = cli("l10n", cmd, "--locale", name, "--root", str(root))
+        extra = ("--create",) if cmd == "update" else ()  # update --locale is a filter; --create adds one (#32)
+        result = cli("l10n", cmd, "--locale", name, *extra, "--root", str(root))
         assert result.code == 1
         assert result.err.strip() == ("locales/sv: error[L007]: locale 'sv_SE' beside 'locales/sv': both would hold "
                                       "the Swedish catalogs; use --locale sv, or rename the folder locales/sv first")

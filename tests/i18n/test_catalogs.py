@@ -76,11 +76,15 @@ def test_update_is_deterministic(project: Path, cli):
 
 
 def test_new_locale_is_created(project: Path, cli):
-    assert cli("l10n", "update", "--root", str(project), "--locale", "sv").code == 0
+    # --locale is a filter of the locales with catalogs; --create adds one (#32)
+    refused = cli("l10n", "update", "--root", str(project), "--locale", "sv")
+    assert refused.code == 1 and "error[L005]" in refused.err and "--locale sv: no catalogs" in refused.err
+    assert not (project / "locales" / "sv").exists()
+    assert cli("l10n", "update", "--root", str(project), "--locale", "sv", "--create").code == 0
     cat = _catalog(project / "locales" / "sv" / "LC_MESSAGES" / "death-angel.po", "sv")
     template = _catalog(REPO / "locales" / "death-angel.pot", None)
     assert len([m for m in cat if m.id]) == len([m for m in template if m.id])
-    assert cli("l10n", "update", "--root", str(project), "--locale", "xx_QQ").code == 1
+    assert cli("l10n", "update", "--root", str(project), "--locale", "xx_QQ", "--create").code == 1
 
 
 def test_lint_names_each_bad_line():
