@@ -63,7 +63,7 @@ def test_an_accepted_finding_passes_check_json_text_and_update(accepted: Path, c
     assert f["accepted_at"].startswith(PO + ":")
     text = cli("l10n", "check", "--root", str(accepted), "--locale", "fi", "--set", "death-angel", "--no-fit")
     assert text.code == 0
-    assert "accepted[T402] fi gun_jam.name: accepted (the Finnish name carries" in text.out
+    assert "accepted[T402]: gun_jam.name: accepted (the Finnish name carries" in text.out
     summary = cli("l10n", "check", "--root", str(accepted), "--locale", "fi", "--set", "death-angel", "--no-fit",
                   "--summary")
     assert "fi death-angel: 233/233 translated (100 %); 1 accepted (T402 1)" in summary.out

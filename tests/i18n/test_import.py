@@ -77,7 +77,7 @@ def test_dry_run_writes_nothing_and_fuzzy_marks_for_review(german: Path, cli, tm
     assert _import(cli, german, data, "--fuzzy").code == 0
     assert _de(german) == {"gun_jam.name": (("Ladehemmung",), True), "gun_jam.text": (("Wähle ein Kampfteam.",), True)}
     check = cli("l10n", "check", "--root", str(german), "--locale", "de", "--set", "death-angel", "--no-fit")
-    assert "error[T103] de gun_jam.name: fuzzy" in check.out
+    assert "error[T103]: gun_jam.name: fuzzy" in check.out
 
 
 def test_json_shapes_keyed_by_msgctxt_by_card_and_as_a_list(german: Path, cli, tmp_path: Path):
