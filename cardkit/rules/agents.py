@@ -39,12 +39,18 @@ results then depend on the machine).  :func:`parse_agent` reads a name; an
 engine's own agents (``Engine.agents()``) come first, so a game may keep its
 own ``random``.
 
-Returns: a finished game's :meth:`GameResult.returns` (+1 win, -1 loss, 0 a
-draw) mapped into [0, 1]; when the game declares ``score_targets`` the seat's
-score, divided by the largest target and clipped to [0, 1], is blended in with
-weight :data:`SCORE_WEIGHT`, so that among equally lost (or won) games search
-prefers the better scores.  In a co-operative game every seat shares seat 0's
-return.
+Values: what a playout is worth to a seat, in [0, 1], is the game's declared outcome
+(:func:`~cardkit.rules.protocol.outcome_value`, the one home of that rule): a scored game
+(``Outcome.SCORED``) its score placed in its declared range, never win/loss alone; a won/lost
+game 1 a win, 0.5 a draw, 0 a loss, and where such a game declares ``score_targets`` the seat's
+score, divided by the largest target and clipped to [0, 1], is blended in with weight
+:data:`SCORE_WEIGHT`, so that among equally lost (or won) games search prefers the better scores.
+An engine with the optional :class:`~cardkit.rules.protocol.Evaluated` hook has its playouts cut
+off after its :meth:`~cardkit.rules.protocol.Evaluated.playout_limit` decisions (counted from the
+determinization: the tree's steps and the rollout's) and the cut-off state valued by its
+:meth:`~cardkit.rules.protocol.Evaluated.evaluate`; without the hook a playout runs to the end
+(or :data:`PLAYOUT_LIMIT` decisions, then worth 0.5).  In a co-operative game every seat shares
+seat 0's value.
 """
 
 from __future__ import annotations
@@ -66,7 +72,10 @@ from cardkit.rules.protocol import (
     End,
     Engine,
     EngineInfo,
+    Evaluated,
+    Outcome,
     State,
+    outcome_value,
 )
 
 #: share of a playout's value that the seat's score makes up where a game declares score targets
@@ -144,38 +153,59 @@ def sample_chance(state: State, rng: random.Random) -> Option:
 
 
 class Values:
-    """Turns a finished (or stopped) playout into a value in [0, 1] per seat."""
+    """What a finished, or cut-off, playout is worth to each seat, in [0, 1] (the module's "Values")."""
 
-    __slots__ = ("cooperative", "top")
+    __slots__ = ("cooperative", "evaluator", "info", "limit", "top")
 
-    def __init__(self, info: EngineInfo) -> None:
+    def __init__(self, info: EngineInfo, evaluator: Evaluated | None = None) -> None:
+        self.info = info
         self.cooperative = info.cooperation is Cooperation.COOPERATIVE
-        self.top = max(info.score_targets) if info.score_targets else 0.0
+        scored = info.outcome is Outcome.SCORED and info.score_range is not None
+        # a won/lost game's score targets make the score a secondary bonus; a scored game's score is the value
+        self.top = max(info.score_targets) if info.score_targets and not scored else 0.0
+        self.evaluator = evaluator
+        limit = evaluator.playout_limit() if evaluator is not None else None
+        #: decisions a playout plays (from its determinization) before it is cut off and evaluated
+        self.limit = min(PLAYOUT_LIMIT, limit) if limit is not None and limit > 0 else PLAYOUT_LIMIT
+
+    def left(self, steps: int) -> int:
+        """Decisions a rollout may still play after ``steps`` of a playout (the tree's): up to the engine's
+        cut-off where it evaluates, else :data:`PLAYOUT_LIMIT` of its own."""
+        return max(0, self.limit - steps) if self.evaluator is not None else PLAYOUT_LIMIT
+
+    def value(self, state: State, seat: int) -> float:
+        """What ``state`` is worth to ``seat``: its result by the declared outcome once the game is over,
+        the engine's evaluation before (0.5 without one, or for a game stopped without a result)."""
+        result = state.result()
+        if result is None:
+            if self.evaluator is None:
+                return 0.5
+            v = self.evaluator.evaluate(state, 0 if self.cooperative else seat)
+            return 0.5 if v != v else min(1.0, max(0.0, v))  # a NaN is worth nothing either way
+        worth = outcome_value(self.info, result, seat)
+        if worth is None:
+            return 0.5
+        if self.top > 0:
+            i = 0 if self.cooperative else seat
+            score = min(1.0, max(0.0, result.seats[i].score / self.top))
+            worth = (1.0 - SCORE_WEIGHT) * worth + SCORE_WEIGHT * score
+        return worth
 
     def __call__(self, state: State) -> list[float]:
-        """Values by seat (an unfinished game, or a seat past the result's, is worth 0.5)."""
+        """Values of a finished game by seat (empty for an unfinished or stopped one)."""
         result = state.result()
         if result is None or result.end is not End.COMPLETE or not result.seats:
             return []
-        returns = result.returns()
-        values = []
-        for seat in range(len(result.seats)):
-            i = 0 if self.cooperative else seat
-            v = (returns[i] + 1.0) / 2.0
-            if self.top > 0:
-                score = min(1.0, max(0.0, result.seats[i].score / self.top))
-                v = (1.0 - SCORE_WEIGHT) * v + SCORE_WEIGHT * score
-            values.append(v)
-        return values
+        return [self.value(state, seat) for seat in range(len(result.seats))]
 
     @staticmethod
     def of(values: list[float], seat: int) -> float:
         return values[seat] if 0 <= seat < len(values) else 0.5
 
 
-def _rollout(state: State, policy: Agent | None, rng: random.Random) -> None:
-    """Play ``state`` to its end (or :data:`PLAYOUT_LIMIT` decisions)."""
-    for _ in range(PLAYOUT_LIMIT):
+def _rollout(state: State, policy: Agent | None, rng: random.Random, limit: int = PLAYOUT_LIMIT) -> None:
+    """Play ``state`` on to its end, or for ``limit`` decisions (chance included)."""
+    for _ in range(limit):
         decision = state.decision
         if decision is None:
             return
@@ -231,11 +261,12 @@ def random_agent(seed: int) -> Agent:
     return agent
 
 
-def flat_mc(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None) -> AgentFactory:
+def flat_mc(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
+            evaluator: Evaluated | None = None) -> AgentFactory:
     """Flat Monte Carlo: ``budget`` playouts per option (or a time shared out
-    round-robin), each from a fresh determinization; the best mean return wins,
-    ties to the first option."""
-    values = Values(info)
+    round-robin), each from a fresh determinization; the best mean value wins,
+    ties to the first option.  ``evaluator``: the engine's :class:`Evaluated` hook (cut-off playouts)."""
+    values = Values(info, evaluator)
 
     def factory(seed: int) -> Agent:
         rng = random.Random(seed)
@@ -254,8 +285,8 @@ def flat_mc(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = Non
                 i = clock.done % len(options)
                 world = state.determinize(me, rng)
                 world.apply(options[i])
-                _rollout(world, policy, rng)
-                totals[i] += Values.of(values(world), me)
+                _rollout(world, policy, rng, values.left(1))
+                totals[i] += values.value(world, me)
                 clock.done += 1
             rounds = [clock.done // len(options) + (1 if i < clock.done % len(options) else 0) for i in range(len(options))]
             means = [t / n if n else -1.0 for t, n in zip(totals, rounds)]
@@ -301,12 +332,15 @@ def _settled(root: _Node, left: int) -> bool:
 
 
 def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
-           clairvoyant: bool = False, early_stop: bool = True, reuse: bool = True) -> AgentFactory:
+           clairvoyant: bool = False, early_stop: bool = True, reuse: bool = True,
+           evaluator: Evaluated | None = None) -> AgentFactory:
     """Single-observer information-set MCTS (see the module docstring);
     ``clairvoyant`` searches copies of the true state instead (a ceiling);
     ``early_stop=False`` spends a playout budget whole (the same choice, at full cost);
-    ``reuse=False`` starts every decision from an empty tree."""
-    values = Values(info)
+    ``reuse=False`` starts every decision from an empty tree;
+    ``evaluator``: the engine's :class:`Evaluated` hook (playouts cut off and evaluated)."""
+    values = Values(info, evaluator)
+    cooperative = values.cooperative
 
     def factory(seed: int) -> Agent:
         rng = random.Random(seed)
@@ -337,7 +371,7 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                 node = root
                 path: list[tuple[_Node, int]] = []
                 expanded = False
-                while not expanded:
+                while not expanded and len(path) < values.limit:
                     d = world.decision
                     if d is None:
                         break
@@ -373,12 +407,16 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                         path.append((child, d.player))
                     world.apply(option)
                     node = child
-                _rollout(world, policy, rng)
-                value = values(world)
+                _rollout(world, policy, rng, values.left(len(path)))
+                worth: dict[int, float] = {}  # by seat (one shared value in a co-operative game)
                 for n, seat in path:
                     n.visits += 1
                     if seat != CHANCE:
-                        n.total += Values.of(value, seat)
+                        key = 0 if cooperative else seat
+                        v = worth.get(key)
+                        if v is None:
+                            v = worth[key] = values.value(world, seat)
+                        n.total += v
                 clock.done += 1
                 if early_stop and budget.playouts and _settled(root, budget.playouts - clock.done):
                     break
@@ -439,7 +477,9 @@ def parse_agent(name: str, engine: Engine, card_set: object) -> AgentSpec:
     what there is."""
     own: Mapping[str, AgentFactory] = engine.agents()
     if name in own:
-        return AgentSpec(name, name, None, own[name], ceiling=bool(getattr(own[name], "clairvoyant", False)))
+        # a ceiling says so by a ``clairvoyant = True`` attribute, or by its name (as the playtest reads it)
+        ceiling = bool(getattr(own[name], "clairvoyant", False)) or "clairvoyant" in name
+        return AgentSpec(name, name, None, own[name], ceiling=ceiling)
     base, sep, rest = name.partition(":")
     if base not in GENERIC:
         bases = {n.split(":", 1)[0] for n in own}
@@ -455,9 +495,11 @@ def parse_agent(name: str, engine: Engine, card_set: object) -> AgentSpec:
         raise CardkitError(f"agent '{name[:40]}': {exc}", code="G031") from None
     info = engine.info(card_set)
     rollout = engine.rollout_policy()
+    evaluator = engine if isinstance(engine, Evaluated) else None
     if base == "flat-mc":
-        return AgentSpec(name, base, budget, flat_mc(info, budget, rollout))
-    return AgentSpec(name, base, budget, ismcts(info, budget, rollout, clairvoyant=base == "clairvoyant"),
+        return AgentSpec(name, base, budget, flat_mc(info, budget, rollout, evaluator))
+    return AgentSpec(name, base, budget,
+                     ismcts(info, budget, rollout, clairvoyant=base == "clairvoyant", evaluator=evaluator),
                      ceiling=base == "clairvoyant")
 
 
