@@ -308,3 +308,26 @@ def test_a_clone_keeps_the_stream_it_was_made_with_whoever_draws_first(card_set:
     world = night.determinize(0, random.Random(1))
     again = night.determinize(0, random.Random(1))
     assert world.rng.random() == again.rng.random()  # a determinization's stream comes from the agent's
+
+
+def test_the_evaluation_hook_values_unfinished_nights_and_lets_search_play_to_the_end(card_set: object) -> None:
+    """The Evaluated hook: every unfinished night of a few heuristic games is worth something in
+    [0, 1], less after a wreck than before it; no cut-off (a night's playouts are short)."""
+    from cardkit.rules.agents import PLAYOUT_LIMIT, Values
+    from cardkit.rules.protocol import Evaluated
+
+    made = TidelightsEngine()
+    assert isinstance(made, Evaluated) and made.playout_limit() is None
+    assert Values(made.info(card_set), made).limit == PLAYOUT_LIMIT
+    wrecks_seen = 0
+    for seed in range(6):
+        state = made.new_game(card_set, 2).new_state(seed)
+        agent = made.agents()["heuristic"](seed)
+        while (d := state.decision) is not None:
+            before, wrecked = made.evaluate(state, 0), len(state.wrecked)
+            assert 0.0 <= before <= 1.0
+            state.apply(agent(state, d))
+            if len(state.wrecked) > wrecked and state.result() is None:
+                wrecks_seen += 1
+                assert made.evaluate(state, 0) < before
+    assert wrecks_seen > 0
