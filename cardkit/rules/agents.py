@@ -492,12 +492,12 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                     n.visits += 1
                     if seat != CHANCE:
                         key = 0 if cooperative else seat
-                        v = worth.get(key)
-                        if v is None:
-                            v = worth[key] = values.value(world, seat)
-                            low, high = min(low, v), max(high, v)
-                        n.total += v
-                        n.squares += v * v
+                        got = worth.get(key)
+                        if got is None:
+                            got = worth[key] = values.value(world, seat)
+                            low, high = min(low, got), max(high, got)
+                        n.total += got
+                        n.squares += got * got
                 clock.done += 1
                 if early_stop and budget.playouts and _settled(root, budget.playouts - clock.done):
                     break
