@@ -211,15 +211,17 @@ def test_the_keeper_heuristic_beats_random_play_clearly(card_set: object, player
 
 def test_cardkit_s_search_beats_random_play_at_four_players(card_set: object) -> None:
     """Four players, where the heuristic rollout policy loses every night to the crew deck: the
-    generic IS-MCTS at its default budget (ties read by the playouts' mean value, no bias towards
-    the policy) still finds winning nights, its 95 % interval above random play's (12 nights each)."""
+    generic IS-MCTS at its default budget (anchored to the policy: it leaves it only on clear
+    evidence, cardkit.rules.agents.ANCHOR) still finds winning nights, its 95 % interval above
+    random play's (30 nights each; 12 were enough before the anchor, which costs some nights here:
+    docs/benchmarks.md)."""
     made = TidelightsEngine()
     game = made.new_game(card_set, 4)
     wins = {}
     for name in ("random", "mcts", "heuristic"):
         factory = parse_agent(name, made, card_set).factory
         won = 0
-        for seed in range(1, 13):
+        for seed in range(1, 31):
             state = game.new_state(seed)
             play(state, factory(seed))
             result = state.result()
@@ -227,7 +229,7 @@ def test_cardkit_s_search_beats_random_play_at_four_players(card_set: object) ->
             won += result.seats[0].result is Result.WIN
         wins[name] = won
     assert wins["heuristic"] == 0, wins  # the policy alone never wins here: what search adds is its own
-    assert _wilson(wins["mcts"], 12)[0] > _wilson(wins["random"], 12)[1], wins
+    assert _wilson(wins["mcts"], 30)[0] > _wilson(wins["random"], 30)[1], wins
 
 
 def test_the_engine_passes_cardkit_s_conformance_suite(card_set: object) -> None:
