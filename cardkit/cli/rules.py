@@ -87,17 +87,19 @@ def rules_conformance(root: RootOpt = Path("."),
                       set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                       players: Annotated[Optional[str], typer.Option("--players", help="e.g. 1-4 or 2,3 (default: the engine's range)")] = None,
                       games: Annotated[int, typer.Option("--games", min=1, max=100_000, help="games per player count")] = 20,
-                      seed: Annotated[int, typer.Option("--seed")] = 1) -> None:
+                      seed: Annotated[int, typer.Option("--seed")] = 1,
+                      agents: Annotated[bool, typer.Option("--agents/--no-agents", help="also check that every agent decides alike whatever its seat cannot see")] = True) -> None:
     """Check that the set's rules engine keeps the engine protocol: play seeded
     random games and test clones, text forms, determinism, outcomes, chance and
-    determinizations (docs/engines.md); one line per finding, exit 1 on any."""
+    determinizations, then that no agent reads hidden cards (docs/engines.md);
+    one line per finding, exit 1 on any."""
     from cardkit.plugins import engine_for
     from cardkit.rules.conformance import run, summary
 
     project = _clean_project(root)
     card_set = project.card_set(_set_id(project, set_id))
     engine = engine_for(card_set.game, "rules conformance")
-    result = run(engine, card_set, _players(players) if players else None, games, seed)
+    result = run(engine, card_set, _players(players) if players else None, games, seed, agents=agents)
     for issue in result.issues:
         typer.echo(issue.format(), err=True)
     typer.echo(summary(result, card_set.game))

@@ -6,7 +6,12 @@ random stream, never the game's:
 
 * ``random``: a uniformly random legal option.
 * ``flat-mc[:N]``: flat Monte Carlo, N playouts per option (default 20) from
-  determinizations of the state, the option with the best mean return.
+  determinizations of the state, the option with the best mean value; the
+  options of one round of playouts share one determinization (common random
+  numbers), and with a rollout policy another option than the policy's own is
+  played only where its paired difference beats 0 by more than :data:`ANCHOR`
+  standard errors (Death Angel solo: ``flat-mc:6`` won 16 of 100 games where
+  ``mcts`` won 10; docs/search-agent.md).
 * ``mcts[:N]``: information-set Monte Carlo tree search over determinizations
   (single-observer IS-MCTS, Cowling, Powley and Whitehouse 2012): every
   iteration redeals what the deciding seat cannot see (``state.determinize``),
@@ -20,6 +25,14 @@ random stream, never the game's:
   value, then (with a rollout policy) to the policy's own choice, then to the
   first option: where the returns show no difference at all (a hard game whose
   playouts all lose alike), the search plays as its policy would.  With a
+  rollout policy the search is *anchored* to it: it plays another option only
+  where that option's mean value beats the policy's by more than
+  :data:`ANCHOR` standard errors, so that a handful of noisy playouts does not
+  overrule a good policy at every minor decision.  The playouts of one
+  decision cycle through :data:`WORLDS` determinizations (common random
+  numbers: the options meet the same worlds), and UCB1 reads the means in the
+  range of values seen in this search (MuZero's min-max normalisation), so
+  that evaluations differing by hundredths still steer it.  With a
   rollout policy, its choice at a new tree node is also expanded first.  The
   policy gets no bonus in the tree beyond that: a progressive bias towards it
   (tried in d3c242d) made the search follow the policy where the policy loses
@@ -39,12 +52,18 @@ results then depend on the machine).  :func:`parse_agent` reads a name; an
 engine's own agents (``Engine.agents()``) come first, so a game may keep its
 own ``random``.
 
-Returns: a finished game's :meth:`GameResult.returns` (+1 win, -1 loss, 0 a
-draw) mapped into [0, 1]; when the game declares ``score_targets`` the seat's
-score, divided by the largest target and clipped to [0, 1], is blended in with
-weight :data:`SCORE_WEIGHT`, so that among equally lost (or won) games search
-prefers the better scores.  In a co-operative game every seat shares seat 0's
-return.
+Values: what a playout is worth to a seat, in [0, 1], is the game's declared outcome
+(:func:`~cardkit.rules.protocol.outcome_value`, the one home of that rule): a scored game
+(``Outcome.SCORED``) its score placed in its declared range, never win/loss alone; a won/lost
+game 1 a win, 0.5 a draw, 0 a loss, and where such a game declares ``score_targets`` the seat's
+score, divided by the largest target and clipped to [0, 1], is blended in with weight
+:data:`SCORE_WEIGHT`, so that among equally lost (or won) games search prefers the better scores.
+An engine with the optional :class:`~cardkit.rules.protocol.Evaluated` hook has its playouts cut
+off after its :meth:`~cardkit.rules.protocol.Evaluated.playout_limit` decisions (counted from the
+determinization: the tree's steps and the rollout's) and the cut-off state valued by its
+:meth:`~cardkit.rules.protocol.Evaluated.evaluate`; without the hook a playout runs to the end
+(or :data:`PLAYOUT_LIMIT` decisions, then worth 0.5).  In a co-operative game every seat shares
+seat 0's value.
 """
 
 from __future__ import annotations
@@ -67,7 +86,10 @@ from cardkit.rules.protocol import (
     End,
     Engine,
     EngineInfo,
+    Evaluated,
+    Outcome,
     State,
+    outcome_value,
 )
 
 #: share of a playout's value that the seat's score makes up where a game declares score targets
@@ -76,6 +98,13 @@ SCORE_WEIGHT = 0.2
 EXPLORATION = math.sqrt(2)
 #: a playout that has not ended after this many decisions counts as a draw (0.5)
 PLAYOUT_LIMIT = 20_000
+#: IS-MCTS deals this many determinizations per decision and cycles its playouts through them, so
+#: that the options are compared on the same imagined worlds (common random numbers)
+WORLDS = 8
+#: with a rollout policy, IS-MCTS leaves the policy's choice only for an option whose mean value
+#: beats the policy's by more than this many standard errors (Death Angel solo, 50 games: 0 won
+#: without it, 5 with it; docs/search-agent.md)
+ANCHOR = 1.0
 #: the largest budgets a name may ask for
 MAX_PLAYOUTS = 1_000_000
 MAX_SECONDS = 600.0
@@ -145,38 +174,59 @@ def sample_chance(state: State, rng: random.Random) -> Option:
 
 
 class Values:
-    """Turns a finished (or stopped) playout into a value in [0, 1] per seat."""
+    """What a finished, or cut-off, playout is worth to each seat, in [0, 1] (the module's "Values")."""
 
-    __slots__ = ("cooperative", "top")
+    __slots__ = ("cooperative", "evaluator", "info", "limit", "top")
 
-    def __init__(self, info: EngineInfo) -> None:
+    def __init__(self, info: EngineInfo, evaluator: Evaluated | None = None) -> None:
+        self.info = info
         self.cooperative = info.cooperation is Cooperation.COOPERATIVE
-        self.top = max(info.score_targets) if info.score_targets else 0.0
+        scored = info.outcome is Outcome.SCORED and info.score_range is not None
+        # a won/lost game's score targets make the score a secondary bonus; a scored game's score is the value
+        self.top = max(info.score_targets) if info.score_targets and not scored else 0.0
+        self.evaluator = evaluator
+        limit = evaluator.playout_limit() if evaluator is not None else None
+        #: decisions a playout plays (from its determinization) before it is cut off and evaluated
+        self.limit = min(PLAYOUT_LIMIT, limit) if limit is not None and limit > 0 else PLAYOUT_LIMIT
+
+    def left(self, steps: int) -> int:
+        """Decisions a rollout may still play after ``steps`` of a playout (the tree's): up to the engine's
+        cut-off where it evaluates, else :data:`PLAYOUT_LIMIT` of its own."""
+        return max(0, self.limit - steps) if self.evaluator is not None else PLAYOUT_LIMIT
+
+    def value(self, state: State, seat: int) -> float:
+        """What ``state`` is worth to ``seat``: its result by the declared outcome once the game is over,
+        the engine's evaluation before (0.5 without one, or for a game stopped without a result)."""
+        result = state.result()
+        if result is None:
+            if self.evaluator is None:
+                return 0.5
+            v = self.evaluator.evaluate(state, 0 if self.cooperative else seat)
+            return 0.5 if v != v else min(1.0, max(0.0, v))  # a NaN is worth nothing either way
+        worth = outcome_value(self.info, result, seat)
+        if worth is None:
+            return 0.5
+        if self.top > 0:
+            i = 0 if self.cooperative else seat
+            score = min(1.0, max(0.0, result.seats[i].score / self.top))
+            worth = (1.0 - SCORE_WEIGHT) * worth + SCORE_WEIGHT * score
+        return worth
 
     def __call__(self, state: State) -> list[float]:
-        """Values by seat (an unfinished game, or a seat past the result's, is worth 0.5)."""
+        """Values of a finished game by seat (empty for an unfinished or stopped one)."""
         result = state.result()
         if result is None or result.end is not End.COMPLETE or not result.seats:
             return []
-        returns = result.returns()
-        values = []
-        for seat in range(len(result.seats)):
-            i = 0 if self.cooperative else seat
-            v = (returns[i] + 1.0) / 2.0
-            if self.top > 0:
-                score = min(1.0, max(0.0, result.seats[i].score / self.top))
-                v = (1.0 - SCORE_WEIGHT) * v + SCORE_WEIGHT * score
-            values.append(v)
-        return values
+        return [self.value(state, seat) for seat in range(len(result.seats))]
 
     @staticmethod
     def of(values: list[float], seat: int) -> float:
         return values[seat] if 0 <= seat < len(values) else 0.5
 
 
-def _rollout(state: State, policy: Agent | None, rng: random.Random) -> None:
-    """Play ``state`` to its end (or :data:`PLAYOUT_LIMIT` decisions)."""
-    for _ in range(PLAYOUT_LIMIT):
+def _rollout(state: State, policy: Agent | None, rng: random.Random, limit: int = PLAYOUT_LIMIT) -> None:
+    """Play ``state`` on to its end, or for ``limit`` decisions (chance included)."""
+    for _ in range(limit):
         decision = state.decision
         if decision is None:
             return
@@ -232,11 +282,14 @@ def random_agent(seed: int) -> Agent:
     return agent
 
 
-def flat_mc(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None) -> AgentFactory:
+def flat_mc(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
+            evaluator: Evaluated | None = None, paired: bool = True, anchor: float = ANCHOR) -> AgentFactory:
     """Flat Monte Carlo: ``budget`` playouts per option (or a time shared out
-    round-robin), each from a fresh determinization; the best mean return wins,
-    ties to the first option."""
-    values = Values(info)
+    round-robin); the best mean value wins, ties to the first option.  ``evaluator``: the engine's :class:`Evaluated` hook (cut-off playouts);
+    ``paired``: the options of one round share one determinization (common random numbers);
+    ``anchor``: with a rollout policy and ``paired``, an option other than the policy's own is played only
+    where its paired difference from the policy's beats 0 by more than ``anchor`` standard errors."""
+    values = Values(info, evaluator)
 
     def factory(seed: int) -> Agent:
         rng = random.Random(seed)
@@ -250,17 +303,33 @@ def flat_mc(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = Non
                 return options[0]
             me = decision.player
             totals = [0.0] * len(options)
+            seen: list[list[float]] = [[] for _ in options]
             clock = _Clock(budget if budget.seconds else Budget(playouts=budget.playouts * len(options)))
+            deal = 0
             while clock.more():
                 i = clock.done % len(options)
-                world = state.determinize(me, rng)
+                if paired:
+                    if i == 0:
+                        deal = rng.getrandbits(63)
+                    world = state.determinize(me, random.Random(deal))
+                else:
+                    world = state.determinize(me, rng)
                 world.apply(options[i])
-                _rollout(world, policy, rng)
-                totals[i] += Values.of(values(world), me)
+                _rollout(world, policy, rng, values.left(1))
+                v = values.value(world, me)
+                totals[i] += v
+                seen[i].append(v)
                 clock.done += 1
             rounds = [clock.done // len(options) + (1 if i < clock.done % len(options) else 0) for i in range(len(options))]
             means = [t / n if n else -1.0 for t, n in zip(totals, rounds)]
-            return options[max(range(len(options)), key=lambda i: (means[i], -i))]
+            best = max(range(len(options)), key=lambda i: (means[i], -i))
+            if paired and anchor > 0 and policy is not None:
+                look = state.determinize(me, rng)
+                own = policy(look, look.decision) if look.decision is not None else None
+                k = next((j for j, o in enumerate(options) if o == own), best)
+                if k != best and not _paired_better(seen[best], seen[k], anchor):
+                    best = k
+            return options[best]
 
         return agent
 
@@ -270,21 +339,50 @@ def flat_mc(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = Non
 class _Node:
     """One node of the IS-MCTS tree: the option that led here and its statistics."""
 
-    __slots__ = ("available", "children", "total", "visits")
+    __slots__ = ("available", "children", "squares", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Option, _Node] = {}
         self.visits = 0
         self.available = 0
         self.total = 0.0
+        self.squares = 0.0  # the sum of the squared values (the spread the anchor reads)
 
 
-def _ucb(child: _Node) -> float:
-    return child.total / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+def _ucb(child: _Node, low: float, span: float) -> float:
+    """UCB1 with the mean placed in the range of values this search has seen (``low``, ``span``;
+    MuZero's min-max normalisation): where every playout is worth about the same (a hard game whose
+    evaluations differ by hundredths) the differences still count against the exploration term."""
+    mean = child.total / child.visits
+    if span > 0:
+        mean = (mean - low) / span
+    return mean + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
 
 
 def _mean(node: _Node | None) -> float:
     return node.total / node.visits if node is not None and node.visits else -1.0
+
+
+def _paired_better(a: list[float], b: list[float], z: float) -> bool:
+    """Are the values ``a`` above ``b``, played in the same worlds pair by pair, by more than ``z``
+    standard errors of their differences?"""
+    d = [x - y for x, y in zip(a, b)]
+    n = len(d)
+    if n < 2:
+        return False
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    return mean > z * math.sqrt(var / n)
+
+
+def _better(a: _Node, b: _Node, z: float) -> bool:
+    """Is ``a``'s mean value above ``b``'s by more than ``z`` standard errors (Welch)?"""
+    if a.visits < 2 or b.visits < 2:
+        return False
+    ma, mb = a.total / a.visits, b.total / b.visits
+    va = max(0.0, a.squares / a.visits - ma * ma) * a.visits / (a.visits - 1)
+    vb = max(0.0, b.squares / b.visits - mb * mb) * b.visits / (b.visits - 1)
+    return ma - mb > z * math.sqrt(va / a.visits + vb / b.visits)
 
 
 def _settled(root: _Node, left: int) -> bool:
@@ -302,12 +400,21 @@ def _settled(root: _Node, left: int) -> bool:
 
 
 def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
-           clairvoyant: bool = False, early_stop: bool = True, reuse: bool = True) -> AgentFactory:
+           clairvoyant: bool = False, early_stop: bool = True, reuse: bool = True,
+           evaluator: Evaluated | None = None, normalize: bool = True, worlds: int = WORLDS,
+           anchor: float = ANCHOR) -> AgentFactory:
     """Single-observer information-set MCTS (see the module docstring);
     ``clairvoyant`` searches copies of the true state instead (a ceiling);
     ``early_stop=False`` spends a playout budget whole (the same choice, at full cost);
-    ``reuse=False`` starts every decision from an empty tree."""
-    values = Values(info)
+    ``reuse=False`` starts every decision from an empty tree;
+    ``evaluator``: the engine's :class:`Evaluated` hook (playouts cut off and evaluated);
+    ``normalize``: UCB reads the means in the range of values the search has seen (else as they are);
+    ``worlds``: playouts cycle through this many determinizations drawn per decision (0: a new one
+    each), so that the options are compared on the same imagined worlds (common random numbers);
+    ``anchor``: with a rollout policy, the search leaves the policy's choice only for an option whose
+    mean value beats the policy's by more than ``anchor`` standard errors (0: whenever it is visited more)."""
+    values = Values(info, evaluator)
+    cooperative = values.cooperative
 
     def factory(seed: int) -> Agent:
         rng = random.Random(seed)
@@ -333,12 +440,22 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                 look = state.clone() if clairvoyant else state.determinize(me, rng)
                 if look.decision is not None and look.decision.player == me:
                     first = policy(look, look.decision)
+            low, high = 1.0, 0.0  # the range of the values backed up in this search (normalize)
+            dealt = [rng.getrandbits(63) for _ in range(worlds)] if worlds and not clairvoyant else []
+            iteration = 0
             while clock.more():
-                world = state.clone() if clairvoyant else state.determinize(me, rng)
+                span = high - low if normalize and high > low else 0.0
+                if clairvoyant:
+                    world = state.clone()
+                elif dealt:
+                    world = state.determinize(me, random.Random(dealt[iteration % len(dealt)]))
+                else:
+                    world = state.determinize(me, rng)
+                iteration += 1
                 node = root
                 path: list[tuple[_Node, int]] = []
                 expanded = False
-                while not expanded:
+                while not expanded and len(path) < values.limit:
                     d = world.decision
                     if d is None:
                         break
@@ -350,7 +467,7 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                         path.append((child, CHANCE))
                     else:
                         untried = []
-                        best, best_value = None, -1.0
+                        best, best_value = None, -math.inf
                         for o in d.options:
                             c = node.children.get(o)
                             if c is None:
@@ -358,7 +475,7 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                             else:
                                 c.available += 1
                                 if not untried:
-                                    v = _ucb(c)
+                                    v = _ucb(c, low, span)
                                     if v > best_value:
                                         best, best_value = o, v
                         if untried:
@@ -374,18 +491,27 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                         path.append((child, d.player))
                     world.apply(option)
                     node = child
-                _rollout(world, policy, rng)
-                value = values(world)
+                _rollout(world, policy, rng, values.left(len(path)))
+                worth: dict[int, float] = {}  # by seat (one shared value in a co-operative game)
                 for n, seat in path:
                     n.visits += 1
                     if seat != CHANCE:
-                        n.total += Values.of(value, seat)
+                        key = 0 if cooperative else seat
+                        got = worth.get(key)
+                        if got is None:
+                            got = worth[key] = values.value(world, seat)
+                            low, high = min(low, got), max(high, got)
+                        n.total += got
+                        n.squares += got * got
                 clock.done += 1
                 if early_stop and budget.playouts and _settled(root, budget.playouts - clock.done):
                     break
             visits = [(root.children[o].visits if o in root.children else 0) for o in options]
             means = [_mean(root.children.get(o)) for o in options]
             choice = options[max(range(len(options)), key=lambda i: (visits[i], means[i], options[i] == first, -i))]
+            if anchor > 0 and first is not None and choice != first and first in root.children:
+                if not _better(root.children[choice], root.children[first], anchor):
+                    choice = first  # the search found no difference it can trust: play as the policy would
             child = root.children.get(choice)
             if reuse and child is not None and child.children:
                 # keep the chosen subtree when this seat decides next and nothing it could not foresee
@@ -440,7 +566,9 @@ def parse_agent(name: str, engine: Engine, card_set: CardSet) -> AgentSpec:
     what there is."""
     own: Mapping[str, AgentFactory] = engine.agents()
     if name in own:
-        return AgentSpec(name, name, None, own[name], ceiling=bool(getattr(own[name], "clairvoyant", False)))
+        # a ceiling says so by a ``clairvoyant = True`` attribute, or by its name (as the playtest reads it)
+        ceiling = bool(getattr(own[name], "clairvoyant", False)) or "clairvoyant" in name
+        return AgentSpec(name, name, None, own[name], ceiling=ceiling)
     base, sep, rest = name.partition(":")
     if base not in GENERIC:
         bases = {n.split(":", 1)[0] for n in own}
@@ -456,9 +584,11 @@ def parse_agent(name: str, engine: Engine, card_set: CardSet) -> AgentSpec:
         raise CardkitError(f"agent '{name[:40]}': {exc}", code="G031") from None
     info = engine.info(card_set)
     rollout = engine.rollout_policy()
+    evaluator = engine if isinstance(engine, Evaluated) else None
     if base == "flat-mc":
-        return AgentSpec(name, base, budget, flat_mc(info, budget, rollout))
-    return AgentSpec(name, base, budget, ismcts(info, budget, rollout, clairvoyant=base == "clairvoyant"),
+        return AgentSpec(name, base, budget, flat_mc(info, budget, rollout, evaluator))
+    return AgentSpec(name, base, budget,
+                     ismcts(info, budget, rollout, clairvoyant=base == "clairvoyant", evaluator=evaluator),
                      ceiling=base == "clairvoyant")
 
 

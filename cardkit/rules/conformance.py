@@ -24,12 +24,20 @@ on with exactly the decisions the original takes.  The checks:
   keeps what that seat knows (N009) and its options, plays to an end, leaves
   the original alone (N003), and depends on nothing the seat cannot see:
   determinizing two different determinizations with one stream gives states
-  no seat can tell apart (N018);
+  no seat can tell apart (N018); a determinized state keeps the invariants the
+  true one keeps (N023); and over the whole run, determinizations from
+  different streams differ somewhere (a seat sees it, or they play on apart),
+  else ``determinize`` returns the true state or a fixed function of it and
+  search would read hidden cards (N022, once per run);
 * a finished game: a result for every seat (N006), one shared result in a
   co-operative game (N007), every declared metric in its report (N012), only
   card ids of the set among the abilities that took effect (N013) and none
   that was switched off (N020), no invariant violations (N014); it ended within
   the decision bound (N011);
+* with hidden information, every agent (the engine's own and the generic ones;
+  the clairvoyant ceilings are named and left out) decides alike in two deals
+  its seat cannot tell apart (:func:`hidden_independence`, N021), and a check
+  that compared no two deals that differ is finding N024, never a silent pass;
 * the same seed plays the same game twice (N005); the engine's static facts
   are consistent and its games have the player count asked for (N016, N017);
   an engine that raises is a finding, not a crash (N001).
@@ -41,7 +49,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from cardkit.errors import Issue
+from cardkit.errors import CardkitError, Issue
 from cardkit.model import CardSet
 from cardkit.rules.core import Decision, DecisionKind, Option
 from cardkit.rules.protocol import (
@@ -166,6 +174,9 @@ class _Checker:
         cards = getattr(card_set, "cards", None)
         self.card_ids = frozenset(cards) if cards is not None else None
         self.cloned_kinds: set[str] = set()  # decision kinds a clone has been made at, in this run
+        self.determinized = 0  # decisions a pair of determinizations was made at, in this run
+        self.varied = False  # ... and whether two of them (different streams) ever differed
+        self.as_true = 0  # pairs that both showed exactly the true state
 
     def game(self, game: Game, players: int, seed: int, disabled: frozenset[str]) -> Played | None:
         """Play one game with every check; its play (for the determinism check), or None if it broke."""
@@ -255,11 +266,11 @@ class _Checker:
             run.add("N003", f"{at}: playing a clone changed the original")
             return copy
         if self.info.information is Information.IMPERFECT and d.player != CHANCE:
-            self.determinizations(state, d, players, seed, n, at, before)
+            self.determinizations(state, d, players, seed, n, at, before, not violations)
         return copy
 
     def determinizations(self, state: State, d: Decision, players: int, seed: int, n: int, at: str,
-                         before: tuple[object, ...]) -> None:
+                         before: tuple[object, ...], sound: bool = True) -> None:
         run = self.run
         me = d.player
         knows = state.information_state(me)
@@ -275,6 +286,21 @@ class _Checker:
         if da is None or da.options != d.options:
             run.add("N018", f"{at}: a determinization for seat {me} changed the seat's options")
             return
+        for world in (a, b) if sound else ():  # (a state already broken is N014's)
+            broken = list(world.violations())
+            if broken:
+                run.add("N023", f"{at}: a determinization for seat {me} breaks the state's invariants: {broken[0][:120]}")
+                break
+        self.determinized += 1
+        seen_a, seen_b = _fingerprint(a, players), _fingerprint(b, players)
+        if seen_a != seen_b:
+            self.varied = True
+        elif not self.varied:  # no seat sees a difference: do the two worlds play on alike? (they should not, somewhere)
+            pa = _play_on(a.clone(), seed, n, self.limit)
+            if pa != _play_on(b.clone(), seed, n, self.limit):
+                self.varied = True
+            elif seen_a == before and pa == _play_on(state.clone(), seed, n, self.limit):
+                self.as_true += 1
         again = _mix(seed, n, 3)
         a2, b2 = a.determinize(me, random.Random(again)), b.determinize(me, random.Random(again))
         if any(a2.information_state(p) != b2.information_state(p) for p in range(players)):
@@ -332,6 +358,8 @@ class Conformance:
     decisions: int
     players: tuple[int, ...]
     cloned_kinds: tuple[str, ...] = ()  # the decision kinds a clone was made at (every kind met)
+    agent_checks: tuple[AgentCheck, ...] = ()  # the hidden-information check of each agent (imperfect information)
+    ceilings: tuple[str, ...] = ()  # agents left out of it: they read hidden cards by design
 
     @property
     def findings(self) -> int:
@@ -339,8 +367,9 @@ class Conformance:
 
 
 def run(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None, games: int = 20, seed: int = 1,
-        limit: int = DECISION_LIMIT) -> Conformance:
-    """:func:`check` with the counts the CLI's summary prints."""
+        limit: int = DECISION_LIMIT, agents: bool = True) -> Conformance:
+    """:func:`check` with the counts the CLI's summary prints; ``agents``: also the hidden-information
+    check of every agent (:func:`check_agents`) where the game hides something."""
     where = str(getattr(card_set, "directory", "") or "")
     out = _Run(where)
     try:
@@ -400,22 +429,34 @@ def run(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None,
                 if second != first:
                     out.add("N005", f"{p} players, seed {s}: the same seed and decisions gave another game"
                             + _first_difference(second, first, 0))
-    return Conformance(out.issues, out.counts, played_games, decisions, counts, tuple(sorted(checker.cloned_kinds)))
+    checks: list[AgentCheck] = []
+    ceilings: list[str] = []
+    if agents and checker.info.information is Information.IMPERFECT and counts:
+        found, checks, ceilings = check_agents(engine, card_set, counts, seed=seed)
+        for issue in found:
+            out.add(issue.code, issue.message)
+    if checker.determinized and not checker.varied:
+        truth = (" and every one showed the true state" if checker.as_true == checker.determinized else "")
+        out.add("N022", f"determinize never varied what a seat cannot see: at {checker.determinized} sampled "
+                f"decision(s) two determinizations from different streams gave the same world{truth} "
+                "(search would read hidden cards; a game with nothing hidden declares Information.PERFECT)")
+    return Conformance(out.issues, out.counts, played_games, decisions, counts, tuple(sorted(checker.cloned_kinds)),
+                       tuple(checks), tuple(ceilings))
 
 
 def check(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None, games: int = 20, seed: int = 1,
-          limit: int = DECISION_LIMIT) -> list[Issue]:
+          limit: int = DECISION_LIMIT, agents: bool = True) -> list[Issue]:
     """Every finding of the conformance suite on ``engine`` (empty: it conforms).
 
     ``games`` seeded random games per player count (``players``: the engine's
     whole declared range by default), and a quarter as many with every ability
     switched off; findings of one code are shown up to
     :data:`SHOWN_PER_CODE` times."""
-    return run(engine, card_set, players, games, seed, limit).issues
+    return run(engine, card_set, players, games, seed, limit, agents).issues
 
 
 def hidden_independence(engine: Engine, card_set: CardSet, players: int, agent: AgentFactory, games: int = 6,
-                        seed: int = 1, per_game: int = 3) -> tuple[list[Issue], int]:
+                        seed: int = 1, per_game: int = 3, name: str = "", enough: int = 0) -> tuple[list[Issue], int]:
     """Does ``agent`` decide the same whatever the cards its seat cannot see?
 
     At a few decisions of seeded random games, two determinizations for the
@@ -423,11 +464,19 @@ def hidden_independence(engine: Engine, card_set: CardSet, players: int, agent: 
     given to the agent made from one seed; a different option is finding N021.
     Returns the findings and how many of the pairs differed (a seat sees the
     difference, or the two deals play on apart under the same decisions): the
-    others prove nothing, though they are asked too."""
+    others prove nothing, though they are asked too.  When no pair differed the
+    check proved nothing, and says so: finding N024, never a silent pass.
+    ``name`` (the agent's) begins each finding's message; ``enough``: stop once that many pairs
+    differed (``games`` is then the most games played)."""
     out = _Run(str(getattr(card_set, "directory", "") or ""))
+    who = f"agent '{name}', " if name else ""
     game = engine.new_game(card_set, players)
-    compared = 0
+    compared = asked_in_all = 0
+    played = 0
     for s in range(seed, seed + games):
+        if enough and compared >= enough:
+            break
+        played += 1
         state = game.new_state(s)
         n, asked = 0, 0
         while asked < per_game and n < DECISION_LIMIT:
@@ -447,15 +496,71 @@ def hidden_independence(engine: Engine, card_set: CardSet, players: int, agent: 
                 x, y = agent(_mix(s, n, 4))(a, da), agent(_mix(s, n, 4))(b, db)
                 compared += differ
                 if x != y:
-                    out.add("N021", f"{players} players, seed {s}, decision {n} ({d.kind}): the agent chose "
+                    out.add("N021", f"{who}{players} players, seed {s}, decision {n} ({d.kind}): the agent chose "
                             f"{x.text()[:40]!r} and {y.text()[:40]!r} in two deals of what seat {me} cannot see")
             state.apply(choose(state, d, s, n))
             n += 1
+        asked_in_all += asked
+    if not compared:
+        out.add("N024", f"{who}{players} players: the hidden-information check compared no two deals that differ "
+                f"({asked_in_all} decision(s) asked in {played} game(s)), so it proves nothing: play more games, "
+                "or make determinize redeal what a seat cannot see")
     return out.issues, compared
 
 
+@dataclass(frozen=True)
+class AgentCheck:
+    """One agent's hidden-information check (:func:`hidden_independence`) at one player count."""
+
+    agent: str
+    players: int
+    compared: int  # pairs of deals that differed (0 is finding N024)
+    findings: int
+
+
+def agent_names(engine: Engine) -> list[str]:
+    """Every agent :func:`check_agents` checks: the engine's own by name, then the generic ones
+    (``random``, ``flat-mc``, ``mcts``, ``clairvoyant`` at their default budgets) it does not shadow."""
+    from cardkit.rules.agents import GENERIC
+
+    own = list(engine.agents())
+    return own + [g for g in GENERIC if g not in own]
+
+
+def check_agents(engine: Engine, card_set: CardSet, players: Sequence[int], games: int = 12, per_game: int = 2,
+                 seed: int = 1, names: Sequence[str] | None = None) -> tuple[list[Issue], list[AgentCheck], list[str]]:
+    """:func:`hidden_independence` for every agent (:func:`agent_names`, or ``names``) at the lowest and the
+    highest of ``players``, until 4 pairs of deals that differ were compared (at most ``games`` games): the findings, what each check compared, and the ceilings left out (agents that
+    read hidden cards by design: the clairvoyant search, shown by the playtest and never judged)."""
+    from cardkit.rules.agents import parse_agent
+
+    issues: list[Issue] = []
+    done: list[AgentCheck] = []
+    ceilings: list[str] = []
+    counts = sorted({min(players), max(players)}) if players else []
+    for name in names if names is not None else agent_names(engine):
+        try:
+            spec = parse_agent(name, engine, card_set)
+        except CardkitError as exc:
+            issues.extend(exc.issues)
+            continue
+        if spec.ceiling:
+            ceilings.append(name)
+            continue
+        for p in counts:
+            try:
+                found, compared = hidden_independence(engine, card_set, p, spec.factory, games, seed, per_game, name,
+                                                      enough=4)
+            except Exception as exc:  # noqa: BLE001 - an agent or engine that raises is a finding
+                found, compared = [Issue("N001", f"agent '{name}', {p} players: raised {_short(exc)}",
+                                         file=str(getattr(card_set, "directory", "") or ""))], 0
+            issues.extend(found)
+            done.append(AgentCheck(name, p, compared, len(found)))
+    return issues, done, ceilings
+
+
 def assert_conforms(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None, games: int = 10,
-                    seed: int = 1) -> None:
+                    seed: int = 1, agents: bool = True) -> None:
     """The pytest helper: fail with every finding, one line each.
 
     A plugin's own test::
@@ -463,7 +568,7 @@ def assert_conforms(engine: Engine, card_set: CardSet, players: Sequence[int] | 
         def test_my_game_conforms():
             assert_conforms(MyEngine(), load_project("my-game").card_set("my-game"))
     """
-    issues = check(engine, card_set, players, games, seed)
+    issues = check(engine, card_set, players, games, seed, agents=agents)
     assert not issues, "the engine breaks the protocol:\n" + "\n".join(i.format() for i in issues)
 
 
@@ -473,7 +578,13 @@ def summary(result: Conformance, game: str) -> str:
     hidden = result.findings - len(result.issues)
     more = f" ({hidden} more not shown)" if hidden else ""
     by_code = "; ".join(f"{c} x{n}" for c, n in sorted(result.counts.items()))
+    agents = ""
+    if result.agent_checks or result.ceilings:
+        names = len({c.agent for c in result.agent_checks})
+        pairs = sum(c.compared for c in result.agent_checks)
+        agents = (f", hidden cards: {names} agent(s), {pairs} pair(s) of deals compared"
+                  + (f", ceiling(s) not checked: {', '.join(result.ceilings)}" if result.ceilings else ""))
     return (f"conformance {game}: {verdict}{more}; {result.games} games, {result.decisions:,} decisions, "
-            f"players {counts}, clones at {len(result.cloned_kinds)} decision kind(s)"
+            f"players {counts}, clones at {len(result.cloned_kinds)} decision kind(s)" + agents
             + (f" [{by_code}]" if by_code else ""))
 

@@ -5,6 +5,7 @@ and decisions that do not depend on what the deciding seat cannot see."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -34,10 +35,11 @@ from cardkit.rules.protocol import (
     EngineInfo,
     GameResult,
     Information,
+    Outcome,
     Result,
     SeatResult,
 )
-from tests.games.duel.engine import ENGINE, DuelState
+from tests.games.duel.engine import ENGINE, PLAYOUT_LIMIT, DuelState
 
 DUEL = __import__("pathlib").Path(__file__).resolve().parents[1] / "games" / "duel"
 
@@ -116,6 +118,67 @@ def test_score_is_a_bonus_scaled_by_the_largest_target():
     assert v == [pytest.approx(SCORE_WEIGHT * 0.5), pytest.approx(SCORE_WEIGHT)]  # 10/20, 40/20 clipped to 1
     won = Values(info(Cooperation.COMPETITIVE, (15, 20)))(Finished(SeatResult(Result.WIN, 0)))  # type: ignore[arg-type]
     assert won == [pytest.approx(1 - SCORE_WEIGHT)]  # any win is worth more than any loss
+
+
+def test_a_scored_game_is_valued_by_its_score_in_its_range_never_by_win_or_loss():
+    """outcome_value's rule: a scored game's value is its score placed in the declared range, whatever
+    the seat's win/loss says (a threshold the designer invented must not decide what search wants)."""
+    scored = replace(info(Cooperation.COOPERATIVE, (15, 20)), outcome=Outcome.SCORED, score_range=(0.0, 25.0))
+    assert Values(scored)(Finished(SeatResult(Result.LOSS, 20.0))) == [pytest.approx(0.8)]  # type: ignore[arg-type]
+    assert Values(scored)(Finished(SeatResult(Result.WIN, 5.0))) == [pytest.approx(0.2)]  # type: ignore[arg-type]
+    versus = replace(scored, cooperation=Cooperation.COMPETITIVE, score_range=(-10.0, 10.0))
+    assert Values(versus)(Finished(SeatResult(Result.WIN, 4.0), SeatResult(Result.LOSS, -4.0))) == [  # type: ignore[arg-type]
+        pytest.approx(0.7), pytest.approx(0.3)]
+
+
+class Watched:
+    """The duel engine with its Evaluated hook watched: the states search evaluates, and how far each
+    had been played since search dealt it (the history of a duel state counts its decisions)."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.seen: list[tuple[int, bool]] = []
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        self.seen.append((len(state.history), state.result() is None))
+        return ENGINE.evaluate(state, seat)
+
+    def playout_limit(self) -> int | None:
+        return self.limit
+
+
+def test_playouts_are_cut_off_at_the_engines_limit_and_evaluated():
+    """With the hook, every playout that has not ended stops exactly ``playout_limit()`` decisions after
+    the determinization it started from (the tree's steps counted) and is valued by ``evaluate``; a playout
+    that ended first is valued by its result, never evaluated; mcts and flat-mc alike."""
+    from cardkit.rules.agents import flat_mc
+    from cardkit.rules.protocol import Evaluated
+
+    from cardkit.rules import agents
+
+    assert isinstance(ENGINE, Evaluated) and Values(ENGINE.info(duel_set()), ENGINE).limit == PLAYOUT_LIMIT
+    assert Values(ENGINE.info(duel_set())).limit == agents.PLAYOUT_LIMIT  # without the hook: to the end
+    for make in (lambda e: ismcts(ENGINE.info(duel_set()), Budget(playouts=30), None, evaluator=e),
+                 lambda e: flat_mc(ENGINE.info(duel_set()), Budget(playouts=5), None, evaluator=e)):
+        for limit in (3, 6):
+            watched = Watched(limit)
+            for st in midgame_states(6):
+                assert st.decision is not None
+                start = len(st.history)
+                watched.seen.clear()
+                make(watched)(1)(st, st.decision)
+                assert watched.seen and all(n == start + limit and unfinished for n, unfinished in watched.seen)
+    late = []  # fewer than 6 decisions left: every playout ends
+    for seed in range(6):
+        st = ENGINE.new_game(duel_set(), 2).new_state(seed)
+        play(st, [factory("random")(seed)] * 2, random.Random(seed), limit=11)
+        assert isinstance(st, DuelState) and st.decision is not None and st.tricks == 5
+        late.append(st)
+    watched = Watched(6)
+    for st in late:
+        assert st.decision is not None
+        ismcts(ENGINE.info(duel_set()), Budget(playouts=30), None, evaluator=watched)(1)(st, st.decision)
+    assert watched.seen == []
 
 
 # ------------------------------------------------------------------ strength, per seat

@@ -18,7 +18,7 @@ import pytest
 
 from cardkit.plugins import GamePlugin, register, unregister
 from cardkit.load.project import load_project
-from cardkit.rules.conformance import assert_conforms, check, run
+from cardkit.rules.conformance import assert_conforms, check, hidden_independence, run
 from cardkit.rules.core import Decision, Option
 from cardkit.rules.protocol import (
     Cooperation,
@@ -209,24 +209,118 @@ def test_the_test_game_conforms():
 
 @pytest.mark.parametrize(("code", "engine"), BROKEN, ids=[c for c, _ in BROKEN])
 def test_each_check_finds_its_breakage(code: str, engine: Rigged):
-    issues = check(engine, duel_set(), games=12)
+    """(The agents' hidden-information check, which a broken engine breaks too, is tested below.)"""
+    issues = check(engine, duel_set(), games=12, agents=False)
     also = {"N003": {"N010"}}.get(code, set())  # the shared hands run out in the original too
     assert code in {i.code for i in issues} <= {code} | also, [i.format() for i in issues]
     assert all(i.file == "cards/duel" for i in issues)
     with pytest.raises(AssertionError, match=rf"error\[{code}\]"):
-        assert_conforms(engine, duel_set(), games=12)
+        assert_conforms(engine, duel_set(), games=12, agents=False)
+
+
+# ------------------------------------------------------------------ determinizations that cheat, agents that peek
+
+class ReturnsTheTruth(DuelState):
+    """Its determinization is a plain copy: search would see the other hand and the deck as they are."""
+
+    def determinize(self, player: int, rng: random.Random) -> DuelState:
+        return self.clone()
+
+
+class RedealsFromItsOwnSeed(DuelState):
+    """Redeals the unseen cards, but from a stream fixed by the state, never the one it is given."""
+
+    def determinize(self, player: int, rng: random.Random) -> DuelState:
+        return super().determinize(player, random.Random(len(self.history)))
+
+
+class DealsADoubledCard(DuelState):
+    """Redeals honestly, then puts a copy of one unseen card in place of another (the sizes stay)."""
+
+    def determinize(self, player: int, rng: random.Random) -> DuelState:
+        c = super().determinize(player, rng)
+        if len(c.deck) >= 2:
+            c.deck[0] = c.deck[1]
+        return c
+
+
+def peeking(seed: int) -> Any:
+    """An engine's own agent that reads the other hand (its choice depends on the other player's cards)."""
+    def agent(state: Any, decision: Decision) -> Option:
+        other = state.hands[1 - decision.player] if decision.player >= 0 else []
+        return decision.options[sum(state.cards[c].rank for c in other) % len(decision.options)]
+    return agent
+
+
+class WithPeeker(DuelEngine):
+    def agents(self) -> Mapping[str, Any]:
+        return {**super().agents(), "peeker": peeking}
+
+
+def test_a_determinization_that_returns_the_true_state_is_a_finding():
+    """N022, once per run: over every sampled decision two streams gave the same world (and it is the true
+    one); the agents' check then compares no two deals that differ, N024 for each agent, never a silent pass."""
+    result = run(Rigged(ReturnsTheTruth), duel_set(), games=6)
+    assert set(result.counts) == {"N022", "N024"}, [i.format() for i in result.issues]
+    assert result.counts["N022"] == 1
+    n022 = next(i for i in result.issues if i.code == "N022").format()
+    assert n022.startswith("cards/duel: error[N022]: determinize never varied what a seat cannot see: at ")
+    assert "every one showed the true state" in n022
+    assert {i.message.split(",")[0] for i in result.issues if i.code == "N024"} == {
+        "agent 'greedy'", "agent 'random'", "agent 'flat-mc'", "agent 'mcts'"}
+    # the honest game: the same run finds nothing, and compared deals for every agent
+    honest = run(ENGINE, duel_set(), games=6)
+    assert honest.findings == 0 and {c.agent for c in honest.agent_checks} == {"greedy", "random", "flat-mc", "mcts"}
+    assert all(c.compared >= 4 for c in honest.agent_checks) and honest.ceilings == ("clairvoyant",)
+
+
+def test_a_determinization_that_ignores_its_stream_is_a_finding():
+    issues = check(Rigged(RedealsFromItsOwnSeed), duel_set(), games=6, agents=False)
+    assert [i.code for i in issues] == ["N022"]
+    assert "true state" not in issues[0].message  # another world, but always the same one
+
+
+def test_a_determinization_that_breaks_the_invariants_is_a_finding():
+    """N023: the true states keep their invariants (no N014), the determinized ones do not."""
+    issues = check(Rigged(DealsADoubledCard), duel_set(), games=4, agents=False)
+    # (determinizing such a world again gives other cards, N018, too)
+    assert "N023" in {i.code for i in issues} <= {"N023", "N018"}, [i.format() for i in issues]
+    issues = [i for i in issues if i.code == "N023"]
+    assert issues[0].message.endswith("breaks the state's invariants: cards are not conserved")
+
+
+def test_no_pair_compared_is_a_finding_not_a_pass():
+    issues, compared = hidden_independence(ENGINE, duel_set(), 2, peeking, games=3, per_game=0, name="peeker")
+    assert compared == 0 and [i.code for i in issues] == ["N024"]
+    assert issues[0].message.startswith("agent 'peeker', 2 players: the hidden-information check compared no two deals")
+
+
+def test_cli_conformance_checks_every_agent_the_engine_registers(cli):
+    """The engine's own agent that reads the other hand is caught from the command line (N021, named);
+    --no-agents leaves that part out."""
+    register(GamePlugin(name="duel", engine=lambda: WithPeeker()))  # type: ignore[arg-type,return-value]
+    try:
+        r = cli("rules", "conformance", "--root", str(DUEL), "--games", "4")
+        quiet = cli("rules", "conformance", "--root", str(DUEL), "--games", "4", "--no-agents")
+    finally:
+        unregister("duel")
+    assert r.code == 1
+    lines = r.err.strip().splitlines()
+    assert lines and all(line.startswith("cards/duel: error[N021]: agent 'peeker', 2 players, seed ") for line in lines)
+    assert "hidden cards: 5 agent(s)" in r.out and "[N021 x" in r.out
+    assert quiet.code == 0 and quiet.err == "" and "hidden cards" not in quiet.out
 
 
 def test_an_endless_game_is_stopped_at_the_bound():
-    issues = check(ENGINE, duel_set(), games=2, limit=5)
+    issues = check(ENGINE, duel_set(), games=2, limit=5, agents=False)
     assert {i.code for i in issues} == {"N011"}
     assert "cards/duel: error[N011]: 2 players, seed 1: no end after 5 decisions" in [i.format() for i in issues]
 
 
 def test_findings_are_one_line_each_with_where_they_happened():
-    issues = check(Rigged(CloneSharesHands), duel_set(), games=3)
+    issues = check(Rigged(CloneSharesHands), duel_set(), games=3, agents=False)
     assert issues[0].format() == "cards/duel: error[N003]: 2 players, seed 1, decision 0 (coin): playing a clone changed the original"
-    result = run(Rigged(LosesCards), duel_set(), games=40)
+    result = run(Rigged(LosesCards), duel_set(), games=40, agents=False)
     assert len([i for i in result.issues if i.code == "N014"]) == 5  # shown
     assert result.counts["N014"] > 5  # counted
 
@@ -246,7 +340,8 @@ def test_cli_conformance_passes_for_the_test_game(cli, duel_plugin):
     assert r.code == 0, r.err
     assert r.err == ""
     # its three decision kinds: the chance coin, a lead and a follow
-    assert r.out.strip() == "conformance duel: conforms; 10 games, 150 decisions, players 2, clones at 3 decision kind(s)"
+    assert r.out.strip() == ("conformance duel: conforms; 10 games, 150 decisions, players 2, clones at 3 decision kind(s), "
+                             "hidden cards: 4 agent(s), 16 pair(s) of deals compared, ceiling(s) not checked: clairvoyant")
 
 
 def test_cli_conformance_prints_every_finding_and_exits_1(cli):

@@ -101,7 +101,7 @@ def ability_cards(card_set: CardSet, counts: Iterable[int]) -> set[str]:
 
 class DeathAngelEngine:
     """The engine protocol's :class:`~cardkit.rules.protocol.Engine` for Death Angel, with the
-    optional hooks :class:`~cardkit.rules.protocol.Audited`, ``Referenced``, ``Switchable``,
+    optional hooks :class:`~cardkit.rules.protocol.Audited`, ``Evaluated``, ``Referenced``, ``Switchable``,
     ``Narrated`` and ``Scenarios``."""
 
     def info(self, card_set: CardSet) -> EngineInfo:
@@ -141,6 +141,22 @@ class DeathAngelEngine:
         return AGENTS["heuristic"]
 
     # ------------------------------------------------------------ optional hooks
+    def evaluate(self, state: State, seat: int) -> float:
+        """The Evaluated hook: the estimated chance that the squad wins from ``state``
+        (:func:`cardkit.games.death_angel.evaluation.evaluate`; every seat shares it)."""
+        from cardkit.games.death_angel.board import Board
+        from cardkit.games.death_angel.evaluation import evaluate
+
+        assert isinstance(state, Board)
+        return evaluate(state)
+
+    def playout_limit(self) -> int | None:
+        """Generic search cuts a playout off after :data:`~cardkit.games.death_angel.evaluation.PLAYOUT_LIMIT`
+        decisions and evaluates it (about two solo rounds, as the game's own ``search`` agent does)."""
+        from cardkit.games.death_angel.evaluation import PLAYOUT_LIMIT
+
+        return PLAYOUT_LIMIT
+
     def audit(self, card_set: CardSet, players: Sequence[int]) -> list[Issue]:
         from cardkit.games.death_angel.audit import audit
 

@@ -277,6 +277,21 @@ class DuelEngine:
     def rollout_policy(self) -> AgentFactory | None:
         return None
 
+    # the optional Evaluated hook: generic search plays PLAYOUT_LIMIT decisions, then reads the points
+    def evaluate(self, state: State, seat: int) -> float:
+        """A seat's chance of winning read from the points: decided once one side has more than half of the 37,
+        else the lead measured against the points still to play for."""
+        assert isinstance(state, DuelState)
+        mine, theirs = state.points[seat], state.points[1 - seat]
+        left = 37 - mine - theirs
+        return min(1.0, max(0.0, 0.5 + 0.5 * (mine - theirs) / (left + 1)))
+
+    def playout_limit(self) -> int | None:
+        return PLAYOUT_LIMIT
+
+
+#: decisions generic search plays before it evaluates a playout (three tricks of the fourteen cards)
+PLAYOUT_LIMIT = 6
 
 ENGINE = DuelEngine()
 

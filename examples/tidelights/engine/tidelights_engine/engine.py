@@ -20,7 +20,7 @@ from cardkit.rules.protocol import (
     MetricKind,
     State,
 )
-from tidelights_engine.cards import Deck, ability_cards, read_deck
+from tidelights_engine.cards import WRECK_LIMIT, Deck, ability_cards, read_deck
 from tidelights_engine.state import Night
 
 GAME = "tidelights"
@@ -82,6 +82,25 @@ class TidelightsEngine:
         from tidelights_engine.agents import keeper_agent
 
         return keeper_agent
+
+    # the optional Evaluated hook (cardkit.rules.protocol.Evaluated)
+    def evaluate(self, state: State, seat: int) -> float:
+        """What an unfinished night is worth, on the scale generic search values a finished one
+        (a won/lost game with score targets: 0.8 the win, 0.2 the score over the top target): the
+        win read as the ships still safe from the wreck limit times the share of the tide deck
+        already played through, the score as it stands.  A hand-made estimate, not a fitted one."""
+        assert isinstance(state, Night)
+        total = len(state.deck.tide_cards()) + len(state.deck.finals())
+        played = 1.0 - len(state.tide) / max(1, total)
+        safe = 1.0 - len(state.wrecked) / WRECK_LIMIT
+        win = safe * (0.25 + 0.75 * played)
+        return min(1.0, max(0.0, 0.8 * win + 0.2 * min(1.0, state.score / SCORE_TARGETS[-1])))
+
+    def playout_limit(self) -> int | None:
+        """None: a night is short (about 45 decisions at one player), so search plays its playouts to
+        the end (measured in docs/benchmarks.md); :meth:`evaluate` values only a playout stopped
+        by search's own bound."""
+        return None
 
     def narrate(self, state: State, localizer: object, players: int, seed: int) -> Sequence[str]:
         """``cardkit rules play``: the night told in the reader's language (the Narrated hook)."""
