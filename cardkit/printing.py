@@ -510,8 +510,10 @@ def _card_page(doc: PdfDocument, sheet: Sheet, chunk: list[PrintItem]) -> None:
 def _back_page(doc: PdfDocument, sheet: Sheet, chunk: list[PrintItem], duplex: str) -> None:
     """The backs of ``chunk``, each behind its front for the flip edge."""
     n = len(chunk)
-    doc.set_boxes(sheet.trim_box(sheet.per_page), sheet.bleed)
     filled = {back_slot(sheet, i, duplex)[0] for i in range(n)}
+    backed = sorted(back_slot(sheet, i, duplex)[0] for i, item in enumerate(chunk) if item.back is not None)
+    if backed:  # boxes around the backs drawn: the mirror of the front's (on a last sheet too)
+        doc.set_boxes(sheet.slots_box(backed), sheet.bleed)
     groups = []
     for i, item in enumerate(chunk):
         if item.back is None:

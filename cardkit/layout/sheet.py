@@ -149,6 +149,14 @@ class Sheet:
         ys = [p[1] for p in pts]
         return (min(xs), min(ys), max(xs) + self.card_w, max(ys) + self.card_h)
 
+    def slots_box(self, slots: list[int]) -> tuple[float, float, float, float]:
+        """Box (x0, y0, x1, y1) around the trims of the ``slots`` named (a
+        back page's: the slots its backs fill, mirroring its front)."""
+        pts = [self.trim_xy(i) for i in slots]
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        return (min(xs), min(ys), max(xs) + self.card_w, max(ys) + self.card_h)
+
     def bleeds(self, slot: int, filled: int) -> tuple[float, float, float, float]:
         """The bleed (left, bottom, right, top) of ``slot`` when the first
         ``filled`` slots hold cards: all round, except in ``shared-edge``,
