@@ -296,6 +296,8 @@ class PdfDocument:
             c.translate(op.dx, op.dy)
             if op.rotate:
                 c.rotate(op.rotate)
+            if op.scale != 1.0:
+                c.scale(op.scale, op.scale)
             if op.clip:
                 x, y, w, h = op.clip
                 p = c.beginPath()
