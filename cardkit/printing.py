@@ -776,9 +776,16 @@ def build_png(root: Path, card_set: CardSet, locale: str, dpi: int = 300, bleed:
 
 
 def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None = None) -> ImageFiles:
-    """Tabletop Simulator deck sheets per deck (fronts) and one back image per deck."""
+    """Tabletop Simulator deck sheets per deck (fronts) and one back image per
+    deck (a sheet of backs when the cards' backs differ), and beside them
+    ``<set>-<locale>.json``, a saved object holding a custom deck per sheet
+    (:mod:`cardkit.print.tts`) that TTS loads from its Saved Objects folder."""
+    import json
+
+    from cardkit.print.tts import TtsDeck, saved_object, unique_names
     from cardkit.render.images import (
         TTS_MAX_COLS,
+        TTS_MAX_ROWS,
         TTS_MAX_WIDTH,
         png_bytes,
         rasterize,
@@ -792,21 +799,53 @@ def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None =
     decks: dict[str, list[PrintItem]] = {}
     for it in items + extras:
         decks.setdefault(it.deck, []).append(it)
+    loc = Localizer(root, locale, card_set)
+    keys = {s.msgctxt for s in card_set.strings}
+
+    def name(card: str) -> str:
+        return loc.card(f"{card}.name") if f"{card}.name" in keys else card
+
+    per = TTS_MAX_COLS * TTS_MAX_ROWS
     written = []
+    tts_decks: list[TtsDeck] = []
     for deck, its in decks.items():
         fronts = [rasterize(face_pdf(it.front, 0), scale) for it in its]
+        sheet_paths = []
         for n, sheet in enumerate(tts_sheets(fronts), 1):
             path = output_path(folder, f"{deck}-{n}.png", f"deck '{deck[:40]}'")
             atomic_write_bytes(path, png_bytes(sheet))
             written.append(path)
+            sheet_paths.append(path)
         backs = {it.back.id: it.back for it in its if it.back is not None}
+        back_paths: list[Path] = []
         if len(backs) == 1:
             path = output_path(folder, f"{deck}-back.png", f"deck '{deck[:40]}'")
             atomic_write_bytes(path, png_bytes(tts_sheets([rasterize(face_pdf(next(iter(backs.values())), 0), scale)])[0]))
             written.append(path)
+            back_paths = [path] * len(sheet_paths)
         elif backs:  # double-sided cards or per-tier backs: a sheet of backs in the same order
             for n, sheet in enumerate(tts_sheets([rasterize(face_pdf(it.back, 0), scale) for it in its if it.back]), 1):
                 path = output_path(folder, f"{deck}-backs-{n}.png", f"deck '{deck[:40]}'")
                 atomic_write_bytes(path, png_bytes(sheet))
                 written.append(path)
+                back_paths.append(path)
+        unique = len(backs) > 1 and all(it.back is not None for it in its)
+        if not back_paths or (len(backs) > 1 and not unique):  # no back, or backs that do not line up: a plain one
+            path = output_path(folder, f"{deck}-plain-back.png", f"deck '{deck[:40]}'")
+            plain = fronts[0].copy()
+            plain.paste((255, 255, 255), (0, 0, *plain.size))
+            atomic_write_bytes(path, png_bytes(plain))
+            written.append(path)
+            back_paths, unique = [path] * len(sheet_paths), False
+        names = unique_names([name(it.front.card) for it in its])
+        title = deck if len(sheet_paths) == 1 else None
+        for n, (face_path, back_path) in enumerate(zip(sheet_paths, back_paths), 1):
+            chunk = names[(n - 1) * per:n * per]
+            cols = min(TTS_MAX_COLS, len(chunk))
+            tts_decks.append(TtsDeck(title or f"{deck} {n}", face_path.resolve().as_uri(), back_path.resolve().as_uri(),
+                                     unique, cols, (len(chunk) + cols - 1) // cols, tuple(chunk)))
+    obj = saved_object(f"{loc.card('set.title')} ({locale})", tts_decks)
+    path = output_path(folder, f"{card_set.id}-{locale}.json", "the set id")
+    atomic_write_bytes(path, (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    written.append(path)
     return ImageFiles(written, warnings)

@@ -270,7 +270,8 @@ def build_shop_cmd(root: RootOpt = Path("."),
     chosen = find_preset(preset)
     colours = _colours(colour, ink_limit)
     project = _clean_project(root)
-    result = build_shop(root, project.card_set(_set_id(project, set_id)), locale, chosen, colours=colours, fit=fit)
+    result = build_shop(root, project.card_set(_set_id(project, set_id)), locale, chosen, colours=colours,
+                        fit=fit)  # type: ignore[arg-type]  # (checked there: B014)
     _echo_warnings(result.warnings)
     for note in result.notes:
         typer.echo(note)

@@ -294,7 +294,7 @@ def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float | None, ma
     ``min_bleed``, the grid a zero bleed gives, with the largest bleed that
     keeps it (below the minimum: the build says so).  ``orientation`` auto
     takes whichever of portrait and landscape holds more cards (portrait on a
-    tie).  A card that does not fit even alone is an error saying what it needs."""
+    tie; one that keeps the minimum bleed before one that does not).  A card that does not fit even alone is an error saying what it needs."""
     check_sheet_options(paper, bleed, margin, layout, orientation)
     lay: Layout = layout  # type: ignore[assignment]
     size = paper_size(paper)
@@ -302,17 +302,25 @@ def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float | None, ma
     pw, ph = size
     name = paper.strip().lower()
     if orientation == "landscape":
-        return _plan(name, ph, pw, card_w, card_h, bleed, max_grid, margin, lay, min_bleed)
+        turned = _plan(name, ph, pw, card_w, card_h, bleed, max_grid, margin, lay, min_bleed)
+        assert turned is not None  # (it raises when nothing fits)
+        return turned
     portrait = _plan(name, pw, ph, card_w, card_h, bleed, max_grid, margin, lay, min_bleed,
                      raise_=orientation == "portrait")
     if orientation == "portrait":
         assert portrait is not None
         return portrait
     landscape = _plan(name, ph, pw, card_w, card_h, bleed, max_grid, margin, lay, min_bleed, raise_=portrait is None)
-    if portrait is None or (landscape is not None and landscape.per_page > portrait.per_page):
-        assert landscape is not None
+    if landscape is None:
+        assert portrait is not None
+        return portrait
+    if portrait is None:
         return landscape
-    return portrait
+
+    def rank(s: Sheet) -> tuple[bool, int]:  # the minimum bleed first, then the most cards
+        return (bleed is not None or s.bleed >= min_bleed - _EPS, s.per_page)
+
+    return landscape if rank(landscape) > rank(portrait) else portrait
 
 
 def _plan(paper: str, pw: float, ph: float, card_w: float, card_h: float, bleed: float | None,
