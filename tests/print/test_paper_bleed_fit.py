@@ -284,3 +284,43 @@ def test_tts_names_are_in_the_chosen_language(tmp_path):
     keys = [st.msgctxt for st in card_set.strings if st.msgctxt.endswith(".name") and not st.msgctxt.startswith("set.")]
     finnish = {loc.card(k) for k in keys} - {english.card(k) for k in keys}
     assert len(names) == 6 and set(names) <= finnish
+
+
+# ---------------------------------------------------------------- printer-friendly
+def _large_dark_fills(ops, area_mm2: float = 300.0) -> list[str]:
+    """Fills of at least ``area_mm2`` darker than mid-grey, over a face's operations (groups opened)."""
+    from cardkit.layout.colour import display_hex
+    from cardkit.layout.ops import Circle, Group, Rect
+    from cardkit.layout.quality import relative_luminance
+
+    out = []
+    for op in ops:
+        if isinstance(op, Group):
+            out += _large_dark_fills(op.ops, area_mm2)
+            continue
+        if isinstance(op, Rect):
+            area = abs(op.w * op.h)
+        elif isinstance(op, Circle):
+            area = 3.14159 * op.r * op.r
+        else:
+            continue
+        if op.fill and area / MM / MM >= area_mm2 and relative_luminance(display_hex(op.fill)) < 0.3:
+            out.append(op.fill)
+    return out
+
+
+def test_printer_friendly_death_angel_has_no_large_dark_or_solid_floods():
+    """The terrain squares (42 x 47 mm of solid terrain colour) and the genestealers' dark discs printed
+    as in the normal build; the background (the page-sized bleed flood) is white in the variant."""
+    from cardkit.printing import compose_set
+
+    card_set = load_project(REPO).card_set("death-angel")
+    normal, _ = compose_set(REPO, card_set, "en")
+    friendly, _ = compose_set(REPO, card_set, "en", variant="printer-friendly")
+    kinds = ("terrain", "genestealer")
+
+    def dark(items) -> int:
+        return sum(len(_large_dark_fills(it.front.ops[1:])) for it in items if it.deck in kinds)
+
+    assert dark(normal) > 20  # the normal faces keep them
+    assert dark(friendly) == 0
