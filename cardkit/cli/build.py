@@ -226,8 +226,8 @@ def build_pdf_cmd(root: RootOpt = Path("."),
     for line in coverage:
         typer.echo(line)
     _echo_warnings(result.warnings)
-    for facts in result.sheets:
-        typer.echo(facts.describe())
+    for facts in result.sheets:  # (on stderr, with the warnings: stdout keeps its one "wrote" line)
+        typer.echo(facts.describe(), err=True)
     typer.echo(f"wrote {result.path} ({_cards_text(result.cards, result.extras)}, {result.pages} pages)")
 
 
@@ -275,18 +275,33 @@ def build_shop_cmd(root: RootOpt = Path("."),
     _echo_warnings(result.warnings)
     for note in result.notes:
         typer.echo(note)
+    _echo_warnings(_safe_zone_warnings(root, project, _set_id(project, set_id), chosen.safe))
     typer.echo(f"wrote {len(result.pdfs)} PDF and {len(result.pngs)} PNG files ({result.cards} cards) to {result.folder}")
+
+
+def _safe_zone_warnings(root: Path, project, set_id: str, zone: float) -> list[Issue]:  # (Project)
+    """The safe-zone check (Q002 of ``cardkit validate``) against the print service's own zone."""
+    from cardkit.cli.validate import _face_issues
+
+    loaded = project.sets.get(set_id)
+    if loaded is None or loaded.set is None:
+        return []
+    return [i for i in _face_issues(root, loaded, safe_zone=zone) if i.code == "Q002" and "variant '" not in i.message]
 
 
 @build_app.command("tts")
 def build_tts_cmd(root: RootOpt = Path("."),
                   set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                   locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
-    """Write Tabletop Simulator deck sheets (at most 10 x 7 cards, 4096 px wide) to output/tts/<set>-<locale>/."""
+    """Write Tabletop Simulator deck sheets (at most 10 x 7 cards, 4096 px wide) and a saved object
+    (<set>-<locale>.json, a custom deck per sheet) to output/tts/<set>-<locale>/."""
     from cardkit.printing import build_tts
 
     project = _clean_project(root)
     result = build_tts(root, project.card_set(_set_id(project, set_id)), locale)
     _echo_warnings(result.warnings)
-    paths = result.paths
-    typer.echo(f"wrote {len(paths)} deck images to {paths[0].parent if paths else 'nowhere'}")
+    images = [p for p in result.paths if p.suffix == ".png"]
+    saved = [p for p in result.paths if p.suffix == ".json"]
+    typer.echo(f"wrote {len(images)} deck images to {images[0].parent if images else 'nowhere'}"
+               + (f" and the saved object {saved[0].name} (copy it to TTS's Saved Objects folder: docs/print.md)"
+                  if saved else ""))

@@ -362,8 +362,14 @@ def _no_fit(paper: str, pw: float, ph: float, w: float, h: float, b: float, marg
 
 
 def back_slot(sheet: Sheet, slot: int, duplex: str) -> tuple[int, bool]:
-    """Where the back of the card in front ``slot`` goes, and whether it is turned 180°."""
+    """Where the back of the card in front ``slot`` goes, and whether it is turned 180°.
+
+    The flip edge is the paper's: on a landscape sheet the long edge runs
+    across the page, so a long-edge flip mirrors its rows (and turns the
+    backs), a short-edge flip its columns."""
     r, c = divmod(slot, sheet.cols)
+    if sheet.landscape and duplex in ("long-edge", "short-edge"):
+        duplex = "short-edge" if duplex == "long-edge" else "long-edge"
     if duplex == "long-edge":
         return r * sheet.cols + (sheet.cols - 1 - c), False
     if duplex == "short-edge":

@@ -351,7 +351,10 @@ def _mirror_problems(front: PageFacts, back: PageFacts, duplex: str) -> list[str
         return []
     w, h = front.media[2], front.media[3]
     x0, y0, x1, y1 = front.trim
-    want = (w - x1, y0, w - x0, y1) if duplex == "long-edge" else (x0, h - y1, x1, h - y0)
+    # the sheet turns about the paper's long side (long-edge) or short side: on a landscape page
+    # the long side runs across, so a long-edge flip mirrors top to bottom
+    across = (duplex == "long-edge") == (w <= h)
+    want = (w - x1, y0, w - x0, y1) if across else (x0, h - y1, x1, h - y0)
     if any(abs(a - b) > TOL for a, b in zip(back.trim, want)):
         return [f"the back's TrimBox {_mm(back.trim)} does not mirror its front's {_mm(front.trim)} ({_mm(want)})"]
     return []

@@ -64,7 +64,7 @@ def test_the_default_a4_sheets_keep_their_grid_and_bleed():
 def test_bleed_zero_is_kept_and_said(sizes_project, tmp_path, cli):
     result = cli("build", "pdf", "--root", str(sizes_project), "--bleed", "0", "--out", str(tmp_path / "z.pdf"))
     assert result.code == 0, result.err
-    lines = [ln for ln in result.out.splitlines() if "mm cards:" in ln]
+    lines = [ln for ln in result.err.splitlines() if "mm cards:" in ln]
     assert len(lines) == 3  # one per card size
     assert all("bleed 0 mm (below the 1 mm minimum: as --bleed asked)" in ln for ln in lines)
     report = check_pdf(tmp_path / "z.pdf", min_bleed=0)
@@ -324,3 +324,14 @@ def test_printer_friendly_death_angel_has_no_large_dark_or_solid_floods():
 
     assert dark(normal) > 20  # the normal faces keep them
     assert dark(friendly) == 0
+
+
+def test_the_safe_zone_check_uses_the_services_zone():
+    """Tidelights' frame lines sit 3.06 mm inside the trim: clear of cardkit's 3 mm, inside the services' 1/8 in."""
+    from cardkit.cli.build import _safe_zone_warnings
+
+    root = REPO / "examples" / "tidelights"
+    project = load_project(root)
+    assert _safe_zone_warnings(root, project, "tidelights", PRESETS["generic"].safe) == []
+    found = _safe_zone_warnings(root, project, "tidelights", PRESETS["drivethrucards"].safe)
+    assert found and all(i.code == "Q002" and "3.175 mm safe zone" in i.message for i in found)

@@ -84,7 +84,7 @@ def test_every_back_is_behind_its_front(sizes_project, tmp_path, paper, layout, 
         page_w, page_h = float(reader.pages[i].mediabox.width), float(reader.pages[i].mediabox.height)
         backs = pages[i + 1]
         assert all(f[1] == "back" for f in backs) and len(backs) == len(fronts)
-        if duplex == "long-edge":
+        if (duplex == "long-edge") == (page_w <= page_h):  # the flip turns the paper about its long or short side
             mirrored = [(n, "back", page_w - x, y) for n, _, x, y in fronts]
         else:
             mirrored = [(n, "back", x, page_h - y) for n, _, x, y in fronts]
