@@ -15,13 +15,13 @@ the same grid); each card (``ContainedObjects``) is a ``Card`` with
 ``CardID`` = deck number x 100 + its place on the sheet.  A one-card "deck" is
 a lone ``Card`` (TTS has no deck of one).
 
->>> deck = TtsDeck("Marines", "file:///t/m-1.png", "file:///t/m-back.png", False, 2, 1, ("Gideon", "Noctis"))
->>> obj = saved_object("Death Angel", [deck])
+>>> deck = TtsDeck("Heroes", "file:///t/h-1.png", "file:///t/h-back.png", False, 2, 1, ("Ada", "Ben"))
+>>> obj = saved_object("My game", [deck])
 >>> state = obj["ObjectStates"][0]
 >>> state["Name"], state["DeckIDs"], state["CustomDeck"]["1"]["NumWidth"]
 ('DeckCustom', [100, 101], 2)
 >>> [c["Nickname"] for c in state["ContainedObjects"]]
-['Gideon', 'Noctis']
+['Ada', 'Ben']
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class TtsDeck:
 
 
 def unique_names(names: Sequence[str]) -> list[str]:
-    """Each name once: a second copy of ``Gideon`` is ``Gideon (2)``.
+    """Each name once: a second copy of ``Ada`` is ``Ada (2)``.
 
     >>> unique_names(["A", "B", "A", "A"])
     ['A', 'B', 'A (2)', 'A (3)']
