@@ -32,10 +32,25 @@ class TranslationFacts:
 
 
 @dataclass(frozen=True)
+class SizeFacts:
+    """How one card size of a PDF was imposed (millimetres)."""
+
+    width: float
+    height: float
+    cols: int
+    rows: int
+    paper: str
+    landscape: bool
+    bleed: float
+    minimum: float  # the least bleed the sheet planned for; ``bleed`` below it is said
+
+
+@dataclass(frozen=True)
 class PdfFacts:
     path: str
     cards: int
     pages: int
+    sizes: tuple[SizeFacts, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,6 +95,14 @@ def render_summary(facts: BuildFacts, loc: Localizer, set_locs: Mapping[str, Loc
     for p in facts.pdfs:
         lines.append(ui("summary.wrote", path=p.path, cards=ui_n("summary.cards", p.cards, cards=num(p.cards)),
                         pages=ui_n("summary.pages", p.pages, pages=num(p.pages))))
+    sheets = []  # how each card size of each PDF was imposed, after the playability lines
+    for p in facts.pdfs:
+        for z in p.sizes:
+            key = "summary.sheet_low" if z.bleed < z.minimum - 1e-6 else "summary.sheet"
+            sheets.append(ui(key, path=p.path, width=num(z.width, "0.#"), height=num(z.height, "0.#"),
+                             cols=num(z.cols), rows=num(z.rows), paper=z.paper,
+                             orientation=ui("summary.landscape" if z.landscape else "summary.portrait"),
+                             bleed=num(z.bleed, "0.##"), minimum=num(z.minimum, "0.##")))
     for f in facts.playability:
         if set_locs and f.set_id in set_locs:
             ui, ui_n = set_locs[f.set_id].ui, set_locs[f.set_id].ui_n
@@ -87,5 +110,6 @@ def render_summary(facts: BuildFacts, loc: Localizer, set_locs: Mapping[str, Loc
             ui, ui_n = loc.ui, loc.ui_n
         lines.append(f.line(ui, ui_n, num))
     ui, ui_n = loc.ui, loc.ui_n
+    lines += sheets
     lines.append(ui_n("summary.built", facts.cards, cards=num(facts.cards), seconds=num(round(facts.seconds, 1), "0.0")))
     return "\n".join(lines) + "\n"

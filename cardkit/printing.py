@@ -22,6 +22,8 @@ from cardkit.layout.ops import Circle, Group, Line, Op, Rect, Text
 from cardkit.layout.svgicons import SvgIcon
 from cardkit.layout.sheet import (
     DEFAULT_MARGIN,
+    MIN_BLEED,
+    MIN_BLEED_PRESS,
     Sheet,
     back_slot,
     check_sheet_options,
@@ -41,14 +43,49 @@ from cardkit.render.pdf import PdfDocument
 LANGUAGE_NAMES = {"en": "English", "fi": "Suomi", "ko": "한국어"}
 
 
+@dataclass(frozen=True)
+class SheetFacts:
+    """How one card size was imposed: what the build says per size."""
+
+    card_w: float
+    card_h: float
+    paper: str
+    landscape: bool
+    cols: int
+    rows: int
+    bleed: float
+    min_bleed: float
+    explicit: bool  # the bleed was given (--bleed)
+
+    @classmethod
+    def of(cls, sheet: Sheet, min_bleed: float, explicit: bool) -> SheetFacts:
+        return cls(sheet.card_w, sheet.card_h, sheet.paper, sheet.landscape, sheet.cols, sheet.rows, sheet.bleed,
+                   min_bleed, explicit)
+
+    @property
+    def below_minimum(self) -> bool:
+        return self.bleed < self.min_bleed - 1e-6
+
+    def describe(self) -> str:
+        """One line: ``63 x 88 mm cards: 3 x 3 a sheet on a4 portrait, bleed 2 mm``."""
+        line = (f"{_size_text(self.card_w)} x {_size_text(self.card_h)} mm cards: {self.cols} x {self.rows} a sheet "
+                f"on {self.paper} {'landscape' if self.landscape else 'portrait'}, bleed {_size_text(self.bleed)} mm")
+        if self.below_minimum:
+            why = "as --bleed asked" if self.explicit else "a card does not fit with more"
+            line += f" (below the {_size_text(self.min_bleed)} mm minimum: {why})"
+        return line
+
+
 @dataclass
 class BuildResult:
     path: Path
     pages: int
-    cards: int
+    cards: int  # every card printed, the set's and its extras (a quick reference)
     faces: int
     fits: list[FieldFit] = field(default_factory=list)
     warnings: list[Issue] = field(default_factory=list)  # the pseudo-locale's strings printed in English (W030)
+    sheets: list[SheetFacts] = field(default_factory=list)  # per card size, in print order
+    extras: int = 0  # of ``cards``, those that are the set's extras
 
 
 UNITS = ("inch", "cm")
@@ -510,8 +547,10 @@ def _card_page(doc: PdfDocument, sheet: Sheet, chunk: list[PrintItem]) -> None:
 def _back_page(doc: PdfDocument, sheet: Sheet, chunk: list[PrintItem], duplex: str) -> None:
     """The backs of ``chunk``, each behind its front for the flip edge."""
     n = len(chunk)
-    doc.set_boxes(sheet.trim_box(sheet.per_page), sheet.bleed)
     filled = {back_slot(sheet, i, duplex)[0] for i in range(n)}
+    backed = sorted(back_slot(sheet, i, duplex)[0] for i, item in enumerate(chunk) if item.back is not None)
+    if backed:  # boxes around the backs drawn: the mirror of the front's (on a last sheet too)
+        doc.set_boxes(sheet.slots_box(backed), sheet.bleed)
     groups = []
     for i, item in enumerate(chunk):
         if item.back is None:
@@ -535,28 +574,40 @@ def _back_bleeds(sheet: Sheet, slot: int, filled: set[int]) -> tuple[float, floa
             0.0 if held(r - 1, c) else b)
 
 
+CALIBRATION = ("every-size", "first", "none")
+
+
 def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", duplex: str = "long-edge",
               bleed: float | None = None, mode: str = "cards", out: Path | None = None, units: str = "inch",
               margin: float = DEFAULT_MARGIN, layout: str = "grid", colours: ColourOptions = RGB_OUTPUT,
-              variant: str | None = None) -> BuildResult:
+              variant: str | None = None, orientation: str = "auto", min_bleed: float | None = None,
+              calibration: str = "every-size") -> BuildResult:
     """Write ``output/<set>-<locale>-<paper>.pdf`` (or ``out``; ``-<layout>``
     is added for a layout other than the grid); raise with every string that
     does not fit.  Cards of each trim size get their own sheets, calibration
     page included, in the order the first card of each size is printed.
     ``colours`` CMYK writes a PDF/X-1a file in DeviceCMYK (``-cmyk`` is added
     to the default name); ``variant`` draws the faces with that variant of the
-    face file (``-<variant>`` is added to the default name)."""
+    face file (``-<variant>`` is added to the default name).  ``orientation``
+    auto turns each size's sheets landscape when that holds more of its cards;
+    without ``bleed``, each size gets at least ``min_bleed`` (default 1 mm,
+    3 mm for CMYK) where a card fits with it.  ``calibration``: the calibration
+    pages of every size, of the first size only, or none."""
     issues = []
     if duplex not in ("long-edge", "short-edge", "none"):
         issues.append(Issue("B003", f"unknown --duplex '{duplex}' (long-edge, short-edge or none)"))
     if mode not in ("cards", "inserts"):
         issues.append(Issue("B004", f"unknown --mode '{mode}' (cards or inserts)"))
+    if calibration not in CALIBRATION:
+        issues.append(Issue("B013", f"unknown --calibration '{calibration}' (use {', '.join(CALIBRATION)})"))
     try:
-        check_sheet_options(paper, bleed, margin, layout)
+        check_sheet_options(paper, bleed, margin, layout, orientation)
     except CardkitError as exc:
         issues += exc.issues
     if issues:  # every bad option at once, before anything is composed
         raise CardkitError(issues)
+    paper = paper.strip().lower()
+    floor = min_bleed if min_bleed is not None else MIN_BLEED_PRESS if colours.space == "cmyk" else MIN_BLEED
     items, extras, warnings = printable_set(root, card_set, locale, units, variant)
     all_items = items + extras
     faces = _faces(all_items)
@@ -568,17 +619,27 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     _check_back_sizes(all_items)
     groups = size_groups(all_items)
     sheets = [plan_sheet(paper, g[0].front.template.width, g[0].front.template.height, bleed,
-                         margin=margin, layout=layout) for g in groups]
+                         margin=margin, layout=layout, min_bleed=floor, orientation=orientation) for g in groups]
     if sheets[0].fold:
         duplex = "none"  # the backs are behind the fold
     loc = Localizer(root, locale, card_set)
     title = loc.ui("sheet.title", title=loc.card("set.title"), language=LANGUAGE_NAMES.get(locale, locale))
     doc = PdfDocument((sheets[0].page_w, sheets[0].page_h), title, subject=f"{card_set.id} {locale} {paper} {duplex}",
                       lang=locale, colours=colours)
+    page_size = (sheets[0].page_w, sheets[0].page_h)
+
+    def use(sheet: Sheet) -> None:  # each size's sheets in its own orientation
+        nonlocal page_size
+        if (sheet.page_w, sheet.page_h) != page_size:
+            page_size = (sheet.page_w, sheet.page_h)
+            doc.set_page_size(page_size)
+
     total_pages = sum((len(g) + sh.per_page - 1) // sh.per_page for g, sh in zip(groups, sheets))
     page_no = 0
-    for group, sheet in zip(groups, sheets):
-        calibration_pages(doc, sheet, loc, duplex, title)
+    for n, (group, sheet) in enumerate(zip(groups, sheets)):
+        use(sheet)
+        if calibration == "every-size" or (calibration == "first" and n == 0):
+            calibration_pages(doc, sheet, loc, duplex, title)
         per = sheet.per_page
         for start in range(0, len(group), per):
             chunk = group[start:start + per]
@@ -590,6 +651,7 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
                 _back_page(doc, sheet, chunk, duplex)
                 doc.end_page()
     if mode == "cards":
+        use(sheets[0])
         token_page(doc, sheets[0], card_set, loc, duplex, title, load_faces(root, card_set).svg_icons)
     data = doc.finish()
     suffix = ("" if mode == "cards" else "-inserts") + ("" if layout == "grid" else f"-{layout}") + \
@@ -597,7 +659,8 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     path = out or output_path(root / "output", f"{card_set.id}-{locale}-{paper}{suffix}.pdf", "the set id")
     atomic_write_bytes(path, data)
     fits = [f for face in faces for f in face.fits]
-    return BuildResult(path, doc.pages, sum(1 for _ in items), len(faces), fits, warnings)
+    facts = [SheetFacts.of(sh, floor, bleed is not None) for sh in sheets]
+    return BuildResult(path, doc.pages, len(items) + len(extras), len(faces), fits, warnings, facts, len(extras))
 
 
 def face_pdf(face: Face, bleed: float = 3 * MM, title: str = "") -> bytes:
@@ -697,8 +760,9 @@ def face_files(root: Path, card_set: CardSet, folder: Path, faces: list[Face]) -
 
 def build_png(root: Path, card_set: CardSet, locale: str, dpi: int = 300, bleed: float = 3 * MM,
               out_dir: Path | None = None) -> ImageFiles:
-    """One PNG per distinct card face at ``dpi`` with bleed, in output/png/<set>-<locale>/."""
-    from cardkit.render.images import png_bytes, rasterize
+    """One PNG per distinct card face at ``dpi`` with bleed, in output/png/<set>-<locale>/:
+    sRGB-tagged, exactly (trim + 2 x bleed) x dpi pixels, as ``build shop`` writes them."""
+    from cardkit.print.shop import exact_png
 
     if not 72 <= dpi <= 1200:
         raise CardkitError(f"--dpi {dpi} is outside 72-1200", code="B005")
@@ -706,16 +770,22 @@ def build_png(root: Path, card_set: CardSet, locale: str, dpi: int = 300, bleed:
     folder = out_dir or output_path(root / "output" / "png", f"{card_set.id}-{locale}", "the set id")
     written = []
     for face, path in face_files(root, card_set, folder, _faces_by_id(items + extras)):
-        image = rasterize(face_pdf(face, bleed), dpi / 72)
-        atomic_write_bytes(path, png_bytes(image, dpi))
+        atomic_write_bytes(path, exact_png(face, bleed, dpi))
         written.append(path)
     return ImageFiles(written, warnings)
 
 
 def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None = None) -> ImageFiles:
-    """Tabletop Simulator deck sheets per deck (fronts) and one back image per deck."""
+    """Tabletop Simulator deck sheets per deck (fronts) and one back image per
+    deck (a sheet of backs when the cards' backs differ), and beside them
+    ``<set>-<locale>.json``, a saved object holding a custom deck per sheet
+    (:mod:`cardkit.print.tts`) that TTS loads from its Saved Objects folder."""
+    import json
+
+    from cardkit.print.tts import TtsDeck, saved_object, unique_names
     from cardkit.render.images import (
         TTS_MAX_COLS,
+        TTS_MAX_ROWS,
         TTS_MAX_WIDTH,
         png_bytes,
         rasterize,
@@ -729,21 +799,53 @@ def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None =
     decks: dict[str, list[PrintItem]] = {}
     for it in items + extras:
         decks.setdefault(it.deck, []).append(it)
+    loc = Localizer(root, locale, card_set)
+    keys = {s.msgctxt for s in card_set.strings}
+
+    def name(card: str) -> str:
+        return loc.card(f"{card}.name") if f"{card}.name" in keys else card
+
+    per = TTS_MAX_COLS * TTS_MAX_ROWS
     written = []
+    tts_decks: list[TtsDeck] = []
     for deck, its in decks.items():
         fronts = [rasterize(face_pdf(it.front, 0), scale) for it in its]
+        sheet_paths = []
         for n, sheet in enumerate(tts_sheets(fronts), 1):
             path = output_path(folder, f"{deck}-{n}.png", f"deck '{deck[:40]}'")
             atomic_write_bytes(path, png_bytes(sheet))
             written.append(path)
+            sheet_paths.append(path)
         backs = {it.back.id: it.back for it in its if it.back is not None}
+        back_paths: list[Path] = []
         if len(backs) == 1:
             path = output_path(folder, f"{deck}-back.png", f"deck '{deck[:40]}'")
             atomic_write_bytes(path, png_bytes(tts_sheets([rasterize(face_pdf(next(iter(backs.values())), 0), scale)])[0]))
             written.append(path)
+            back_paths = [path] * len(sheet_paths)
         elif backs:  # double-sided cards or per-tier backs: a sheet of backs in the same order
             for n, sheet in enumerate(tts_sheets([rasterize(face_pdf(it.back, 0), scale) for it in its if it.back]), 1):
                 path = output_path(folder, f"{deck}-backs-{n}.png", f"deck '{deck[:40]}'")
                 atomic_write_bytes(path, png_bytes(sheet))
                 written.append(path)
+                back_paths.append(path)
+        unique = len(backs) > 1 and all(it.back is not None for it in its)
+        if not back_paths or (len(backs) > 1 and not unique):  # no back, or backs that do not line up: a plain one
+            path = output_path(folder, f"{deck}-plain-back.png", f"deck '{deck[:40]}'")
+            plain = fronts[0].copy()
+            plain.paste((255, 255, 255), (0, 0, *plain.size))
+            atomic_write_bytes(path, png_bytes(plain))
+            written.append(path)
+            back_paths, unique = [path] * len(sheet_paths), False
+        names = unique_names([name(it.front.card) for it in its])
+        title = deck if len(sheet_paths) == 1 else None
+        for n, (face_path, back_path) in enumerate(zip(sheet_paths, back_paths), 1):
+            chunk = names[(n - 1) * per:n * per]
+            cols = min(TTS_MAX_COLS, len(chunk))
+            tts_decks.append(TtsDeck(title or f"{deck} {n}", face_path.resolve().as_uri(), back_path.resolve().as_uri(),
+                                     unique, cols, (len(chunk) + cols - 1) // cols, tuple(chunk)))
+    obj = saved_object(f"{loc.card('set.title')} ({locale})", tts_decks)
+    path = output_path(folder, f"{card_set.id}-{locale}.json", "the set id")
+    atomic_write_bytes(path, (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    written.append(path)
     return ImageFiles(written, warnings)

@@ -79,7 +79,7 @@ MISTAKES = [
     (["build", "pdf", "--set", "no-such-set"], 1, "error[P002]"),
     (["build", "pdf", "--set", "death-angel", "--locale", "xx"], 1, "no 'xx' catalog for set 'death-angel' (locales: en, fi, ko)"),
     (["build", "pdf", "--set", "death-angel", "--locale", "fi", "--out", "/proc/cardkit/x.pdf"], 1, "error[F003]"),
-    (["build", "pdf", "--set", "death-angel", "--paper", "a3"], 1, "error[B001]"),
+    (["build", "pdf", "--set", "death-angel", "--paper", "a2"], 1, "error[B001]"),
     (["build", "png", "--set", "death-angel", "--dpi", "5"], 1, "error[B005]"),
     (["build", "pdf", "--set"], 2, "'--set'"),
     (["l10n", "check", "--locale", "xx"], 1, "error[L005]"),

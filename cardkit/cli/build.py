@@ -28,6 +28,8 @@ def _parse_bleed(bleed: str | None) -> float | None:
 
     if bleed is None or bleed == "auto":
         return None
+    if bleed.strip() == "0":  # no bleed at all (said with the build)
+        return 0.0
     return to_pt(bleed)
 
 
@@ -65,6 +67,11 @@ VARIANT_HELP = "a variant of the faces, declared under `variants` in faces.yaml 
 
 
 MARGIN_HELP = "the printer's unprintable margin: nothing is drawn within it"
+PAPER_HELP = "a3, a4, a5, letter, legal, tabloid or a size WxH (300x200, 8.5x14in)"
+ORIENTATION_HELP = "auto (per card size, whichever holds more cards; portrait on a tie), portrait or landscape"
+FIT_HELP = ("a card size the service does not print: none (refuse), scale (to its nearest product, within 3 %) or "
+            "pad (centred unscaled, up to 1.5 mm a side of its own bleed shown or edge cut)")
+CALIBRATION_HELP = "every-size (a calibration page per card size), first (only the first size's) or none"
 
 
 MinCoverageOpt = Annotated[float | None, typer.Option(
@@ -133,6 +140,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     from cardkit.i18n.catalogs import PSEUDO, project_locales
     from cardkit.strings.localize import Localizer
     from cardkit.i18n.report import check_translations
+    from cardkit.layout.units import MM
     from cardkit.printing import build_pdf
 
     started = time.perf_counter()
@@ -172,7 +180,9 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
             cards += result.cards
             _echo_warnings(result.warnings)
             rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
-            pdfs.append(bs.PdfFacts(str(rel_path), result.cards, result.pages))
+            pdfs.append(bs.PdfFacts(str(rel_path), result.cards, result.pages, tuple(
+                bs.SizeFacts(round(f.card_w / MM, 2), round(f.card_h / MM, 2), f.cols, f.rows, f.paper, f.landscape,
+                             round(f.bleed / MM, 3), round(f.min_bleed / MM, 3)) for f in result.sheets)))
 
     playability: list[bs.Playability] = []
     for set_id, loaded in sorted(project.sets.items()):
@@ -196,9 +206,11 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
 def build_pdf_cmd(root: RootOpt = Path("."),
                   set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                   locale: Annotated[str, typer.Option("--locale", help="en, fi or ko (any locale with catalogs)")] = "en",
-                  paper: Annotated[str, typer.Option("--paper", help="a4 or letter")] = "a4",
+                  paper: Annotated[str, typer.Option("--paper", help=PAPER_HELP)] = "a4",
+                  orientation: Annotated[str, typer.Option("--orientation", help=ORIENTATION_HELP)] = "auto",
+                  calibration: Annotated[str, typer.Option("--calibration", help=CALIBRATION_HELP)] = "every-size",
                   duplex: Annotated[str, typer.Option("--duplex", help="long-edge, short-edge or none (fronts only)")] = "long-edge",
-                  bleed: Annotated[Optional[str], typer.Option("--bleed", help="e.g. 3mm; default: the largest up to 3 mm that leaves room for crop marks")] = None,
+                  bleed: Annotated[Optional[str], typer.Option("--bleed", help="e.g. 3mm, or 0 for none; default: at least 1 mm (3 mm in CMYK), up to 3 mm, a column or row less when needed")] = None,
                   mode: Annotated[str, typer.Option("--mode", help="cards, or inserts (text overlays)")] = "cards",
                   units: Annotated[str, typer.Option("--units", help="inch or cm: distances on table maps")] = "inch",
                   layout: Annotated[str, typer.Option("--layout", help=LAYOUT_HELP)] = "grid",
@@ -218,11 +230,21 @@ def build_pdf_cmd(root: RootOpt = Path("."),
     coverage = _coverage_lines(root, project, [sid], [locale], min_coverage) if sid in project.sets else []
     result = build_pdf(root, project.card_set(sid), locale, paper=paper.lower(), duplex=duplex,
                        bleed=_parse_bleed(bleed), mode=mode, out=out, units=units, layout=layout,
-                       margin=_parse_margin(margin), colours=colours, variant=variant)
+                       margin=_parse_margin(margin), colours=colours, variant=variant, orientation=orientation.lower(),
+                       calibration=calibration)
     for line in coverage:
         typer.echo(line)
     _echo_warnings(result.warnings)
-    typer.echo(f"wrote {result.path} ({result.cards} cards, {result.pages} pages)")
+    for facts in result.sheets:  # (on stderr, with the warnings: stdout keeps its one "wrote" line)
+        typer.echo(facts.describe(), err=True)
+    typer.echo(f"wrote {result.path} ({_cards_text(result.cards, result.extras)}, {result.pages} pages)")
+
+
+def _cards_text(cards: int, extras: int) -> str:
+    """``129 cards: 128 of the set and 1 extra`` (every card printed, as ``build shop`` counts)."""
+    if not extras:
+        return f"{cards} cards"
+    return f"{cards} cards: {cards - extras} of the set and {extras} extra{'s' if extras > 1 else ''}"
 
 
 @build_app.command("png")
@@ -247,28 +269,48 @@ def build_shop_cmd(root: RootOpt = Path("."),
                    set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                    locale: Annotated[str, typer.Option("--locale")] = "en",
                    colour: Annotated[str, typer.Option("--colour", help=COLOUR_HELP + "; the PNGs stay sRGB")] = "rgb",
-                   ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0) -> None:
-    """Write a print service's files (one-card-per-page PDF, per-card PNGs) to output/shop/<preset>/<set>-<locale>/."""
+                   ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0,
+                   fit: Annotated[str, typer.Option("--fit", help=FIT_HELP)] = "none") -> None:
+    """Write a print service's files (one-card-per-page PDF, per-card PNGs) to output/shop/<preset>/<set>-<locale>/
+    (-cmyk added for CMYK PDFs)."""
     from cardkit.print.presets import preset as find_preset
     from cardkit.print.shop import build_shop
 
     chosen = find_preset(preset)
     colours = _colours(colour, ink_limit)
     project = _clean_project(root)
-    result = build_shop(root, project.card_set(_set_id(project, set_id)), locale, chosen, colours=colours)
+    result = build_shop(root, project.card_set(_set_id(project, set_id)), locale, chosen, colours=colours,
+                        fit=fit)  # type: ignore[arg-type]  # (checked there: B014)
     _echo_warnings(result.warnings)
+    for note in result.notes:
+        typer.echo(note)
+    _echo_warnings(_safe_zone_warnings(root, project, _set_id(project, set_id), chosen.safe))
     typer.echo(f"wrote {len(result.pdfs)} PDF and {len(result.pngs)} PNG files ({result.cards} cards) to {result.folder}")
+
+
+def _safe_zone_warnings(root: Path, project, set_id: str, zone: float) -> list[Issue]:  # (Project)
+    """The safe-zone check (Q002 of ``cardkit validate``) against the print service's own zone."""
+    from cardkit.cli.validate import _face_issues
+
+    loaded = project.sets.get(set_id)
+    if loaded is None or loaded.set is None:
+        return []
+    return [i for i in _face_issues(root, loaded, safe_zone=zone) if i.code == "Q002" and "variant '" not in i.message]
 
 
 @build_app.command("tts")
 def build_tts_cmd(root: RootOpt = Path("."),
                   set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                   locale: Annotated[str, typer.Option("--locale")] = "en") -> None:
-    """Write Tabletop Simulator deck sheets (at most 10 x 7 cards, 4096 px wide) to output/tts/<set>-<locale>/."""
+    """Write Tabletop Simulator deck sheets (at most 10 x 7 cards, 4096 px wide) and a saved object
+    (<set>-<locale>.json, a custom deck per sheet) to output/tts/<set>-<locale>/."""
     from cardkit.printing import build_tts
 
     project = _clean_project(root)
     result = build_tts(root, project.card_set(_set_id(project, set_id)), locale)
     _echo_warnings(result.warnings)
-    paths = result.paths
-    typer.echo(f"wrote {len(paths)} deck images to {paths[0].parent if paths else 'nowhere'}")
+    images = [p for p in result.paths if p.suffix == ".png"]
+    saved = [p for p in result.paths if p.suffix == ".json"]
+    typer.echo(f"wrote {len(images)} deck images to {images[0].parent if images else 'nowhere'}"
+               + (f" and the saved object {saved[0].name} (copy it to TTS's Saved Objects folder: docs/print.md)"
+                  if saved else ""))

@@ -78,7 +78,8 @@ class ValidateReport:
                 f"catalogs: {', '.join(self.locales) or 'none'}")
 
 
-def _face_issues(root: Path, loaded, quality: bool = True) -> list[Issue]:  # (LoadedSet)
+def _face_issues(root: Path, loaded, quality: bool = True,
+                 safe_zone: float | None = None) -> list[Issue]:  # (LoadedSet)
     """Every problem of the set's ``faces.yaml``, when it has one and its cards
     are clean (a face is checked against the fields its kinds' cards have);
     then a warning per declared field no face shows (M006), and, when
@@ -94,7 +95,7 @@ def _face_issues(root: Path, loaded, quality: bool = True) -> list[Issue]:  # (L
         book = load_faces(root, loaded.set)
     except CardkitError as exc:
         return exc.issues
-    found = _quality_issues(root, loaded, book) if quality else []
+    found = _quality_issues(root, loaded, book, safe_zone) if quality else []
     from dataclasses import replace
 
     for name in book.variants:  # each variant is checked as it would be built
@@ -112,7 +113,7 @@ def _face_issues(root: Path, loaded, quality: bool = True) -> list[Issue]:  # (L
     return unshown_issues(loaded.kinds, book, loaded.docs[loaded.kinds.file]) + found
 
 
-def _quality_issues(root: Path, loaded, book) -> list[Issue]:  # (LoadedSet, FaceBook)
+def _quality_issues(root: Path, loaded, book, safe_zone: float | None = None) -> list[Issue]:  # (LoadedSet, FaceBook)
     """Print-quality warnings of the composed faces (Q001-Q003) and fonts that
     would not embed (Q004), see :mod:`cardkit.layout.quality`."""
     from cardkit.strings.localize import Localizer
@@ -140,6 +141,8 @@ def _quality_issues(root: Path, loaded, book) -> list[Issue]:  # (LoadedSet, Fac
 
     args = (card_set, Localizer(root, "en", card_set), book, None, lambda rel: load_art(root / rel, rel))
     try:
-        return quality_issues(args, book, doc, card_issue, art_of)
+        if safe_zone is None:
+            return quality_issues(args, book, doc, card_issue, art_of)
+        return quality_issues(args, book, doc, card_issue, art_of, safe_zone)
     except CardkitError as exc:
         return exc.issues

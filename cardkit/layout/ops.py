@@ -103,6 +103,7 @@ class Group:
     dy: float = 0.0
     rotate: float = 0.0  # degrees, counter-clockwise
     clip: tuple[float, float, float, float] | None = None  # x, y, w, h in the group's own coordinates
+    scale: float = 1.0  # after the rotation, before the clip (a card fitted to a print service's size)
 
 
 Op = Union[Rect, Poly, Circle, Line, Text, Icon, Picture, Group, SvgOp]

@@ -284,13 +284,14 @@ def _embedding_problem(path: str, mtime: int, size: int) -> str | None:
 
 
 def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc, card_origin: Any,
-                   art_of: Mapping[str, str]) -> list[Issue]:
+                   art_of: Mapping[str, str], safe_zone: float = SAFE_ZONE) -> list[Issue]:
     """Q001-Q003 on every face the set prints (see the module doc).
 
     ``composer_args`` are the :class:`Composer` arguments (set, localizer,
     face book, font book, art loader); ``card_origin(id, code, message)``
     makes an issue at a card's ``art`` field and ``art_of`` maps art paths to
-    the first card that names them."""
+    the first card that names them; ``safe_zone``: Q002's distance from the
+    trim (a print service's own, :attr:`cardkit.print.presets.ShopPreset.safe`)."""
     loaded_art: dict[bytes, str] = {}
     loader = composer_args[4]
 
@@ -371,7 +372,7 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
                                                f"{'bold or large' if large else 'body'} text")
                     break
                 inside = min(box[0], W - box[0] - box[2], box[1], H - box[1] - box[3])
-                if inside < SAFE_ZONE and box[0] + box[2] > 0 and box[0] < W and box[1] + box[3] > 0 and box[1] < H:
+                if inside < safe_zone and box[0] + box[2] > 0 and box[0] < W and box[1] + box[3] > 0 and box[1] < H:
                     note(face, tname, "Q002", p, inside, f"text {inside / MM:.1f} mm inside the trim", key=("Q002t", where(p, tname)))
             elif isinstance(op, Picture):
                 _, _, dw, _ = _drawn_box(op)
@@ -390,7 +391,7 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
                 for (x1, y1), (x2, y2) in _segments(p):
                     for d1, d2 in ((x1, x2), (W - x1, W - x2), (y1, y2), (H - y1, H - y2)):
                         near = max(d1, d2) - half
-                        if near < SAFE_ZONE and max(d1, d2) + half > 0:
+                        if near < safe_zone and max(d1, d2) + half > 0:
                             note(face, tname, "Q002", p, near, f"a frame line {near / MM:.1f} mm inside the trim", key=("Q002l", where(p, tname)))
                             break
                     else:
@@ -401,7 +402,7 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
         n = len(f.cards)
         cards = f"{n} card{'s' if n != 1 else ''}, e.g. '{f.example}'" if n > 1 else f"'{f.example}'"
         if code == "Q002":
-            msg = f"{f.detail}, within the {SAFE_ZONE / MM:g} mm safe zone: a 1-2 mm miscut or duplex shift shows it ({cards})"
+            msg = f"{f.detail}, within the {safe_zone / MM:g} mm safe zone: a 1-2 mm miscut or duplex shift shows it ({cards})"
         elif code == "Q003":
             msg = f"raster image {f.detail}, below {MIN_PPI:g} ppi at its printed size ({cards})"
         else:

@@ -25,14 +25,21 @@ every trim lies at least the margin plus its bleed from the paper edge, and
 every crop mark is at least :data:`MIN_MARK` long inside the printable area
 (it starts :data:`MARK_GAP` outside the bleed, or, when that leaves no room,
 :data:`MARK_TRIM_GAP` outside the trim, over the bleed that is cut away).
-The planner takes as many columns and rows as fit; without ``--bleed`` the
-bleed is the largest up to 3 mm (in 0.5 mm steps) that keeps that grid.
+The planner takes as many columns and rows as fit with at least the minimum
+bleed (:data:`MIN_BLEED` at home, :data:`MIN_BLEED_PRESS` for CMYK); without
+``--bleed`` the bleed is then the largest up to 3 mm (in 0.5 mm steps) that
+keeps that grid.  Papers: :data:`PAPERS` or a custom ``WxH``, portrait,
+landscape or whichever holds more cards.
 
 >>> s = plan_sheet("a4", 63 * MM, 88 * MM, None)
 >>> (s.cols, s.rows, round(s.bleed / MM, 2))
 (3, 3, 2.0)
->>> round(plan_sheet("letter", 63 * MM, 88 * MM, None).bleed / MM, 2)
-0.5
+>>> l = plan_sheet("letter", 63 * MM, 88 * MM, None)  # 1 mm at least: a row less than 0.5 mm would keep
+>>> (l.cols, l.rows, round(l.bleed / MM, 2))
+(3, 2, 3.0)
+>>> a = plan_sheet("letter", 63 * MM, 88 * MM, None, orientation="auto")
+>>> (a.landscape, a.cols, a.rows, round(a.bleed / MM, 2))
+(True, 4, 2, 2.0)
 >>> back_slot(s, 0, "long-edge"), back_slot(s, 0, "short-edge")
 ((2, False), (6, True))
 >>> p = plan_sheet("letter", 63.5 * MM, 88.9 * MM, 0.125 * INCH, layout="shared-edge", margin=3 * MM)
@@ -45,6 +52,7 @@ bleed is the largest up to 3 mm (in 0.5 mm steps) that keeps that grid.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -52,7 +60,16 @@ from cardkit.errors import CardkitError, Issue
 from cardkit.layout.ops import Line
 from cardkit.layout.units import INCH, MM
 
-PAPERS: dict[str, tuple[float, float]] = {"a4": (210 * MM, 297 * MM), "letter": (8.5 * INCH, 11 * INCH)}
+PAPERS: dict[str, tuple[float, float]] = {  # portrait: width, height
+    "a3": (297 * MM, 420 * MM), "a4": (210 * MM, 297 * MM), "a5": (148 * MM, 210 * MM),
+    "letter": (8.5 * INCH, 11 * INCH), "legal": (8.5 * INCH, 14 * INCH), "tabloid": (11 * INCH, 17 * INCH)}
+CUSTOM_PAPER = (50 * MM, 1200 * MM)  # the shortest and longest side of a custom `WxH` paper
+_CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(mm|cm|in)?\s*x\s*(\d+(?:\.\d+)?)\s*(mm|cm|in)?\s*$")
+_PAPER_UNITS = {"mm": MM, "cm": 10 * MM, "in": INCH}
+Orientation = Literal["auto", "portrait", "landscape"]
+ORIENTATIONS: tuple[Orientation, ...] = ("auto", "portrait", "landscape")
+MIN_BLEED = 1 * MM  # the least bleed a sheet plans for at home...
+MIN_BLEED_PRESS = 3 * MM  # ...and for a print shop (CMYK)
 Layout = Literal["grid", "shared-edge", "gutterfold"]
 LAYOUTS: tuple[Layout, ...] = ("grid", "shared-edge", "gutterfold")
 DEFAULT_BLEED = 3 * MM
@@ -82,6 +99,10 @@ class Sheet:
     margin: float = DEFAULT_MARGIN
     layout: Layout = "grid"
     fold: Literal["", "vertical", "horizontal"] = ""  # gutterfold only
+
+    @property
+    def landscape(self) -> bool:
+        return self.page_w > self.page_h + _EPS
 
     @property
     def shared(self) -> bool:
@@ -149,6 +170,14 @@ class Sheet:
         ys = [p[1] for p in pts]
         return (min(xs), min(ys), max(xs) + self.card_w, max(ys) + self.card_h)
 
+    def slots_box(self, slots: list[int]) -> tuple[float, float, float, float]:
+        """Box (x0, y0, x1, y1) around the trims of the ``slots`` named (a
+        back page's: the slots its backs fill, mirroring its front)."""
+        pts = [self.trim_xy(i) for i in slots]
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        return (min(xs), min(ys), max(xs) + self.card_w, max(ys) + self.card_h)
+
     def bleeds(self, slot: int, filled: int) -> tuple[float, float, float, float]:
         """The bleed (left, bottom, right, top) of ``slot`` when the first
         ``filled`` slots hold cards: all round, except in ``shared-edge``,
@@ -203,11 +232,48 @@ def _grid(pw: float, ph: float, w: float, h: float, b: float, margin: float, lay
     return (*vertical, "vertical")
 
 
-def check_sheet_options(paper: str, bleed: float | None, margin: float, layout: str) -> None:
+def paper_size(paper: str) -> tuple[float, float] | None:
+    """The portrait size (width <= height, points) of a paper name or of a
+    custom ``WxH`` (millimetres unless a unit follows a number), None when
+    ``paper`` is neither.
+
+    >>> [round(v / MM, 1) for v in paper_size("letter")]
+    [215.9, 279.4]
+    >>> [round(v / MM, 1) for v in paper_size("300x200")], [round(v / MM, 1) for v in paper_size("8.5x14in")]
+    ([200.0, 300.0], [215.9, 355.6])
+    """
+    key = paper.strip().lower()
+    if key in PAPERS:
+        return PAPERS[key]
+    m = _CUSTOM.match(key)
+    if not m:
+        return None
+    unit_w = m.group(2) or m.group(4) or "mm"
+    unit_h = m.group(4) or unit_w
+    w, h = float(m.group(1)) * _PAPER_UNITS[unit_w], float(m.group(3)) * _PAPER_UNITS[unit_h]
+    return (min(w, h), max(w, h))
+
+
+def _paper_issue(paper: str) -> Issue | None:
+    size = paper_size(paper)
+    if size is None:
+        return Issue("B001", f"unknown paper '{paper}' (use {', '.join(PAPERS)} or a size WxH such as 300x200mm)")
+    lo, hi = CUSTOM_PAPER
+    if size[0] < lo - _EPS or size[1] > hi + _EPS:
+        return Issue("B001", f"paper '{paper}' is {size[0] / MM:.1f} x {size[1] / MM:.1f} mm: each side must be "
+                             f"{lo / MM:g}-{hi / MM:g} mm")
+    return None
+
+
+def check_sheet_options(paper: str, bleed: float | None, margin: float, layout: str,
+                        orientation: str = "portrait") -> None:
     """Raise with every bad sheet option at once (before anything is composed)."""
     issues = []
-    if paper not in PAPERS:
-        issues.append(Issue("B001", f"unknown paper '{paper}' (use {' or '.join(PAPERS)})"))
+    bad_paper = _paper_issue(paper)
+    if bad_paper is not None:
+        issues.append(bad_paper)
+    if orientation not in ORIENTATIONS:
+        issues.append(Issue("B012", f"unknown --orientation '{orientation}' (use {', '.join(ORIENTATIONS)})"))
     if layout not in LAYOUTS:
         issues.append(Issue("B008", f"unknown --layout '{layout}' (use {', '.join(LAYOUTS)})"))
     if not 0 <= margin <= MAX_MARGIN:
@@ -219,23 +285,61 @@ def check_sheet_options(paper: str, bleed: float | None, margin: float, layout: 
 
 
 def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float | None, max_grid: tuple[int, int] = (12, 12),
-               margin: float = DEFAULT_MARGIN, layout: str = "grid") -> Sheet:
+               margin: float = DEFAULT_MARGIN, layout: str = "grid", min_bleed: float = MIN_BLEED,
+               orientation: str = "portrait") -> Sheet:
     """The largest grid up to ``max_grid`` that fits inside the printable area;
-    ``bleed=None`` takes the largest bleed up to 3 mm, in 0.5 mm steps, that
-    keeps the grid a zero bleed would give.  A card that does not fit even
-    alone is an error saying what it needs."""
-    check_sheet_options(paper, bleed, margin, layout)
+    ``bleed=None`` plans for at least ``min_bleed`` (taking fewer columns or
+    rows when it does not fit) and then takes the largest bleed up to 3 mm, in
+    0.5 mm steps, that keeps that grid; when not even one card fits with
+    ``min_bleed``, the grid a zero bleed gives, with the largest bleed that
+    keeps it (below the minimum: the build says so).  ``orientation`` auto
+    takes whichever of portrait and landscape holds more cards (portrait on a
+    tie; one that keeps the minimum bleed before one that does not).  A card that does not fit even alone is an error saying what it needs."""
+    check_sheet_options(paper, bleed, margin, layout, orientation)
     lay: Layout = layout  # type: ignore[assignment]
-    pw, ph = PAPERS[paper]
-    b = 0.0 if bleed is None else bleed
-    cols, rows, fold = _grid(pw, ph, card_w, card_h, b, margin, lay, max_grid)
+    size = paper_size(paper)
+    assert size is not None
+    pw, ph = size
+    name = paper.strip().lower()
+    if orientation == "landscape":
+        turned = _plan(name, ph, pw, card_w, card_h, bleed, max_grid, margin, lay, min_bleed)
+        assert turned is not None  # (it raises when nothing fits)
+        return turned
+    portrait = _plan(name, pw, ph, card_w, card_h, bleed, max_grid, margin, lay, min_bleed,
+                     raise_=orientation == "portrait")
+    if orientation == "portrait":
+        assert portrait is not None
+        return portrait
+    landscape = _plan(name, ph, pw, card_w, card_h, bleed, max_grid, margin, lay, min_bleed, raise_=portrait is None)
+    if landscape is None:
+        assert portrait is not None
+        return portrait
+    if portrait is None:
+        return landscape
+
+    def rank(s: Sheet) -> tuple[bool, int]:  # the minimum bleed first, then the most cards
+        return (bleed is not None or s.bleed >= min_bleed - _EPS, s.per_page)
+
+    return landscape if rank(landscape) > rank(portrait) else portrait
+
+
+def _plan(paper: str, pw: float, ph: float, card_w: float, card_h: float, bleed: float | None,
+          max_grid: tuple[int, int], margin: float, lay: Layout, min_bleed: float, raise_: bool = True) -> Sheet | None:
+    floor = min_bleed if bleed is None else bleed
+    cols, rows, fold = _grid(pw, ph, card_w, card_h, floor, margin, lay, max_grid)
+    if (cols == 0 or rows == 0) and bleed is None and floor > 0:
+        floor = 0.0  # not even one card with the minimum: as little bleed as it takes
+        cols, rows, fold = _grid(pw, ph, card_w, card_h, floor, margin, lay, max_grid)
     if cols == 0 or rows == 0:
-        raise CardkitError(_no_fit(paper, pw, ph, card_w, card_h, b, margin, lay), code="B002")
+        if not raise_:
+            return None
+        raise CardkitError(_no_fit(paper, pw, ph, card_w, card_h, floor, margin, lay), code="B002")
+    b = floor
     if bleed is None:
-        b = DEFAULT_BLEED
-        while b > 0 and _grid(pw, ph, card_w, card_h, b, margin, lay, max_grid) != (cols, rows, fold):
+        b = max(DEFAULT_BLEED, floor)
+        while b > floor and _grid(pw, ph, card_w, card_h, b, margin, lay, max_grid) != (cols, rows, fold):
             b = round(b / MM - 0.5, 1) * MM
-        b = max(b, 0.0)
+        b = max(b, floor)
     return Sheet(paper, pw, ph, card_w, card_h, b, cols, rows, margin, lay, fold)
 
 
@@ -258,8 +362,14 @@ def _no_fit(paper: str, pw: float, ph: float, w: float, h: float, b: float, marg
 
 
 def back_slot(sheet: Sheet, slot: int, duplex: str) -> tuple[int, bool]:
-    """Where the back of the card in front ``slot`` goes, and whether it is turned 180°."""
+    """Where the back of the card in front ``slot`` goes, and whether it is turned 180°.
+
+    The flip edge is the paper's: on a landscape sheet the long edge runs
+    across the page, so a long-edge flip mirrors its rows (and turns the
+    backs), a short-edge flip its columns."""
     r, c = divmod(slot, sheet.cols)
+    if sheet.landscape and duplex in ("long-edge", "short-edge"):
+        duplex = "short-edge" if duplex == "long-edge" else "long-edge"
     if duplex == "long-edge":
         return r * sheet.cols + (sheet.cols - 1 - c), False
     if duplex == "short-edge":

@@ -20,6 +20,57 @@ from cardkit.layout.units import INCH, MM
 
 PageOrder = Literal["front-back", "back-front"]
 Output = Literal["pdf", "png"]
+FitMode = Literal["none", "scale", "pad"]
+FIT_MODES: tuple[FitMode, ...] = ("none", "scale", "pad")
+SCALE_TOLERANCE = 0.03  # --fit scale: a card is scaled by at most 3 %...
+ASPECT_TOLERANCE = 0.02  # ...and its proportions may differ from the product's by at most 2 % (cut with the bleed)
+PAD_TOLERANCE = 1.5 * MM  # --fit pad: at most this much of the card's own bleed shown, or of its edge cut, per side
+
+
+@dataclass(frozen=True)
+class Product:
+    """A card size a service sells (portrait width x height, points)."""
+
+    name: str
+    width: float
+    height: float
+
+    def turned(self, landscape: bool) -> tuple[float, float]:
+        return (self.height, self.width) if landscape and self.height > self.width else (self.width, self.height)
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """How cards of one size go to a service: as they are (``exact``; any
+    size for a service without a product list), scaled (``scale``: the factor
+    fills the product's trim, the excess of the other side is cut with the
+    bleed) or centred unscaled (``pad``: the card's own bleed art fills a
+    larger trim, or its edge is cut for a smaller one)."""
+
+    card_w: float
+    card_h: float
+    width: float  # the trim printed (the product's, in the card's orientation)
+    height: float
+    mode: Literal["exact", "scale", "pad"]
+    scale: float = 1.0
+    product: str = ""
+
+    def describe(self, title: str) -> str:
+        size = f"{self.card_w / MM:g} x {self.card_h / MM:g} mm cards"
+        target = f"{title} {self.product} ({self.width / MM:.2f} x {self.height / MM:.2f} mm)"
+        if self.mode == "exact":
+            return f"{size}: {target}" if self.product else f"{size}: printed at their size"
+        if self.mode == "scale":
+            cut_w = (self.card_w * self.scale - self.width) / 2 / MM
+            cut_h = (self.card_h * self.scale - self.height) / 2 / MM
+            return (f"{size}: scaled {100 * self.scale:.1f} % to {target}; {cut_w:.2f} mm of each side and "
+                    f"{cut_h:.2f} mm of the top and bottom go into the bleed")
+        dw, dh = (self.width - self.card_w) / 2 / MM, (self.height - self.card_h) / 2 / MM
+
+        def part(d: float, where: str) -> str:
+            return f"{abs(d):.2f} mm of {where} {'added from the card bleed' if d >= 0 else 'cut'}"
+
+        return f"{size}: centred unscaled on {target}; {part(dw, 'each side')}, {part(dh, 'top and bottom')}"
 
 
 @dataclass(frozen=True)
@@ -35,37 +86,88 @@ class ShopPreset:
     pdf_per_deck: bool  # one PDF per deck, or one for the set
     # file names: {set} {locale} {deck} {n} (1-based card number) {side} (front/back) {face} (face id, safe)
     png_name: str = "{deck}/{n:03d}-{side}-{face}.png"
-    # sizes (width, height in points, portrait) the service prints; None: any size
-    sizes: tuple[tuple[str, float, float], ...] | None = None
+    # the products (card sizes) the service prints; None: any size
+    sizes: tuple[Product, ...] | None = None
+    safe: float = 3 * MM  # the service's safe zone: nothing important this close to the trim
+    min_bleed: float = 3 * MM  # the least bleed a sheet for this service plans for
 
     def pixels(self, width: float, height: float) -> tuple[int, int]:
         """The exact pixel size of a card of ``width`` x ``height`` points with this bleed."""
         return (round((width + 2 * self.bleed) * self.ppi / INCH), round((height + 2 * self.bleed) * self.ppi / INCH))
 
     def check_size(self, width: float, height: float) -> str | None:
-        """Why the service cannot print this card size, or None."""
-        if self.sizes is None:
+        """Why the service cannot print this card size as it is, or None."""
+        if self.sizes is None or self._exact(width, height) is not None:
             return None
-        for _, w, h in self.sizes:
-            if {round(width, 1), round(height, 1)} == {round(w, 1), round(h, 1)}:
-                return None
-        names = ", ".join(f"{n} ({w / MM:g} x {h / MM:g} mm)" for n, w, h in self.sizes)
+        names = ", ".join(f"{p.name} ({p.width / MM:g} x {p.height / MM:g} mm)" for p in self.sizes)
         return f"{self.title} prints {names}; this card is {width / MM:g} x {height / MM:g} mm"
 
+    def _exact(self, width: float, height: float) -> Product | None:
+        for p in self.sizes or ():
+            if {round(width, 1), round(height, 1)} == {round(p.width, 1), round(p.height, 1)}:
+                return p
+        return None
 
-_POKER = ("poker", 2.5 * INCH, 3.5 * INCH)
-_BRIDGE = ("bridge", 2.25 * INCH, 3.5 * INCH)
-_TAROT = ("tarot", 2.75 * INCH, 4.75 * INCH)
-_SQUARE = ("square", 3.5 * INCH, 3.5 * INCH)
-_MINI_TGC = ("mini", 1.75 * INCH, 2.5 * INCH)
+    def fit(self, width: float, height: float, mode: FitMode) -> Fitted | str:
+        """How a card of ``width`` x ``height`` goes to this service with
+        ``--fit mode``, or why it cannot.
+
+        >>> tgc = PRESETS["thegamecrafter"]
+        >>> f = tgc.fit(63 * MM, 88 * MM, "scale")
+        >>> (f.product, round(f.scale, 4))
+        ('poker', 1.0102)
+        >>> tgc.fit(63 * MM, 88 * MM, "pad").mode
+        'pad'
+        >>> tgc.fit(63 * MM, 88 * MM, "none")[:40]
+        'The Game Crafter prints poker (63.5 x 88'
+        """
+        landscape = width > height
+        if self.sizes is None:
+            return Fitted(width, height, width, height, "exact")
+        exact = self._exact(width, height)
+        if exact is not None:
+            w, h = exact.turned(landscape)
+            return Fitted(width, height, w, h, "exact", product=exact.name)
+        why = self.check_size(width, height) or ""
+        if mode == "none":
+            return why
+
+        def distance(p: Product) -> float:
+            w, h = p.turned(landscape)
+            return max(abs(w / width - 1), abs(h / height - 1))
+
+        near = min(self.sizes, key=distance)
+        w, h = near.turned(landscape)
+        if mode == "scale":
+            s = max(w / width, h / height)
+            if abs(s - 1) > SCALE_TOLERANCE + 1e-9 or abs((w / width) / (h / height) - 1) > ASPECT_TOLERANCE + 1e-9:
+                return (f"{why}: the nearest, {near.name}, needs a scale of {100 * s:.1f} % and proportions within "
+                        f"{100 * ASPECT_TOLERANCE:g} % (--fit scale allows {100 * (1 - SCALE_TOLERANCE):g}-"
+                        f"{100 * (1 + SCALE_TOLERANCE):g} %)")
+            return Fitted(width, height, w, h, "scale", s, near.name)
+        if max(abs(w - width), abs(h - height)) / 2 > PAD_TOLERANCE + 1e-9:
+            return (f"{why}: the nearest, {near.name}, is more than {PAD_TOLERANCE / MM:g} mm a side larger or "
+                    "smaller (--fit pad)")
+        return Fitted(width, height, w, h, "pad", 1.0, near.name)
+
+
+_POKER = Product("poker", 2.5 * INCH, 3.5 * INCH)
+_BRIDGE = Product("bridge", 2.25 * INCH, 3.5 * INCH)
+_TAROT = Product("tarot", 2.75 * INCH, 4.75 * INCH)
+_SQUARE = Product("square", 3.5 * INCH, 3.5 * INCH)
+_MINI = Product("mini", 1.75 * INCH, 2.5 * INCH)
+_JUMBO = Product("jumbo", 3.5 * INCH, 5.75 * INCH)
+_SMALL_SQUARE = Product("small-square", 2.5 * INCH, 2.5 * INCH)
 
 PRESETS: dict[str, ShopPreset] = {
     "generic": ShopPreset("generic", "Generic print shop", 3 * MM, 300, ("pdf", "png"), "front-back", False),
     "thegamecrafter": ShopPreset("thegamecrafter", "The Game Crafter", 0.125 * INCH, 300, ("png",), "front-back",
                                  False, png_name="{deck}/{n:03d}-{side}-{face}.png",
-                                 sizes=(_POKER, _BRIDGE, _MINI_TGC, _TAROT, _SQUARE)),
+                                 sizes=(_POKER, _BRIDGE, _MINI, _TAROT, _SQUARE, _SMALL_SQUARE, _JUMBO),
+                                 safe=0.125 * INCH, min_bleed=0.125 * INCH),
     "drivethrucards": ShopPreset("drivethrucards", "DriveThruCards", 0.125 * INCH, 300, ("pdf",), "back-front", True,
-                                 sizes=(_POKER, _BRIDGE, _TAROT, _SQUARE)),
+                                 sizes=(_POKER, _BRIDGE, _MINI, _TAROT, _SQUARE), safe=0.125 * INCH,
+                                 min_bleed=0.125 * INCH),
 }
 
 

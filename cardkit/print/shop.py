@@ -14,9 +14,10 @@ from pathlib import Path
 from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import atomic_write_bytes
 from cardkit.layout.compose import Face, PrintItem
+from cardkit.layout.ops import Group, Op
 from cardkit.layout.units import INCH
 from cardkit.model import CardSet
-from cardkit.print.presets import ShopPreset
+from cardkit.print.presets import FIT_MODES, FitMode, Fitted, ShopPreset
 from cardkit.render.cmyk import RGB_OUTPUT, ColourOptions
 from cardkit.render.pdf import PdfDocument
 
@@ -28,6 +29,7 @@ class ShopResult:
     pngs: list[Path] = field(default_factory=list)
     cards: int = 0
     warnings: list[Issue] = field(default_factory=list)  # the pseudo-locale's strings printed in English (W030)
+    notes: list[str] = field(default_factory=list)  # what the build did to fit the service, one line each
 
 
 def sides(item: PrintItem, preset: ShopPreset) -> list[tuple[str, Face]]:
@@ -36,71 +38,125 @@ def sides(item: PrintItem, preset: ShopPreset) -> list[tuple[str, Face]]:
     return out[::-1] if preset.page_order == "back-front" else out
 
 
-def card_pages_pdf(items: list[PrintItem], preset: ShopPreset, title: str, lang: str = "en",
-                   colours: ColourOptions = RGB_OUTPUT) -> bytes:
-    """One page per card side: MediaBox = BleedBox = trim plus the preset's
-    bleed, TrimBox = the card, in the preset's page order."""
+def _key(face: Face) -> tuple[float, float]:
+    return (round(face.template.width, 3), round(face.template.height, 3))
+
+
+def fitted_face(face: Face, fit: Fitted | None, x: float, y: float, bleed: tuple[float, float, float, float]) -> Op:
+    """``face`` on the trim of ``fit`` (its product's size) whose bottom-left
+    corner is (x, y), clipped to that trim plus ``bleed`` (left, bottom, right,
+    top): as it is, scaled about its centre, or centred unscaled."""
     from cardkit.printing import _place
 
+    t = face.template
+    if fit is None or fit.mode == "exact":
+        return _place(face, x, y, bleed, False)
+    s = fit.scale
+    ox, oy = x + (fit.width - t.width * s) / 2, y + (fit.height - t.height * s) / 2
+    left, bottom, right, top = bleed
+    clip = ((x - left - ox) / s, (y - bottom - oy) / s, (fit.width + left + right) / s, (fit.height + bottom + top) / s)
+    return Group(tuple(face.ops), dx=ox, dy=oy, clip=clip, scale=s)
+
+
+def card_pages_pdf(items: list[PrintItem], preset: ShopPreset, title: str, lang: str = "en",
+                   colours: ColourOptions = RGB_OUTPUT, fits: dict[tuple[float, float], Fitted] | None = None) -> bytes:
+    """One page per card side: MediaBox = BleedBox = trim plus the preset's
+    bleed, TrimBox = the card (``fits``: the product it is fitted to), in the
+    preset's page order."""
     b = preset.bleed
-    first = items[0].front.template
-    doc = PdfDocument((first.width + 2 * b, first.height + 2 * b), title, subject=f"{preset.name}", lang=lang,
+    fits = fits or {}
+
+    def trim(face: Face) -> tuple[float, float]:
+        fit = fits.get(_key(face))
+        return (fit.width, fit.height) if fit else (face.template.width, face.template.height)
+
+    first = trim(items[0].front)
+    doc = PdfDocument((first[0] + 2 * b, first[1] + 2 * b), title, subject=f"{preset.name}", lang=lang,
                       colours=colours)
     for item in items:
         for _, face in sides(item, preset):
-            t = face.template
-            doc.set_page_size((t.width + 2 * b, t.height + 2 * b))
-            doc.set_boxes((b, b, b + t.width, b + t.height), b)
-            doc.draw([_place(face, b, b, b, False)])
+            w, h = trim(face)
+            doc.set_page_size((w + 2 * b, h + 2 * b))
+            doc.set_boxes((b, b, b + w, b + h), b)
+            doc.draw([fitted_face(face, fits.get(_key(face)), b, b, (b, b, b, b))])
             doc.end_page()
     return doc.finish()
 
 
-def face_png(face: Face, preset: ShopPreset) -> bytes:
+def face_png(face: Face, preset: ShopPreset, fit: Fitted | None = None) -> bytes:
     """One side at the preset's exact pixel size: the page is made exactly that
     many pixels at the preset's resolution, the bleed taking up the rounding."""
-    from cardkit.printing import _place
+    return exact_png(face, preset.bleed, preset.ppi, fit)
+
+
+def exact_png(face: Face, bleed: float, ppi: int, fit: Fitted | None = None) -> bytes:
+    """``face`` with ``bleed`` as an sRGB-tagged PNG of exactly (trim + 2 x
+    bleed) x ``ppi`` pixels, rounded to the nearest (the size a print service
+    computes; ``build png`` and ``build shop`` both write it); ``fit``: on
+    its product's trim."""
     from cardkit.render.images import rasterize_exact, srgb_png_bytes
 
-    t = face.template
-    px = preset.pixels(t.width, t.height)
-    page_w, page_h = (v * INCH / preset.ppi for v in px)
-    bx, by = (page_w - t.width) / 2, (page_h - t.height) / 2
+    w, h = (fit.width, fit.height) if fit else (face.template.width, face.template.height)
+    px = (round((w + 2 * bleed) * ppi / INCH), round((h + 2 * bleed) * ppi / INCH))
+    page_w, page_h = (v * INCH / ppi for v in px)
+    bx, by = (page_w - w) / 2, (page_h - h) / 2
     doc = PdfDocument((page_w, page_h), face.id)
-    doc.set_boxes((bx, by, bx + t.width, by + t.height), min(bx, by))
-    doc.draw([_place(face, bx, by, (bx, by, bx, by), False)])
+    doc.set_boxes((bx, by, bx + w, by + h), min(bx, by))
+    doc.draw([fitted_face(face, fit, bx, by, (bx, by, bx, by))])
     doc.end_page()
-    return srgb_png_bytes(rasterize_exact(doc.finish(), px, preset.ppi), preset.ppi)
+    return srgb_png_bytes(rasterize_exact(doc.finish(), px, ppi), ppi)
 
 
 def _safe(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in text.replace(":", "_").replace("#", "-"))
 
 
-def check_sizes(items: list[PrintItem], preset: ShopPreset) -> None:
-    """Every card size the service does not print, one line each."""
+def check_sizes(items: list[PrintItem], preset: ShopPreset, mode: FitMode = "none") -> dict[tuple[float, float], Fitted]:
+    """How each card size goes to the service with ``--fit mode``; every size
+    it cannot take is B011, one line each."""
     issues: dict[str, Issue] = {}
+    fits: dict[tuple[float, float], Fitted] = {}
     for item in items:
+        key = _key(item.front)
+        if key in fits:
+            continue
         t = item.front.template
-        why = preset.check_size(t.width, t.height)
-        if why and why not in issues:
-            issues[why] = Issue("B011", f"{why} (card {item.front.card}): use --preset generic or a size it prints")
+        fit = preset.fit(t.width, t.height, mode)
+        if isinstance(fit, str):
+            if fit not in issues:
+                hint = "use --fit scale or --fit pad, --preset generic or a size it prints" if mode == "none" \
+                    else "use --preset generic or a size it prints"
+                issues[fit] = Issue("B011", f"{fit} (card {item.front.card}): {hint}")
+            continue
+        fits[key] = fit
     if issues:
         raise CardkitError(list(issues.values()))
+    return fits
 
 
 def build_shop(root: Path, card_set: CardSet, locale: str, preset: ShopPreset, out_dir: Path | None = None,
-               colours: ColourOptions = RGB_OUTPUT) -> ShopResult:
-    """Write the preset's files to ``output/shop/<preset>/<set>-<locale>/``;
-    ``colours`` applies to the PDFs (PDF/X-1a in CMYK); the PNGs stay sRGB,
-    as the services that take PNGs ask."""
+               colours: ColourOptions = RGB_OUTPUT, fit: FitMode = "none") -> ShopResult:
+    """Write the preset's files to ``output/shop/<preset>/<set>-<locale>/``
+    (``-cmyk`` added for CMYK PDFs); ``colours`` applies to the PDFs (PDF/X-1a
+    in CMYK); the PNGs stay sRGB, as the services that take PNGs ask.
+    ``fit`` maps a card size the service does not print to its nearest
+    product (:meth:`ShopPreset.fit`); a line per card size says what was done."""
     from cardkit.printing import printable_set
 
+    if fit not in FIT_MODES:
+        raise CardkitError(f"unknown --fit '{fit}' (use {', '.join(FIT_MODES)})", code="B014")
     items, extras, warnings = printable_set(root, card_set, locale)
     all_items = items + extras
-    check_sizes(all_items, preset)
-    folder = out_dir or root / "output" / "shop" / preset.name / f"{card_set.id}-{locale}"
+    fits = check_sizes(all_items, preset, fit)
+    # a CMYK run has its own folder: it must not overwrite the RGB run's files
+    cmyk_pdf = colours.space == "cmyk" and "pdf" in preset.outputs
+    folder = out_dir or root / "output" / "shop" / preset.name / (
+        f"{card_set.id}-{locale}" + ("-cmyk" if cmyk_pdf else ""))
     result = ShopResult(folder, cards=len(all_items), warnings=warnings)
+    if preset.sizes is not None:
+        result.notes += [f.describe(preset.title) for f in fits.values()]
+    if colours.space == "cmyk" and "pdf" not in preset.outputs:
+        result.notes.append(f"{preset.title} takes sRGB PNG files only: --colour cmyk does not apply, the files are RGB")
     if "pdf" in preset.outputs:
         groups: dict[str, list[PrintItem]] = {}
         for it in all_items:
@@ -109,7 +165,7 @@ def build_shop(root: Path, card_set: CardSet, locale: str, preset: ShopPreset, o
             name = f"{card_set.id}-{locale}" + (f"-{_safe(deck)}" if deck else "") + ".pdf"
             path = folder / name
             atomic_write_bytes(path, card_pages_pdf(its, preset, f"{card_set.id} {locale} {deck}".strip(), locale,
-                                                     colours))
+                                                     colours, fits))
             result.pdfs.append(path)
     if "png" in preset.outputs:
         rendered: dict[str, bytes] = {}
@@ -117,7 +173,7 @@ def build_shop(root: Path, card_set: CardSet, locale: str, preset: ShopPreset, o
             for side, face in sides(it, preset):
                 data = rendered.get(face.id)
                 if data is None:
-                    data = rendered[face.id] = face_png(face, preset)
+                    data = rendered[face.id] = face_png(face, preset, fits.get(_key(face)))
                 rel = preset.png_name.format(set=card_set.id, locale=locale, deck=_safe(it.deck), n=n, side=side,
                                              face=_safe(face.id))
                 path = folder / rel

@@ -198,6 +198,8 @@ class PdfDocument:
             self.canvas.setBleedBox((0, 0, w, h))
         self._boxed = False
         self.canvas.showPage()
+        # reportlab keeps a box for the pages after it: each page's boxes come from its own content
+        self.canvas._trimBox = self.canvas._bleedBox = None
         self.pages += 1
         if self._recorded is not None:
             self._page_stream_filters()
@@ -294,6 +296,8 @@ class PdfDocument:
             c.translate(op.dx, op.dy)
             if op.rotate:
                 c.rotate(op.rotate)
+            if op.scale != 1.0:
+                c.scale(op.scale, op.scale)
             if op.clip:
                 x, y, w, h = op.clip
                 p = c.beginPath()

@@ -22,7 +22,7 @@ def _error_lines(err: str) -> list[str]:
 
 def test_bad_sheet_options_are_all_reported_before_anything_is_built(tmp_path: Path, cli):
     root = three_size_project(tmp_path / "game")
-    result = cli("build", "pdf", "--root", str(root), "--layout", "zigzag", "--margin", "30mm", "--paper", "a3",
+    result = cli("build", "pdf", "--root", str(root), "--layout", "zigzag", "--margin", "30mm", "--paper", "a2",
                  "--duplex", "sideways", "--bleed", "12mm")
     assert result.code == 1
     codes = sorted(ln.split("error[")[1][:4] for ln in _error_lines(result.err))
@@ -41,7 +41,9 @@ def test_layout_and_margin_options_name_the_file(tmp_path: Path, cli):
         trim = [float(v) * 25.4 / 72 for v in page.trimbox]
         bleed = trim[0] - float(page.bleedbox.left) * 25.4 / 72
         assert bleed > 0
-        assert min(trim[0], trim[1], 215.9 - trim[2], 279.4 - trim[3]) >= 6 + bleed - 0.01
+        pw, ph = (float(v) * 25.4 / 72 for v in (page.mediabox.width, page.mediabox.height))
+        assert {round(pw, 1), round(ph, 1)} == {215.9, 279.4}  # Letter, either way round
+        assert min(trim[0], trim[1], pw - trim[2], ph - trim[3]) >= 6 + bleed - 0.01
 
 
 def test_an_unknown_size_name_is_located(tmp_path: Path, cli):

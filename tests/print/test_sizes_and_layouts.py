@@ -75,15 +75,16 @@ def test_every_back_is_behind_its_front(sizes_project, tmp_path, paper, layout, 
                      out=tmp_path / "s.pdf").path
     reader = PdfReader(path)
     pages = _pages(path)
-    page_w, page_h = float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height)
     seen: dict[str, int] = {}
     for i in range(len(pages) - 1):
         fronts = [f for f in pages[i] if f[1] == "front"]
         if not fronts:
             continue
+        # (each size's sheets take the orientation that holds more of its cards)
+        page_w, page_h = float(reader.pages[i].mediabox.width), float(reader.pages[i].mediabox.height)
         backs = pages[i + 1]
         assert all(f[1] == "back" for f in backs) and len(backs) == len(fronts)
-        if duplex == "long-edge":
+        if (duplex == "long-edge") == (page_w <= page_h):  # the flip turns the paper about its long or short side
             mirrored = [(n, "back", page_w - x, y) for n, _, x, y in fronts]
         else:
             mirrored = [(n, "back", x, page_h - y) for n, _, x, y in fronts]
@@ -102,12 +103,12 @@ def test_gutterfold_backs_mirror_their_fronts_about_the_fold(sizes_project, tmp_
     path = build_pdf(sizes_project, _card_set(sizes_project), "en", paper=paper, layout="gutterfold",
                      out=tmp_path / "g.pdf").path
     reader = PdfReader(path)
-    page_w, page_h = float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height)
     seen = card_pages = 0
     for i, frames in enumerate(_pages(path)):
         fronts = [f for f in frames if f[1] == "front"]
         if not fronts:
             continue
+        page_w, page_h = float(reader.pages[i].mediabox.width), float(reader.pages[i].mediabox.height)
         card_pages += 1
         about_x = [(n, "back", page_w - x, y) for n, _, x, y in fronts]  # a vertical fold at the middle
         about_y = [(n, "back", x, page_h - y) for n, _, x, y in fronts]  # a horizontal one
@@ -230,7 +231,8 @@ def test_nine_poker_cards_a_page_on_shared_cut_lines(poker_game, tmp_path, paper
 
 def test_poker_gutterfold_backs_mirror_fronts(poker_game, tmp_path):
     card_set = load_project(poker_game).card_set("poker")
-    path = build_pdf(poker_game, card_set, "en", layout="gutterfold", out=tmp_path / "g.pdf").path
+    path = build_pdf(poker_game, card_set, "en", layout="gutterfold", out=tmp_path / "g.pdf",
+                     orientation="portrait").path
     doc = pdfium.PdfDocument(str(path))
     page_w = doc[1].get_width()
     frames = _poker_frames(doc[1])
