@@ -51,8 +51,9 @@ _HANGUL = {
     "title": ("NanumGothic-Bold", "NotoSans-Bold"),
     "body": ("NanumGothic", "NotoSans"),
     "bold": ("NanumGothic-Bold", "NotoSans-Bold"),
-    # Hangul has no italic: emphasis falls back to bold
-    "italic": ("NanumGothic-Bold", "NotoSans-Italic"),
+    # Hangul has no italic: the regular face stands in (bold would make a flavour text louder
+    # than the rules beside it); bold italic stays bold
+    "italic": ("NanumGothic", "NotoSans-Italic"),
     "bolditalic": ("NanumGothic-Bold", "NotoSans-BoldItalic"),
     "number": ("NotoSans-Bold",),
 }

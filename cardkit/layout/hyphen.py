@@ -10,6 +10,17 @@
 * Compound seams: where a language's word list (``hyphenation/<lang>.txt``)
   names a part found inside a word (*Prometium-säiliö*, *tutka-pinon*), the
   seam before it is preferred to any syllable.
+* For a pyphen language, compound seams are also read from the dictionary
+  itself: LibreOffice's two-level dictionaries (German's ``hyph_de_*.dic``)
+  list, before their ``NEXTLEVEL`` line, some 57,000 compounds and stems with
+  their seams (pyphen merges both levels and so loses the difference).  Their
+  parts of four or more letters form a lexicon, and :func:`seam_ranks` scores
+  each syllable point by how many of its sides are lexicon words: the head
+  ends with one (after an optional linking element, German *-s-*, *-en-*, ...),
+  the tail starts with one.  *Flammenwerfer|angriff* scores 2,
+  *Flammenwerferan|griff* 1 (no word ends the head), *Flam|menwerfer...* 0;
+  the breaker tries higher ranks first.  A language whose dictionary has no
+  such level ranks no seams, so its breaks are unchanged.
 * No syllable break leaves fewer than :data:`MIN_LEFT` letters before it or
   :data:`MIN_RIGHT` after it (no *Laumanher-ra*).
 * English, the source language, breaks only at soft and real hyphens, as it
@@ -28,6 +39,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 SOFT_HYPHEN = "\u00ad"
@@ -126,6 +138,88 @@ def has_syllables(locale: str) -> bool:
     return lang == "fi" or _dictionary(lang) is not None
 
 
+# linking elements (Fugenelemente) a compound's head may end with after its last word
+_LINKS: dict[str, tuple[str, ...]] = {"de": ("s", "es", "n", "en", "e", "er", "ns"),
+                                      "nl": ("s", "en", "e")}
+MIN_PART = 4  # letters of a lexicon part (shorter ones, "an", "ein", match almost anywhere)
+
+
+@functools.lru_cache(maxsize=16)
+def _lexicon(lang: str) -> frozenset[str]:
+    """Word parts of a pyphen dictionary's compound level (empty without one)."""
+    import pyphen
+
+    if lang in NO_SYLLABLES or lang == "fi":
+        return frozenset()
+    name = pyphen.language_fallback(lang)
+    if not name:
+        return frozenset()
+    raw = Path(pyphen.LANGUAGES[name]).read_bytes()
+    first, _, body = raw.partition(b"\n")
+    encoding = first.decode("ascii", "replace").strip()
+    try:
+        text = body.decode("cp1251" if encoding.lower() == "microsoft-cp1251" else encoding)
+    except (LookupError, UnicodeDecodeError):
+        return frozenset()
+    if "\nNEXTLEVEL" not in "\n" + text:
+        return frozenset()
+    parts: set[str] = set()
+    for line in text.split("\n"):
+        line = line.strip()
+        if line == "NEXTLEVEL":
+            break
+        # a level-one entry is a word with its seams as digits ("flammen1werfer"); keywords
+        # (COMPOUNDLEFTHYPHENMIN 2), word-edge patterns (".ab1"), alternatives ("/") are no words
+        if not line or not line[0].isalpha() or " " in line or "/" in line or "." in line or line.isupper():
+            continue
+        pieces = [p for p in re.split(r"\d", line) if p]
+        for piece in pieces + ["".join(pieces)]:
+            if len(piece) >= MIN_PART and piece.isalpha():
+                parts.add(piece.lower())
+    return frozenset(parts)
+
+
+def _ends_with_part(head: str, lexicon: frozenset[str], links: tuple[str, ...]) -> bool:
+    for link in ("",) + links:
+        if not head.endswith(link):
+            continue
+        core = head[: len(head) - len(link)]
+        if any(core[-k:] in lexicon for k in range(MIN_PART, len(core) + 1)):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _ranks(word: str, lang: str) -> tuple[tuple[int, int], ...]:
+    if lang == "fi":
+        return tuple((p, 2) for p in compound_seams(word, lang))
+    listed = set(compound_seams(word, lang))
+    lexicon = _lexicon(lang)
+    dic = _dictionary(lang)
+    if dic is None or not (lexicon or listed):
+        return ()
+    w = word.lower()
+    links = _LINKS.get(lang, ())
+    out = []
+    for p in sorted(set(dic.positions(word)) | listed):
+        rank = 2 if p in listed else (int(_ends_with_part(w[:p], lexicon, links))
+                                      + int(any(w[p:p + k] in lexicon for k in range(MIN_PART, len(w) - p + 1))))
+        if rank:
+            out.append((int(p), rank))
+    return tuple(out)
+
+
+def seam_ranks(word: str, locale: str) -> dict[int, int]:
+    """Compound-seam rank of the break points of ``word`` (letters only) that
+    look like seams: 2 when the parts on both sides are words (or a word list
+    names the part), 1 when one side is; points not listed are plain syllables.
+
+    >>> seam_ranks("Flammenwerferangriff", "de")
+    {7: 2, 13: 2, 15: 1}
+    """
+    return dict(_ranks(word, locale.split("_")[0]))
+
+
 def syllable_breaks(word: str, locale: str) -> list[int]:
     """Syllable break indices of a word of letters, by the language's rules or dictionary."""
     lang = locale.split("_")[0]
@@ -157,11 +251,13 @@ def break_points(word: str, locale: str, syllables: bool = True) -> list[int]:
     return sorted(p for p in points if 0 < p < len(word))
 
 
-def seam_points(word: str, locale: str) -> set[int]:
-    """The break points of ``word`` that are compound seams (preferred to syllables)."""
+def seam_points(word: str, locale: str) -> dict[int, int]:
+    """The break points of ``word`` that are compound seams, with their rank
+    (:func:`seam_ranks`; higher ranks are tried first, all before syllables)."""
     plain_to_orig = [i for i, ch in enumerate(word) if ch != SOFT_HYPHEN]
     plain = "".join(word[i] for i in plain_to_orig)
-    return {plain_to_orig[start + b] for start, part in _letter_runs(plain) for b in compound_seams(part, locale)}
+    return {plain_to_orig[start + b]: r for start, part in _letter_runs(plain)
+            for b, r in seam_ranks(part, locale).items()}
 
 
 def _letter_runs(text: str) -> list[tuple[int, str]]:

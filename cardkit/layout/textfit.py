@@ -216,13 +216,18 @@ class _Breaker:
             return False
         # titles and names keep their syllables together unless the word is wider than a line
         name = self.name and lang not in NOUN_CAPITALS
-        syllables = (self.style.hyphenates and not name) or self.measure(text, role) > self.width + 1e-6
+        wider = self.measure(text, role) > self.width + 1e-6
+        # a word holding a soft hyphen breaks only there (as CSS Text 3 says), unless it is
+        # wider than a whole line: the translator has marked where it may break
+        syllables = ((self.style.hyphenates and not name) or wider) and (SOFT_HYPHEN not in text or wider)
         points = break_points(text, self.style.locale, syllables)
-        # prefer the translator's soft hyphens and real hyphens, then compound seams, to syllables
+        # prefer the translator's soft hyphens and real hyphens, then compound seams (the
+        # higher ranked first), to syllables
         explicit = [p for p in points if text[p - 1] in "-\u2010\u2013" or (p < len(text) and text[p] == SOFT_HYPHEN)]
-        seams = (seam_points(text, self.style.locale) & set(points)) - set(explicit) if syllables else set()
-        ordered = (sorted(explicit, reverse=True) + sorted(seams, reverse=True)
-                   + sorted(set(points) - set(explicit) - seams, reverse=True))
+        ranks = seam_points(text, self.style.locale) if syllables else {}
+        seams = [p for p in points if p in ranks and p not in explicit]
+        ordered = (sorted(explicit, reverse=True) + sorted(seams, key=lambda p: (-ranks[p], -p))
+                   + sorted(set(points) - set(explicit) - set(seams), reverse=True))
         for p in ordered:
             head, tail = split_at(text, p)
             hw = self.measure(head, role)
