@@ -4,13 +4,16 @@ PNGs, a print shop's files or Tabletop Simulator sheets."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.cli.app import build_app
 from cardkit.cli.common import SET_HELP, RootOpt, _clean_project, _Progress, _set_id, allow_out
+
+if TYPE_CHECKING:
+    from cardkit.strings.localize import Localizer
 
 
 # untranslated strings print in English: the build reports them as coverage, not as errors
@@ -21,6 +24,24 @@ def _echo_warnings(warnings: list[Issue]) -> None:
     """A build's warnings on stderr, one line each (the pseudo-locale's strings printed in English, W030)."""
     for warning in warnings:
         typer.echo(warning.format(), err=True)
+
+
+def _summary_localizer(root: Path, locale: str) -> "Localizer":
+    """The build summary's language.  A locale the project translates but cardkit's own interface does
+    not (German cards in an outside project: cardkit ships fi and ko) gets the summary in English and
+    one W031 line, and its PDFs are built; a locale nobody translates is L005 before anything is written."""
+    from cardkit.i18n.catalogs import project_locales
+    from cardkit.strings.localize import Localizer
+
+    try:
+        return Localizer(root, locale)
+    except CardkitError as exc:
+        if [i.code for i in exc.issues] != ["L005"] or locale not in project_locales(root):
+            raise
+        _echo_warnings([Issue("W031", f"cardkit's interface has no '{locale}' catalog: the build summary is in "
+                                      f"English; the '{locale}' PDFs are built (cardkit l10n init --locale {locale} in "
+                                      "the cardkit repository adds one)", severity=Severity.WARNING)])
+        return Localizer(root, "en")
 
 
 def _parse_bleed(bleed: str | None) -> float | None:
@@ -147,7 +168,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     margin_pt = _parse_margin(margin)
     colours = _colours(colour, ink_limit)
     project = _clean_project(root)
-    summary_loc = Localizer(root, locale)  # an unknown locale fails here, before anything is written
+    summary_loc = _summary_localizer(root, locale)  # an unknown locale fails here, before anything is written
     from cardkit.plugins import engine_for, plugin_for
 
     for ls in project.sets.values():  # an engine the summary cannot drive (G032) stops the build before any PDF
