@@ -40,7 +40,7 @@ MARKUP_RE = re.compile(rf"\[({ICON_NAME})\]|<(/?)(b|i)>")
 # escapes typed as two characters (\n, \t, \u2014) where a PO file or a spreadsheet was not decoded
 RAW_MARKUP_RE = re.compile(
     r"\[\[[^\[\]\n]{1,80}\]\]"  # [[Trait]]
-    r"|\[[^\[\]\s][^\[\]\n]{0,80}\]"  # [Action], [auto fail], [skul]
+    r"|\[[^\[\]\s][^\[\]\n]{0,80}\]"  # [Trait], [auto fail], [skul]
     r"|</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>\n]{0,200})?/?>"  # <cite>, </u>, <br/>, <span class="x">
     r"|&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"  # &amp; &#8212; &#x2014;
     r"|\\(?:u[0-9A-Fa-f]{4}|[nrt\"'\\])")  # \n \t \" \\ \u2014

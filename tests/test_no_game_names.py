@@ -48,6 +48,10 @@ ALLOWED = (
     ("cardkit/preview.py", "event", "stop_event="),
     ("cardkit/preview.py", "event", "threading.Event"),
     ("cardkit/preview.py", "location", "location.search"),
+    ("cardkit/preview.py", "event", "selectors.EVENT_READ"),
+    # Babel's ``Message.locations`` API; XLIFF's <context-group purpose="location"> (translate-toolkit)
+    ("cardkit/i18n/importer.py", "locations", "e.locations"),
+    ("cardkit/i18n/importer.py", "location", '"purpose"'),
 )
 
 # English words that are also kind names of a bundled set, in their generic sense:
@@ -55,12 +59,18 @@ ALLOWED = (
 # ``cardkit rules scenario`` runs (the protocol's Scenarios hook).
 GENERIC_WORDS = {"setup", "setups", "scenario", "scenarios"}
 GENERIC_WORD_PLACES = ("cardkit/playtest/", "cardkit/cli/", "cardkit/rules/", "schemas/")
+# the research ecosystems' word (OpenSpiel's ``_apply_action``, PettingZoo's action spaces) in their adapters
+# and in the protocol's optional hook for them
+ECOSYSTEM_WORDS = {"action", "actions"}
+ECOSYSTEM_WORD_PLACES = ("cardkit/interop/", "cardkit/rules/protocol.py")
 
 
 def allowed(rel: str, word: str, line: str) -> bool:
     if rel in PENDING:
         return True
     if word.lower() in GENERIC_WORDS and rel.startswith(GENERIC_WORD_PLACES):
+        return True
+    if word.lower() in ECOSYSTEM_WORDS and rel.startswith(ECOSYSTEM_WORD_PLACES):
         return True
     return any(rel == f and word.lower() == w and frag in line for f, w, frag in ALLOWED)
 

@@ -479,8 +479,8 @@ def compare_numbers(source: str, translation: str, g: Glossary) -> tuple[list[Nu
 
     The glossary's number words stand for the source's digits first (Korean
     하나 for "1 horror from a monster"); only when a digit of the translation
-    is then left unexplained (a digit changed: "a Space Marine and 1
-    Genestealer" as 한 명 ... 2마리) do the words go to the article first."""
+    is then left unexplained (a digit changed: "a knight and 1 dragon" as
+    한 명 ... 2마리) do the words go to the article first."""
     missing, extra = _compare_numbers(source, translation, g, words_first=True)
     if extra:
         return _compare_numbers(source, translation, g, words_first=False)

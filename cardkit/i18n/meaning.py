@@ -428,7 +428,7 @@ def check_plural_forms(entries: list[Entry], g: Glossary) -> list[Finding]:
 MIN_LENGTH = 40  # characters of English (markup aside) below which length says little (labels, names)
 MIN_SAMPLE = 20  # strings of a locale needed to take its own median ratio
 # Translation length over English length (markup aside, English of MIN_LENGTH characters or more) in the
-# bundled catalogs, 2026-12-02 (Death Angel, Deep Strike, Tidelights): fi median 1.10, lowest 0.78 (0.70
+# bundled catalogs, 2026-12-02 (the three bundled sets): fi median 1.10, lowest 0.78 (0.70
 # of the median); ko median 0.54, lowest 0.28 (0.52 of the median: Korean labels are terse).  A translation
 # below SHORT_FACTOR of its locale's median is reported: 0.6 for fi, 0.45 for ko (each 85 % of the lowest
 # relative ratio there, no false alarm), DEFAULT_SHORT_FACTOR for a language without bundled catalogs.

@@ -1,13 +1,12 @@
 """Any cardkit engine as an OpenSpiel game (``pip install 'cardkit[rl]'``).
 
->>> import pyspiel
->>> from cardkit.interop.openspiel import load
->>> game = load(".", "death-angel", players=1)  # the project folder, the set, the player count
->>> game.get_type().utility == pyspiel.GameType.Utility.IDENTICAL, game.num_players()
-(True, 1)
->>> state = game.new_initial_state()
->>> state.is_chance_node(), len(state.chance_outcomes())  # the deal
-(True, 1024)
+Loading one (``tests/interop`` runs ``random_sim_test`` on every bundled engine)::
+
+    import pyspiel
+    from cardkit.interop.openspiel import load
+
+    game = load("path/to/project", "my-set", players=2)  # the project folder, the set, the player count
+    pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
 
 A cardkit game becomes a sequential OpenSpiel game with explicit chance: the deal is the first chance
 node (one of :data:`~cardkit.interop.table.DEAL_SEEDS` equally likely seeds), an engine's chance

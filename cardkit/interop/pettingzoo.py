@@ -1,16 +1,13 @@
 """Any cardkit engine as a PettingZoo AEC environment (``pip install 'cardkit[rl]'``).
 
->>> from cardkit.interop.pettingzoo import env
->>> e = env(".", "death-angel", players=2)  # the project folder, the set, the player count
->>> e.reset(seed=1)
->>> returns = {}
->>> for agent in e.agent_iter():
-...     obs, reward, terminated, truncated, info = e.last()
-...     returns[agent] = returns.get(agent, 0.0) + reward
-...     action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
-...     e.step(action)
->>> sorted(returns), len(set(returns.values()))  # a co-operative game: one shared return, +1 or -1
-(['player_0', 'player_1'], 1)
+A play loop (``docs/engines.md``, section 7, runs one on the example game)::
+
+    e = env("path/to/project", "my-set", players=2)  # the project folder, the set, the player count
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
 
 Agents are ``player_0`` ... ``player_{n-1}`` (the engine's seats).  An observation is a dict of
 ``observation`` (the table's vector, :mod:`cardkit.interop.table`) and ``action_mask`` (1 for each

@@ -1,5 +1,5 @@
 """What both research adapters read from an engine: a fixed action space, an observation as numbers,
-returns from the declared outcome, and the deal as a chance event.
+returns from the declared outcome, and the deal as a chance node.
 
 An engine that declares :class:`~cardkit.rules.protocol.Actions` gets a stable action space: action
 ``k`` is always the option text ``action_texts[k]``.  Without it the action space is a generic *index
@@ -16,9 +16,9 @@ observation is a hashed bag of the words and word pairs of ``information_state(s
 
 Returns follow the declared outcome: a won/lost game gives +1 a win, -1 a loss, 0 a draw; a scored
 game gives the seat's score (a co-operative game's seats all get the shared one).  A game stopped at
-the decision limit is a truncation with returns 0.  The deal is a chance event over
+the decision limit is a truncation with returns 0.  The deal is a chance node over
 :data:`DEAL_SEEDS` equally likely seeds (the engine's ``new_state(seed)``); chance decisions of an
-engine with explicit chance are chance events with their listed probabilities.
+engine with explicit chance are chance nodes with their listed probabilities.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from cardkit.rules.protocol import (CHANCE, Actions, Cooperation, End, Engine, E
 __all__ = ["DEAL_SEEDS", "MAX_DECISIONS", "OBSERVATION_SIZE", "PROBE_GAMES", "Table", "hashed_observation",
            "open_table"]
 
-#: the deal: a chance event over this many equally likely seeds
+#: the deal: a chance node over this many equally likely seeds
 DEAL_SEEDS = 1024
 #: the generic observation's length
 OBSERVATION_SIZE = 256

@@ -143,7 +143,7 @@ class ConfidenceSequence:
 
 
 def ever_excludes(xs: Sequence[float], m: float, alpha: float = 0.05) -> bool:
-    """Whether the confidence sequence of ``xs`` excludes the mean ``m`` at some time: the event whose
+    """Whether the confidence sequence of ``xs`` excludes the mean ``m`` at some time: the outcome whose
     probability, for the true mean, is at most ``alpha`` whatever the stopping rule."""
     return _replay(xs, m, alpha).out
 

@@ -10,7 +10,7 @@ random stream, never the game's:
   options of one round of playouts share one determinization (common random
   numbers), and with a rollout policy another option than the policy's own is
   played only where its paired difference beats 0 by more than :data:`ANCHOR`
-  standard errors (Death Angel solo: ``flat-mc:6`` won 16 of 100 games where
+  standard errors (a bundled co-operative game solo: ``flat-mc:6`` won 16 of 100 games where
   ``mcts`` won 10; docs/search-agent.md).
 * ``mcts[:N]``: information-set Monte Carlo tree search over determinizations
   (single-observer IS-MCTS, Cowling, Powley and Whitehouse 2012): every
@@ -102,7 +102,7 @@ PLAYOUT_LIMIT = 20_000
 #: that the options are compared on the same imagined worlds (common random numbers)
 WORLDS = 8
 #: with a rollout policy, IS-MCTS leaves the policy's choice only for an option whose mean value
-#: beats the policy's by more than this many standard errors (Death Angel solo, 50 games: 0 won
+#: beats the policy's by more than this many standard errors (a bundled game solo, 50 games: 0 won
 #: without it, 5 with it; docs/search-agent.md)
 ANCHOR = 1.0
 #: the largest budgets a name may ask for
