@@ -358,35 +358,30 @@ def _fit_sheet_texts(items: list[Any], loc: Any, locale: str, report: CheckRepor
 
 def _fit_team_markers(card_set: Any, loc: Any, locale: str, report: CheckReport) -> None:
     """The team names of the set manifest as the token page prints them, one
-    across each team's marker (no shrinking): T950 on a name wider than the
-    marker's white ring."""
-    from cardkit.layout.units import MM
-    from cardkit.printing import team_name_room
+    across each team's marker, shrunk as far as the printer shrinks them
+    (:func:`cardkit.printing.disc_text_fit`): T950 on a name wider than the
+    marker's white ring even at its minimum size (the build's P010)."""
+    from cardkit.printing import DiscText, token_page_fits
 
-    book = FontBook()
-    for team in card_set.teams:
-        msgctxt = f"set.teams.{team.id}.name"
-        name = loc.card(msgctxt)
-        width, room = team_name_room(book, locale, name)
-        if width > room:
-            file, line = loc.where(msgctxt)
+    for t in token_page_fits(FontBook(), card_set, loc):
+        if t.fit.kind is DiscText.TEAM_NAME and not t.fit.ok:
+            file, line = loc.where(t.key)
             report.findings.append(Finding(
-                "T950", Severity.ERROR, locale, card_set.id, msgctxt, file, line,
-                f"token page, team marker: '{name}' is {width / MM:.1f} mm wide, the marker's ring "
-                f"{room / MM:.1f} mm"))
+                "T950", Severity.ERROR, locale, card_set.id, t.key, file, line,
+                f"token page, team marker: {t.fit.describe()}"))
 
 
 def _fit_token_page_and_footers(items: list[Any], card_set: Any, loc: Any, locale: str, report: CheckReport) -> None:
-    """The token page's own interface strings as it prints them, without
-    shrinking: each token's label and the team markers' label (``tokens.team``)
-    across their disc, the heading and ``tokens.cut`` between the page's margins;
+    """The token page's own interface strings as it prints them: each token's
+    label and the team markers' label (``tokens.team``) across their disc, shrunk
+    as the printer shrinks them (:func:`cardkit.printing.disc_text_fit`), the heading and ``tokens.cut`` between the page's margins;
     and ``set.title`` in the page footers (A4, as cardkit build prints them),
     which shrink to 4 pt and are then left out.  T950 on each string's own
     entry, once (the interface strings are shared by every set)."""
     from cardkit.layout.sheet import plan_sheet
     from cardkit.layout.units import MM
     from cardkit.printing import (
-        LANGUAGE_NAMES, game_tokens, footer_place, size_groups, token_label_keys, token_label_room, token_line_room)
+        LANGUAGE_NAMES, DiscText, footer_place, game_tokens, size_groups, token_line_room, token_page_fits)
 
     book = FontBook()
     done = {(f.locale, f.set, f.msgctxt, f.check) for f in report.findings}
@@ -412,18 +407,13 @@ def _fit_token_page_and_footers(items: list[Any], card_set: Any, loc: Any, local
     tokens = game_tokens(card_set, loc)
     if not sheets or (not tokens and not card_set.teams):
         return
-    keys = token_label_keys(card_set, loc)
-    for token in tokens:
-        width, room = token_label_room(book, locale, token.label)
-        if width > room and token.label in keys:
-            add(keys[token.label], f"token page, token label: '{token.label}' is {width / MM:.1f} mm wide, the "
-                                   f"token {room / MM:.1f} mm along its baseline")
-    if card_set.teams and "tokens.team" in loc.set_ui:
-        label = loc.ui("tokens.team")
-        width, room = token_label_room(book, locale, label, team=True)
-        if width > room:
-            add("tokens.team", f"token page, team marker: the label '{label}' is {width / MM:.1f} mm wide, the "
-                               f"marker's ring {room / MM:.1f} mm along its baseline")
+    for t in token_page_fits(book, card_set, loc):  # the printer's own fit (the build's P010)
+        if t.fit.ok or not t.key.startswith("ui:"):
+            continue
+        if t.fit.kind is DiscText.TOKEN_LABEL:
+            add(t.key[3:], f"token page, token label: {t.fit.describe()}")
+        elif t.fit.kind is DiscText.TEAM_LABEL:
+            add(t.key[3:], f"token page, team marker: the label {t.fit.describe()}")
     heading = loc.ui("tokens.title") if "tokens.title" in loc.set_ui else title
     for key, text, is_heading in (("tokens.title", heading, True), ("tokens.cut", loc.ui("tokens.cut"), False)):
         width, room = token_line_room(book, locale, text, sheets[0], is_heading)
