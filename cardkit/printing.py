@@ -531,6 +531,11 @@ def token_page_fits(book: FontBook, card_set: CardSet, loc: Localizer) -> list[T
     return list(out.values())
 
 
+def _shown(key: str) -> str:
+    """A string's key as a message names it: its msgctxt (``tokens.support``, not ``ui:tokens.support``)."""
+    return key[3:] if key.startswith("ui:") else key
+
+
 def token_page_strings(root: Path, card_set: CardSet, loc: Localizer, book: FontBook
                        ) -> tuple[Localizer, list[Issue], list[Issue]]:
     """The token page's fit rule for a build, as :func:`printable_set` has it
@@ -547,16 +552,16 @@ def token_page_strings(root: Path, card_set: CardSet, loc: Localizer, book: Font
         for t in bad:
             if t.key:
                 file, line = where[t.key]
-                warnings.append(Issue("W030", f"{t.key} ({loc.locale}) prints in English on the token page, "
+                warnings.append(Issue("W030", f"{_shown(t.key)} ({loc.locale}) prints in English on the token page, "
                                       f"{t.fit.kind.value}: the pseudo text {t.fit.describe()}", file=file,
                                       line=line, column=1, severity=Severity.WARNING))
-        printed = loc.without(t.key for t in bad if t.key)
+        printed = loc.without([t.key for t in bad if t.key])
         bad = [t for t in token_page_fits(book, card_set, printed) if not t.fit.ok]
         loc = printed
     errors = []
     for t in bad:
         file, line = where.get(t.key, ("", 0))
-        errors.append(Issue("P010", f"{t.key or t.fit.text} ({loc.locale}) does not fit the token page's "
+        errors.append(Issue("P010", f"{_shown(t.key) or t.fit.text} ({loc.locale}) does not fit the token page's "
                                     f"{t.fit.kind.value}: {t.fit.describe()}", file=file, line=line,
                             column=1 if file else 0))
     return loc, warnings, errors
