@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.sheet import plan_sheet
 from cardkit.layout.units import MM
-from cardkit.printing import TOKEN_LABEL, TOKEN_MARGIN, TOKEN_R, DiscText, disc_text_fit
+from cardkit.printing import TOKEN_LABEL, TOKEN_MARGIN, TOKEN_R, TokenText, token_text_fit
 
 FAR_TOO_WIDE = "Merijalkaväen tukimerkki ja suojapoletti"  # about 2.5 times the token's width at 6 pt
 A_LITTLE_TOO_WIDE = "Tukimerkkejä"  # a little wider than the token at 6 pt, fits at 5.7 pt
@@ -45,14 +45,14 @@ def test_the_rule_shrinks_to_its_minimum_and_no_further():
     book = FontBook()
     role, nominal, _ = TOKEN_LABEL
     wide = book.width(A_LITTLE_TOO_WIDE, book.chain("fi", role), nominal)
-    little = disc_text_fit(book, "fi", A_LITTLE_TOO_WIDE, DiscText.TOKEN_LABEL)
+    little = token_text_fit(book, "fi", A_LITTLE_TOO_WIDE, TokenText.TOKEN_LABEL)
     assert wide > little.room  # too wide at its nominal size ...
     assert little.ok and little.min_size <= little.size < nominal and little.width <= little.room  # ... fits shrunk
     assert book.width(A_LITTLE_TOO_WIDE, book.chain("fi", role), little.size + 0.1) > little.room  # the largest step
-    far = disc_text_fit(book, "fi", FAR_TOO_WIDE, DiscText.TOKEN_LABEL)
+    far = token_text_fit(book, "fi", FAR_TOO_WIDE, TokenText.TOKEN_LABEL)
     assert not far.ok and far.size == far.min_size and far.width > far.room
     assert "at its minimum 4.8pt" in far.describe()
-    short = disc_text_fit(book, "fi", "Tuki", DiscText.TOKEN_LABEL)
+    short = token_text_fit(book, "fi", "Tuki", TokenText.TOKEN_LABEL)
     assert short.ok and short.size == nominal
 
 
@@ -122,3 +122,24 @@ def test_the_pseudo_locale_prints_the_label_in_english_with_a_warning(project: P
     assert len(warned) == 1 and "warning[W030]: tokens.support (qps) prints in English on the token page" in warned[0]
     pdf = project / "output" / "death-angel-qps-a4.pdf"
     assert len(_label_on_pdf(pdf, "Support")) > 0 and _label_on_pdf(pdf, FAR_TOO_WIDE) == []
+
+
+def test_an_instruction_wider_than_the_page_is_refused_as_the_check_reports_it(project: Path, cli):
+    """The token page's cutting instruction is one line between the page's margins
+    (not shrunk): the check's T950 and the build's P010 name the same entry."""
+    path = project / "locales" / "fi" / "LC_MESSAGES" / "ui.po"
+    with path.open("rb") as f:
+        cat = read_po(f, locale="fi")
+    next(m for m in cat if m.context == "tokens.cut").string = "Leikkaa merkit irti ääriviivoja pitkin. " * 5
+    with path.open("wb") as f:
+        write_po(f, cat, width=0)
+    result = cli("l10n", "check", "--root", str(project), "--locale", "fi", "--format", "json")
+    found = [f for f in json.loads(result.out)["findings"] if f["msgctxt"] == "tokens.cut" and f["check"] == "T950"]
+    assert len(found) == 1 and found[0]["message"].startswith("token page, instruction: "), found
+    result = cli("build", "pdf", "--root", str(project), "--set", "death-angel", "--locale", "fi")
+    assert result.code == 1
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"{found[0]['file']}:{found[0]['line']}:1: error[P010]: tokens.cut (fi) does not fit the token page's "
+        "instruction: "), result.err
+    assert "between its margins" in lines[0] and not list(project.glob("output/*.pdf"))
