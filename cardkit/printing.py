@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 
 from cardkit.errors import CardkitError, Issue, Severity
@@ -397,6 +398,7 @@ def game_tokens(card_set: CardSet, loc: Localizer) -> list[Token]:
 TOKEN_R = 11 * MM  # the radius of a token and of a team marker on the token page
 TEAM_RING = 2 * MM  # a team marker's white ring, this far inside its edge
 TEAM_NAME = ("title", 9.0)  # the role and size of the team's name across its marker
+TEAM_NAME_DY = 0.5 * MM  # its baseline, from the marker's centre
 TOKEN_LABEL: tuple[str, float, float] = ("bold", 6, -8.5 * MM)  # a token's label: role, size, baseline from the disc's centre
 TEAM_LABEL: tuple[str, float, float] = ("body", 6, -4 * MM)  # the label under a team's name on its marker (``tokens.team``)
 TOKEN_MARGIN = 18 * MM  # the token page's side margins
@@ -408,20 +410,87 @@ def _chord(radius: float, dy: float) -> float:
     return 2 * max(radius * radius - dy * dy, 0.0) ** 0.5
 
 
-def token_label_room(book: FontBook, locale: str, label: str, team: bool = False) -> tuple[float, float]:
-    """How wide a token's label (``team``: the label of a team marker) prints
-    on its disc, and the room it has: the disc's width along the label's
-    baseline (a team marker's: inside its white ring), in points."""
-    role, size, dy = TEAM_LABEL if team else TOKEN_LABEL
-    radius = TOKEN_R - TEAM_RING if team else TOKEN_R
-    return book.width(label, book.chain(locale, role), size), _chord(radius, dy)
+DISC_MIN_SCALE = 0.8  # a text across a disc shrinks to 80 % at most: 4.8 pt for a 6 pt label, the smallest
+# minimum size the bundled faces give a field
 
 
-def token_line_room(book: FontBook, locale: str, text: str, sheet: Sheet, heading: bool) -> tuple[float, float]:
-    """How wide the token page's heading (else its cutting instruction) prints,
-    and the room between the page's side margins, in points."""
-    role, size = TOKEN_HEADING if heading else TOKEN_CUT
-    return book.width(text, book.chain(locale, role), size), sheet.page_w - 2 * TOKEN_MARGIN
+class TokenText(Enum):
+    """The texts the token page fits: across a disc, a token's label, a team's
+    name across its marker, the label under it (``tokens.team``); one line
+    between the page's margins, its heading and its cutting instruction."""
+    TOKEN_LABEL = "token label"
+    TEAM_NAME = "team name"
+    TEAM_LABEL = "team marker label"
+    HEADING = "heading"
+    INSTRUCTION = "instruction"
+
+
+@dataclass(frozen=True)
+class TokenTextFit:
+    """How one text fits across its disc of the token page: the size it prints
+    at (its nominal size, else the largest size down to ``min_size``, 0.1 pt
+    steps, at which it fits; ``min_size`` when nothing does) and its width
+    there, against the room it has, in points.  The one fit rule of the token
+    page: :func:`token_page` prints at :attr:`size` and refuses what does not
+    fit (P010), ``l10n check`` reports the same (T950)."""
+    kind: TokenText
+    text: str
+    role: str
+    size: float
+    nominal: float
+    min_size: float
+    width: float
+    room: float
+    dy: float  # the baseline, from the disc's centre
+
+    @property
+    def ok(self) -> bool:
+        return self.width <= self.room + 1e-6
+
+    def describe(self) -> str:
+        """``'Lamp' is 20.1 mm wide at its minimum 4.8pt, the token 14.0 mm along its baseline``."""
+        at = f"at {self.size:g}pt" if self.ok or self.min_size == self.nominal else f"at its minimum {self.min_size:g}pt"
+        if self.kind in (TokenText.HEADING, TokenText.INSTRUCTION):
+            return (f"'{self.text}' is {self.width / MM:.1f} mm wide {at}, the page {self.room / MM:.1f} mm "
+                    f"between its margins")
+        where = "the token" if self.kind is TokenText.TOKEN_LABEL else "the marker's ring"
+        return (f"'{self.text}' is {self.width / MM:.1f} mm wide {at}, {where} {self.room / MM:.1f} mm "
+                f"along its baseline")
+
+
+def token_text_fit(book: FontBook, locale: str, text: str, kind: TokenText, page_w: float = 0.0) -> TokenTextFit:
+    """The fit of ``text`` printed as ``kind`` on the token page (across its
+    disc; the heading and the instruction: on one line between the margins of
+    a page ``page_w`` wide) (:class:`TokenTextFit`): what :func:`token_page`
+    prints and ``l10n check`` checks."""
+    role: str
+    nominal: float
+    dy = 0.0
+    line = kind in (TokenText.HEADING, TokenText.INSTRUCTION)  # a line of the page prints at its size (no shrinking)
+    if line:
+        (role, nominal), radius = TOKEN_HEADING if kind is TokenText.HEADING else TOKEN_CUT, 0.0
+    elif kind is TokenText.TOKEN_LABEL:
+        (role, nominal, dy), radius = TOKEN_LABEL, TOKEN_R
+    elif kind is TokenText.TEAM_LABEL:
+        (role, nominal, dy), radius = TEAM_LABEL, TOKEN_R - TEAM_RING
+    else:
+        (role, nominal), dy, radius = TEAM_NAME, TEAM_NAME_DY, TOKEN_R - TEAM_RING
+    if line:
+        room = page_w - 2 * TOKEN_MARGIN
+    else:
+        room = 2 * (TOKEN_R - TEAM_RING) if kind is TokenText.TEAM_NAME else _chord(radius, dy)
+    chain = book.chain(locale, role)
+    min_size = nominal if line else round(nominal * DISC_MIN_SCALE, 1)
+    size: float = nominal
+    width = book.width(text, chain, size)
+    if width > room + 1e-6:  # the largest 0.1 pt step that fits, else the minimum
+        step = max(int(nominal * room / width * 10), int(round(min_size * 10)))
+        size = step / 10
+        width = book.width(text, chain, size)
+        while width > room + 1e-6 and size > min_size + 1e-6:
+            size = round(size - 0.1, 1)
+            width = book.width(text, chain, size)
+    return TokenTextFit(kind, text, role, size, nominal, min_size, width, room, dy)
 
 
 def token_label_keys(card_set: CardSet, loc: Localizer) -> dict[str, str]:
@@ -441,11 +510,84 @@ def token_label_keys(card_set: CardSet, loc: Localizer) -> dict[str, str]:
     return keys
 
 
-def team_name_room(book: FontBook, locale: str, name: str) -> tuple[float, float]:
-    """How wide a team's name prints on its marker of the token page, and the
-    room it has: the width inside the marker's white ring (points)."""
-    role, size = TEAM_NAME
-    return book.width(name, book.chain(locale, role), size), 2 * (TOKEN_R - TEAM_RING)
+@dataclass(frozen=True)
+class TokenPageText:
+    """A text across a disc of the token page, with the string behind it:
+    ``ui:<id>`` for an interface string, else the msgctxt (empty for a label
+    the game's plugin wrote without one)."""
+    key: str
+    fit: TokenTextFit
+
+
+def token_page_fits(book: FontBook, card_set: CardSet, loc: Localizer, page_w: float | None = None,
+                    title: str = "") -> list[TokenPageText]:
+    """Every distinct text :func:`token_page` prints across a disc (a token's
+    label once however many copies print), and with ``page_w`` its heading
+    (``tokens.title``, else the sheet ``title``, on ``set.title``) and its
+    instruction on a page that wide, fitted as it prints: what ``l10n check``
+    reports (T950) and the PDF build refuses (P010)."""
+    tokens = game_tokens(card_set, loc)
+    if not tokens and not card_set.teams:
+        return []
+    keys = token_label_keys(card_set, loc) if tokens else {}
+    texts: list[tuple[str, str, TokenText]] = [
+        (f"ui:{keys[t.label]}" if t.label in keys else "", t.label, TokenText.TOKEN_LABEL) for t in tokens]
+    for team in card_set.teams:
+        texts.append((f"set.teams.{team.id}.name", loc.card(f"set.teams.{team.id}.name"), TokenText.TEAM_NAME))
+    if card_set.teams and "tokens.team" in loc.set_ui:
+        texts.append(("ui:tokens.team", loc.ui("tokens.team"), TokenText.TEAM_LABEL))
+    if page_w is not None:
+        own = "tokens.title" in loc.set_ui
+        texts.append(("ui:tokens.title" if own else "set.title", loc.ui("tokens.title") if own else title,
+                      TokenText.HEADING))
+        texts.append(("ui:tokens.cut", loc.ui("tokens.cut"), TokenText.INSTRUCTION))
+    out: dict[tuple[str, str, TokenText], TokenPageText] = {}
+    for key, text, kind in texts:
+        if text and (key, text, kind) not in out:
+            out[(key, text, kind)] = TokenPageText(key, token_text_fit(book, loc.locale, text, kind, page_w or 0.0))
+    return list(out.values())
+
+
+def _shown(key: str) -> str:
+    """A string's key as a message names it: its msgctxt (``tokens.support``, not ``ui:tokens.support``)."""
+    return key[3:] if key.startswith("ui:") else key
+
+
+def token_page_strings(root: Path, card_set: CardSet, loc: Localizer, book: FontBook, page_w: float | None = None,
+                       title: str = "") -> tuple[Localizer, list[Issue], list[Issue]]:
+    """The token page's fit rule for a build, as :func:`printable_set` has it
+    for the cards: (the localizer the page prints with, its warnings, its
+    errors; the heading and instruction too, given the page's width and the
+    sheet title).  A text that does not fit even at its minimum size
+    is a P010 on its string's entry; the pseudo-locale prints that string in
+    English instead, with a W030 (a preview of fit, not a print), and what
+    does not fit in English either is a P010."""
+    bad = [t for t in token_page_fits(book, card_set, loc, page_w, title) if not t.fit.ok]
+    english = {s.msgctxt: s for s in card_set.strings}
+    warnings: list[Issue] = []
+    where = {t.key: _entry_of(loc, english, t.key, loc.locale) if t.key else ("", 0) for t in bad}
+    if bad and loc.locale == PSEUDO and any(t.key for t in bad):
+        for t in bad:
+            if t.key:
+                file, line = where[t.key]
+                warnings.append(Issue("W030", f"{_shown(t.key)} ({loc.locale}) prints in English on the token page, "
+                                      f"{t.fit.kind.value}: the pseudo text {t.fit.describe()}", file=file,
+                                      line=line, column=1, severity=Severity.WARNING))
+        printed = loc.without([t.key for t in bad if t.key])
+        bad = [t for t in token_page_fits(book, card_set, printed, page_w, title) if not t.fit.ok]
+        loc = printed
+    errors = []
+    for t in bad:
+        file, line = where.get(t.key, ("", 0))
+        errors.append(Issue("P010", f"{_shown(t.key) or t.fit.text} ({loc.locale}) does not fit the token page's "
+                                    f"{t.fit.kind.value}: {t.fit.describe()}", file=file, line=line,
+                            column=1 if file else 0))
+    return loc, warnings, errors
+
+
+def _disc_text(fit: TokenTextFit, cx: float, cy: float, locale: str, colour: str) -> Text:
+    """``fit``'s text centred across the disc at (cx, cy), at its size."""
+    return Text(cx - fit.width / 2, cy + fit.dy, fit.text, locale, fit.role, fit.size, colour)
 
 
 def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer, duplex: str, title: str,
@@ -465,18 +607,19 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
     # the heading and the team markers' label are the game's words (its set's strings
     # ``tokens.title`` and ``tokens.team``); a set without them is headed by its title
     heading = loc.ui("tokens.title") if "tokens.title" in loc.set_ui else title
-    ops.append(Text(margin, sheet.page_h - 15 * MM, heading, loc.locale, *TOKEN_HEADING, INK))
-    ops.append(Text(margin, sheet.page_h - 20 * MM, loc.ui("tokens.cut"), loc.locale, *TOKEN_CUT, INK))
     book = doc.book
+    for text, kind, y_line in ((heading, TokenText.HEADING, sheet.page_h - 15 * MM),
+                               (loc.ui("tokens.cut"), TokenText.INSTRUCTION, sheet.page_h - 20 * MM)):
+        fit = token_text_fit(book, loc.locale, text, kind, sheet.page_w)
+        ops.append(Text(margin, y_line, text, loc.locale, fit.role, fit.size, INK))
     for token in tokens:
         for _i in range(token.count):
             cx, cy = x + r, y - r
             ops.append(Circle(cx, cy, r, fill=token.fill, stroke=INK, lw=0.6))
             if token.icon:
                 ops.append(icon_op(icons, token.icon, cx - 7 * MM, cy - 5 * MM, 14 * MM, token.icon_colour))
-            role, size, dy = TOKEN_LABEL
-            w = book.width(token.label, book.chain(loc.locale, role), size)
-            ops.append(Text(cx - w / 2, cy + dy, token.label, loc.locale, role, size, INK))
+            ops.append(_disc_text(token_text_fit(book, loc.locale, token.label, TokenText.TOKEN_LABEL), cx, cy,
+                                  loc.locale, INK))
             x += 2 * r + 5 * MM
             if x + 2 * r > sheet.page_w - margin:
                 x, y = margin, y - 2 * r - 5 * MM
@@ -487,11 +630,9 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
         ops.append(Circle(cx, cy, r, fill=team.colour, stroke=INK, lw=0.6))
         ops.append(Circle(cx, cy, r - TEAM_RING, stroke="#ffffff", lw=1))
         label = loc.ui("tokens.team") if "tokens.team" in loc.set_ui else ""
-        for txt, dy, role, size in ((name, 0.5 * MM, *TEAM_NAME), (label, TEAM_LABEL[2], *TEAM_LABEL[:2])):
-            if not txt:
-                continue
-            w = book.width(txt, book.chain(loc.locale, role), size)
-            ops.append(Text(cx - w / 2, cy + dy, txt, loc.locale, role, size, "#ffffff"))
+        for txt, kind in ((name, TokenText.TEAM_NAME), (label, TokenText.TEAM_LABEL)):
+            if txt:
+                ops.append(_disc_text(token_text_fit(book, loc.locale, txt, kind), cx, cy, loc.locale, "#ffffff"))
         x += 2 * r + 5 * MM
         if x + 2 * r > sheet.page_w - margin:
             x, y = margin, y - 2 * r - 5 * MM
@@ -608,7 +749,13 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
         raise CardkitError(issues)
     paper = paper.strip().lower()
     floor = min_bleed if min_bleed is not None else MIN_BLEED_PRESS if colours.space == "cmyk" else MIN_BLEED
-    items, extras, warnings = printable_set(root, card_set, locale, units, variant)
+    try:
+        items, extras, warnings = printable_set(root, card_set, locale, units, variant)
+    except CardkitError as exc:
+        if mode == "cards" and all(i.code == "P010" for i in exc.issues):  # with the token page's, in one run
+            raise CardkitError(exc.issues + token_page_strings(
+                root, card_set, Localizer(root, locale, card_set), FontBook())[2]) from None
+        raise
     all_items = items + extras
     faces = _faces(all_items)
     if mode == "inserts":
@@ -624,6 +771,13 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
         duplex = "none"  # the backs are behind the fold
     loc = Localizer(root, locale, card_set)
     title = loc.ui("sheet.title", title=loc.card("set.title"), language=LANGUAGE_NAMES.get(locale, locale))
+    token_loc = loc
+    if mode == "cards":  # the token page's texts, before anything is drawn
+        token_loc, token_warnings, token_errors = token_page_strings(root, card_set, loc, FontBook(),
+                                                                     sheets[0].page_w, title)
+        if token_errors:
+            raise CardkitError(token_errors)
+        warnings = warnings + token_warnings
     doc = PdfDocument((sheets[0].page_w, sheets[0].page_h), title, subject=f"{card_set.id} {locale} {paper} {duplex}",
                       lang=locale, colours=colours)
     page_size = (sheets[0].page_w, sheets[0].page_h)
@@ -652,7 +806,7 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
                 doc.end_page()
     if mode == "cards":
         use(sheets[0])
-        token_page(doc, sheets[0], card_set, loc, duplex, title, load_faces(root, card_set).svg_icons)
+        token_page(doc, sheets[0], card_set, token_loc, duplex, title, load_faces(root, card_set).svg_icons)
     data = doc.finish()
     suffix = ("" if mode == "cards" else "-inserts") + ("" if layout == "grid" else f"-{layout}") + \
         ("" if colours.space == "rgb" else f"-{colours.space}") + ("" if variant is None else f"-{variant}")

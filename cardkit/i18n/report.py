@@ -358,35 +358,29 @@ def _fit_sheet_texts(items: list[Any], loc: Any, locale: str, report: CheckRepor
 
 def _fit_team_markers(card_set: Any, loc: Any, locale: str, report: CheckReport) -> None:
     """The team names of the set manifest as the token page prints them, one
-    across each team's marker (no shrinking): T950 on a name wider than the
-    marker's white ring."""
-    from cardkit.layout.units import MM
-    from cardkit.printing import team_name_room
+    across each team's marker, shrunk as far as the printer shrinks them
+    (:func:`cardkit.printing.token_text_fit`): T950 on a name wider than the
+    marker's white ring even at its minimum size (the build's P010)."""
+    from cardkit.printing import TokenText, token_page_fits
 
-    book = FontBook()
-    for team in card_set.teams:
-        msgctxt = f"set.teams.{team.id}.name"
-        name = loc.card(msgctxt)
-        width, room = team_name_room(book, locale, name)
-        if width > room:
-            file, line = loc.where(msgctxt)
+    for t in token_page_fits(FontBook(), card_set, loc):
+        if t.fit.kind is TokenText.TEAM_NAME and not t.fit.ok:
+            file, line = loc.where(t.key)
             report.findings.append(Finding(
-                "T950", Severity.ERROR, locale, card_set.id, msgctxt, file, line,
-                f"token page, team marker: '{name}' is {width / MM:.1f} mm wide, the marker's ring "
-                f"{room / MM:.1f} mm"))
+                "T950", Severity.ERROR, locale, card_set.id, t.key, file, line,
+                f"token page, team marker: {t.fit.describe()}"))
 
 
 def _fit_token_page_and_footers(items: list[Any], card_set: Any, loc: Any, locale: str, report: CheckReport) -> None:
-    """The token page's own interface strings as it prints them, without
-    shrinking: each token's label and the team markers' label (``tokens.team``)
-    across their disc, the heading and ``tokens.cut`` between the page's margins;
+    """The token page's own interface strings as it prints them: each token's
+    label and the team markers' label (``tokens.team``) across their disc, shrunk
+    as the printer shrinks them (:func:`cardkit.printing.token_text_fit`), the heading and ``tokens.cut`` between the page's margins;
     and ``set.title`` in the page footers (A4, as cardkit build prints them),
     which shrink to 4 pt and are then left out.  T950 on each string's own
     entry, once (the interface strings are shared by every set)."""
     from cardkit.layout.sheet import plan_sheet
-    from cardkit.layout.units import MM
     from cardkit.printing import (
-        LANGUAGE_NAMES, game_tokens, footer_place, size_groups, token_label_keys, token_label_room, token_line_room)
+        LANGUAGE_NAMES, TokenText, footer_place, game_tokens, size_groups, token_page_fits)
 
     book = FontBook()
     done = {(f.locale, f.set, f.msgctxt, f.check) for f in report.findings}
@@ -412,24 +406,12 @@ def _fit_token_page_and_footers(items: list[Any], card_set: Any, loc: Any, local
     tokens = game_tokens(card_set, loc)
     if not sheets or (not tokens and not card_set.teams):
         return
-    keys = token_label_keys(card_set, loc)
-    for token in tokens:
-        width, room = token_label_room(book, locale, token.label)
-        if width > room and token.label in keys:
-            add(keys[token.label], f"token page, token label: '{token.label}' is {width / MM:.1f} mm wide, the "
-                                   f"token {room / MM:.1f} mm along its baseline")
-    if card_set.teams and "tokens.team" in loc.set_ui:
-        label = loc.ui("tokens.team")
-        width, room = token_label_room(book, locale, label, team=True)
-        if width > room:
-            add("tokens.team", f"token page, team marker: the label '{label}' is {width / MM:.1f} mm wide, the "
-                               f"marker's ring {room / MM:.1f} mm along its baseline")
+    what = {TokenText.TOKEN_LABEL: "token label: ", TokenText.TEAM_LABEL: "team marker: the label ",
+            TokenText.HEADING: "heading: ", TokenText.INSTRUCTION: "instruction: "}
+    for t in token_page_fits(book, card_set, loc, sheets[0].page_w, title):  # the printer's fit (the build's P010)
+        if not t.fit.ok and t.key and t.fit.kind in what:
+            add(t.key.removeprefix("ui:"), f"token page, {what[t.fit.kind]}{t.fit.describe()}", ui=t.key.startswith("ui:"))
     heading = loc.ui("tokens.title") if "tokens.title" in loc.set_ui else title
-    for key, text, is_heading in (("tokens.title", heading, True), ("tokens.cut", loc.ui("tokens.cut"), False)):
-        width, room = token_line_room(book, locale, text, sheets[0], is_heading)
-        if width > room and (key in loc.set_ui or not is_heading):
-            add(key, f"token page, {'heading' if is_heading else 'instruction'}: {width / MM:.1f} mm wide, the page "
-                     f"{room / MM:.1f} mm between its margins")
     footer = f"{title} · {heading}"
     if title_fits and footer_place(book, sheets[0], footer, locale) is None:  # else reported on set.title
         add("tokens.title" if "tokens.title" in loc.set_ui else "set.title",
