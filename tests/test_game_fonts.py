@@ -6,6 +6,7 @@ error with nothing written."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -112,3 +113,60 @@ def test_a_role_naming_an_undeclared_font_is_a_located_error(starter: Path, tmp_
     assert result.returncode != 0
     lines = [line for line in result.stderr.splitlines() if "[M091]" in line]
     assert len(lines) == 1 and lines[0].startswith("cards/mygame/faces.yaml:"), result.stderr
+
+
+LONG_NAME = "Hiillosritari ja talven pitkän yön vartija sekä kuningas"
+
+
+def _long_fi_name(game: Path) -> None:
+    po = game / "locales/fi/LC_MESSAGES/mygame.po"
+    text = po.read_text(encoding="utf-8")
+    assert 'msgstr "Hiillosritari"' in text
+    po.write_text(text.replace('msgstr "Hiillosritari"', f'msgstr "{LONG_NAME}"'), encoding="utf-8")
+
+
+def _name_fit(game: Path) -> float:
+    result = run("l10n", "check", "--locale", "fi", "--format", "json", cwd=game)
+    assert result.returncode == 0, result.stderr
+    rows = [r for r in json.loads(result.stdout)["fit"] if r["msgctxt"] == "ember_knight.name"]
+    assert len(rows) == 1
+    return float(rows[0]["size"])
+
+
+def _printed(pdf: Path, needle: str) -> set[tuple[str, float]]:
+    found: set[tuple[str, float]] = set()
+    for page in PdfReader(pdf).pages:
+        def visit(text: str, cm: object, tm: list[float], font: dict | None, size: float) -> None:
+            if needle in text and font is not None:
+                found.add((str(font.get("/BaseFont")).split("+")[-1], round(size * tm[0], 2)))
+        page.extract_text(visitor_text=visit)
+    return found
+
+
+def test_the_fit_check_measures_with_the_fonts_that_print(starter: Path, tmp_path: Path):
+    """A Finnish title that needs shrinking in the vendored bold fits at full size in the
+    game's narrower font: l10n check says so, and the PDF prints it at the size the check gave."""
+    plain = tmp_path / "plain"
+    shutil.copytree(starter, plain)
+    _long_fi_name(plain)
+    game = _game(starter, tmp_path)
+    _long_fi_name(game)
+    sizes = {}
+    for name, folder, font in (("plain", plain, "NotoSans-Bold"), ("game", game, "NotoSans-Italic")):
+        sizes[name] = _name_fit(folder)
+        result = run("build", "pdf", "--locale", "fi", cwd=folder)
+        assert result.returncode == 0, result.stderr
+        assert _printed(folder / "output/mygame-fi-a4.pdf", "Hiillosritari") == {(font, sizes[name])}
+    assert sizes["plain"] < 12.0 == sizes["game"]  # (the text tells the two fonts apart)
+
+
+def test_a_locale_entry_overrides_default(starter: Path, tmp_path: Path):
+    game = _game(starter, tmp_path, FONTS + "    fi:\n      title: Other\n")
+    shutil.copyfile(FONT_DIR / "nanum/NanumGothic.ttf", game / "cards/mygame/fonts/Other.ttf")
+    faces = game / "cards/mygame/faces.yaml"
+    faces.write_text(faces.read_text(encoding="utf-8").replace(
+        "    MyFace: fonts/MyFace.ttf\n", "    MyFace: fonts/MyFace.ttf\n    Other: fonts/Other.ttf\n"), encoding="utf-8")
+    for locale, font in (("en", "NotoSans-Italic"), ("fi", "NanumGothic")):
+        result = run("build", "pdf", "--locale", locale, cwd=game)
+        assert result.returncode == 0, result.stderr
+        assert {f for f, _ in _printed(game / f"output/mygame-{locale}-a4.pdf", "Ember" if locale == "en" else "Hiillos")} == {font}

@@ -68,7 +68,7 @@ class FaceBook:
     variant: str | None = None  # the variant drawn (None: the file as written)
     variants: list[str] = field(default_factory=list)  # the variants the file declares
     fonts: FontTable = field(default_factory=FontTable)  # the game's own fonts (`fonts:`), per locale and role
-    _font_book: FontBook | None = None
+    _font_book: FontBook | None = field(default=None, repr=False, compare=False)
 
     def font_book(self) -> FontBook:
         """The one font book of the set's faces: composing, the fit check and the PDF measure
