@@ -7,6 +7,7 @@ only PDF-drawing module (:mod:`cardkit.render.pdf`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -18,7 +19,7 @@ from cardkit.plugins import Token
 from cardkit.strings.locales import PSEUDO
 from cardkit.strings.localize import Localizer
 from cardkit.layout.compose import INK, Composer, Face, FieldFit, PrintItem, bad_fits, icon_op
-from cardkit.layout.faces import load_faces
+from cardkit.layout.faces import FaceBook, load_faces
 from cardkit.layout.ops import Circle, Group, Line, Op, Rect, Text
 from cardkit.layout.svgicons import SvgIcon
 from cardkit.layout.sheet import (
@@ -754,7 +755,7 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     except CardkitError as exc:
         if mode == "cards" and all(i.code == "P010" for i in exc.issues):  # with the token page's, in one run
             raise CardkitError(exc.issues + token_page_strings(
-                root, card_set, Localizer(root, locale, card_set), FontBook())[2]) from None
+                root, card_set, Localizer(root, locale, card_set), load_faces(root, card_set, variant).font_book())[2]) from None
         raise
     all_items = items + extras
     faces = _faces(all_items)
@@ -771,15 +772,16 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
         duplex = "none"  # the backs are behind the fold
     loc = Localizer(root, locale, card_set)
     title = loc.ui("sheet.title", title=loc.card("set.title"), language=LANGUAGE_NAMES.get(locale, locale))
+    face_book = load_faces(root, card_set, variant)
     token_loc = loc
-    if mode == "cards":  # the token page's texts, before anything is drawn
-        token_loc, token_warnings, token_errors = token_page_strings(root, card_set, loc, FontBook(),
+    if mode == "cards":  # the token page's texts, before anything is drawn, in the fonts that print them
+        token_loc, token_warnings, token_errors = token_page_strings(root, card_set, loc, face_book.font_book(),
                                                                      sheets[0].page_w, title)
         if token_errors:
             raise CardkitError(token_errors)
         warnings = warnings + token_warnings
     doc = PdfDocument((sheets[0].page_w, sheets[0].page_h), title, subject=f"{card_set.id} {locale} {paper} {duplex}",
-                      lang=locale, colours=colours)
+                      lang=locale, colours=colours, book=face_book.font_book())
     page_size = (sheets[0].page_w, sheets[0].page_h)
 
     def use(sheet: Sheet) -> None:  # each size's sheets in its own orientation
@@ -808,6 +810,7 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
         use(sheets[0])
         token_page(doc, sheets[0], card_set, token_loc, duplex, title, load_faces(root, card_set).svg_icons)
     data = doc.finish()
+    warnings = warnings + coverage_warnings(face_book, doc.uncovered)
     suffix = ("" if mode == "cards" else "-inserts") + ("" if layout == "grid" else f"-{layout}") + \
         ("" if colours.space == "rgb" else f"-{colours.space}") + ("" if variant is None else f"-{variant}")
     path = out or output_path(root / "output", f"{card_set.id}-{locale}-{paper}{suffix}.pdf", "the set id")
@@ -815,6 +818,21 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     fits = [f for face in faces for f in face.fits]
     facts = [SheetFacts.of(sh, floor, bleed is not None) for sh in sheets]
     return BuildResult(path, doc.pages, len(items) + len(extras), len(faces), fits, warnings, facts, len(extras))
+
+
+def coverage_warnings(faces: FaceBook, uncovered: dict[tuple[str, str], set[str]]) -> list[Issue]:
+    """W040 for each locale and role whose printed text has characters none of
+    the game's own fonts for it has (printed in a vendored font instead),
+    located at the role's entry under ``fonts: roles:`` of the face file."""
+    out: list[Issue] = []
+    for (locale, role), chars in sorted(uncovered.items()):
+        shown = " ".join(f"'{c}' (U+{ord(c):04X})" if c.isprintable() else f"U+{ord(c):04X}" for c in sorted(chars)[:8])
+        more = f" and {len(chars) - 8} more" if len(chars) > 8 else ""
+        names = ", ".join(faces.fonts.source(f) for f in faces.font_book().table.own(locale, role))
+        issue = faces.issue("W040", f"{locale} {role} text uses {len(chars)} character(s) that {names} lacks: "
+                                    f"{shown}{more}; printed with a vendored font instead", path=faces.font_mark(locale, role))
+        out.append(dataclasses.replace(issue, severity=Severity.WARNING))
+    return out
 
 
 def face_pdf(face: Face, bleed: float = 3 * MM, title: str = "") -> bytes:
@@ -839,7 +857,7 @@ def faces_pdf(faces: Sequence[Face], bleed: float = 3 * MM, title: str = "", for
         t = face.template
         size = (t.width + 2 * bleed, t.height + 2 * bleed)
         if doc is None:
-            doc = PdfDocument(size, title or face.id)
+            doc = PdfDocument(size, title or face.id, book=face.book)
         else:
             doc.set_page_size(size)
         doc.set_boxes((bleed, bleed, bleed + t.width, bleed + t.height), bleed)

@@ -255,8 +255,11 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
     from cardkit.strings.localize import Localizer
     from cardkit.printing import compose_set
 
+    from cardkit.layout.faces import load_faces
+
     items, extras = compose_set(root, card_set, locale)
     loc = Localizer(root, locale, card_set)
+    book = load_faces(root, card_set).font_book()  # the fonts the set prints with (its game's own first)
     seen: set[tuple[str, str, str]] = set()
     fits: list[FieldFit] = []
     boxes: dict[tuple[str, str, str], Any] = {}  # the template field of each laid-out text
@@ -270,10 +273,11 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
                     seen.add(k)
                     fits.append(f)
                     boxes[k] = face.template.fields.get(f.field)
-    _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report, set_icon_names(root / card_set.directory, root))
-    _fit_sheet_texts(items + extras, loc, locale, report, entries)
-    _fit_team_markers(card_set, loc, locale, report)
-    _fit_token_page_and_footers(items + extras, card_set, loc, locale, report)
+    _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report, set_icon_names(root / card_set.directory, root),
+                      book)
+    _fit_sheet_texts(items + extras, loc, locale, report, entries, book)
+    _fit_team_markers(card_set, loc, locale, report, book)
+    _fit_token_page_and_footers(items + extras, card_set, loc, locale, report, book)
 
     def where(domain: str, msgctxt: str) -> tuple[str, int]:
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
@@ -308,7 +312,7 @@ SHEET_PAPER, SHEET_DUPLEX = "a4", "long-edge"  # what cardkit build prints by de
 
 
 def _fit_sheet_texts(items: list[Any], loc: Any, locale: str, report: CheckReport,
-                     entries: dict[tuple[str, str], Entry]) -> None:
+                     entries: dict[tuple[str, str], Entry], book: FontBook) -> None:
     """The interface strings printed beside the cards, laid out as the PDF
     lays them out (A4, long-edge duplex, one calibration page per card size):
     the calibration help box, whose strings share one box (T950 on the one
@@ -320,7 +324,6 @@ def _fit_sheet_texts(items: list[Any], loc: Any, locale: str, report: CheckRepor
     from cardkit.printing import (
         HELP_PAD, SCALE_ROOM, calibration_label_width, calibration_texts, help_box_layout, size_groups)
 
-    book = FontBook()
     done = {(f.locale, f.set, f.msgctxt, f.check) for f in report.findings}
 
     def add(key: str, message: str) -> None:
@@ -356,14 +359,14 @@ def _fit_sheet_texts(items: list[Any], loc: Any, locale: str, report: CheckRepor
                                            f"{sheet.card_w / 2.835:.1f} mm")
 
 
-def _fit_team_markers(card_set: Any, loc: Any, locale: str, report: CheckReport) -> None:
+def _fit_team_markers(card_set: Any, loc: Any, locale: str, report: CheckReport, book: FontBook) -> None:
     """The team names of the set manifest as the token page prints them, one
     across each team's marker, shrunk as far as the printer shrinks them
     (:func:`cardkit.printing.token_text_fit`): T950 on a name wider than the
     marker's white ring even at its minimum size (the build's P010)."""
     from cardkit.printing import TokenText, token_page_fits
 
-    for t in token_page_fits(FontBook(), card_set, loc):
+    for t in token_page_fits(book, card_set, loc):
         if t.fit.kind is TokenText.TEAM_NAME and not t.fit.ok:
             file, line = loc.where(t.key)
             report.findings.append(Finding(
@@ -371,7 +374,8 @@ def _fit_team_markers(card_set: Any, loc: Any, locale: str, report: CheckReport)
                 f"token page, team marker: {t.fit.describe()}"))
 
 
-def _fit_token_page_and_footers(items: list[Any], card_set: Any, loc: Any, locale: str, report: CheckReport) -> None:
+def _fit_token_page_and_footers(items: list[Any], card_set: Any, loc: Any, locale: str, report: CheckReport,
+                                book: FontBook) -> None:
     """The token page's own interface strings as it prints them: each token's
     label and the team markers' label (``tokens.team``) across their disc, shrunk
     as the printer shrinks them (:func:`cardkit.printing.token_text_fit`), the heading and ``tokens.cut`` between the page's margins;
@@ -382,7 +386,6 @@ def _fit_token_page_and_footers(items: list[Any], card_set: Any, loc: Any, local
     from cardkit.printing import (
         LANGUAGE_NAMES, TokenText, footer_place, game_tokens, size_groups, token_page_fits)
 
-    book = FontBook()
     done = {(f.locale, f.set, f.msgctxt, f.check) for f in report.findings}
 
     def add(key: str, message: str, ui: bool = True) -> None:
@@ -478,15 +481,15 @@ def blame(f: FieldFit, keys: list[tuple[str, str]], entries: dict[tuple[str, str
 
 
 def _fit_plural_forms(fits: list[FieldFit], boxes: dict[tuple[str, str, str], Any], loc: Any, set_id: str,
-                      locale: str, report: CheckReport, icons: frozenset[str] = frozenset()) -> None:
+                      locale: str, report: CheckReport, icons: frozenset[str] = frozenset(),
+                      book: FontBook | None = None) -> None:
     """Lay out every form of each plural message printed on a card in the box
     and style its printed form got (the count filled with the smallest number
     that selects the form); T950 for each form that does not fit."""
     from cardkit.strings.localize import fill, form_example
-    from cardkit.layout.fonts import FontBook
     from cardkit.layout.textfit import FitResult, Style, fit
 
-    book = FontBook()
+    book = book or FontBook()
     for f in fits:
         field = boxes.get((f.card, f.field, f.key))
         if field is None or "," in f.key or not isinstance(f.result, FitResult):

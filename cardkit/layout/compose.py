@@ -102,6 +102,7 @@ class Face:
     ops: list[Op] = field(default_factory=list)
     fits: list[FieldFit] = field(default_factory=list)
     bleed_colour: str = PAPER
+    book: FontBook | None = field(default=None, compare=False, repr=False)  # the fonts it was measured with
 
 
 @dataclass
@@ -185,7 +186,7 @@ class Composer:
         self.set = card_set
         self.loc = localizer
         self.locale = localizer.locale
-        self.book = book or FontBook()
+        self.book = book or (faces.font_book() if hasattr(faces, "font_book") else FontBook())
         self.faces = faces
         self.options = dict(options or {})
         self.set_data = set_scope(card_set)
@@ -661,7 +662,7 @@ class Composer:
         scope = dict(scope)
         scope.update(spec.get("vars") or {})
         scope["W"], scope["H"], scope["set"] = t.width, t.height, self.set_data
-        face = Face(face_id, card_id, t)
+        face = Face(face_id, card_id, t, book=self.book)
         colours: dict[str, str] = {}
         try:
             for cname, cspec in (spec.get("colours") or {}).items():

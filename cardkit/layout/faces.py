@@ -20,6 +20,7 @@ from typing import Any
 from cardkit.errors import CardkitError, Issue, JsonPath
 from cardkit.layout.binding import RESERVED, kind_field_names, template_paths
 from cardkit.layout.colour import parse_cmyk
+from cardkit.layout.fonts import MAX_FONT_BYTES, ROLES, FontBook, FontTable, register_font
 from cardkit.layout.icons import ICONS
 from cardkit.layout.sizes import resolve_size, size_problem
 from cardkit.layout.svgicons import SvgIcon, read_svg
@@ -66,6 +67,23 @@ class FaceBook:
     included: list[tuple[Path, Any]] = field(default_factory=list)  # files read through `include`, with their stamps
     variant: str | None = None  # the variant drawn (None: the file as written)
     variants: list[str] = field(default_factory=list)  # the variants the file declares
+    fonts: FontTable = field(default_factory=FontTable)  # the game's own fonts (`fonts:`), per locale and role
+    _font_book: FontBook | None = field(default=None, repr=False, compare=False)
+
+    def font_book(self) -> FontBook:
+        """The one font book of the set's faces: composing, the fit check and the PDF measure
+        and draw with it (the game's own fonts first, then the vendored ones)."""
+        if self._font_book is None:
+            self._font_book = FontBook(table=self.fonts)
+        return self._font_book
+
+    def font_mark(self, locale: str, role: str) -> JsonPath:
+        """Where in the file the game's font for ``role`` in ``locale`` is named (for coverage warnings)."""
+        roles = (self.doc.data.get("fonts") or {}).get("roles") or {} if self.doc is not None else {}
+        for key in (locale, locale.split("_")[0], "default"):
+            if role in (roles.get(key) or {}):
+                return ("fonts", "roles", key, role)
+        return ("fonts",)
 
     def issue(self, code: str, message: str, el: Mapping[str, Any] | None = None, path: JsonPath = ()) -> Issue:
         """A problem found while drawing, located at element ``el`` of the file (or at ``path``)."""
@@ -245,6 +263,7 @@ def _load_faces(root: Path, card_set: CardSet, variant: str | None = None) -> Fa
         else:
             issues.append(doc.issue("M089", f"icon alias {short(name)} names the alias {short(aliased)}: name the "
                                     f"icon itself ({short(aliases[aliased])})", ("icons", name)))
+    book.fonts = _read_fonts(data.get("fonts") or {}, root, set_dir, card_set.directory, doc, issues)
     structure = structure_issues(book, doc)
     if structure:  # (the checks below walk every `use`: not through a cycle or a fan-out)
         raise CardkitError(list(dict.fromkeys(issues + structure)))
@@ -255,6 +274,49 @@ def _load_faces(root: Path, card_set: CardSet, variant: str | None = None) -> Fa
     if issues:
         raise CardkitError(issues)
     return book
+
+
+# ----------------------------------------------------------------- fonts
+def _read_fonts(spec: Mapping[str, Any], root: Path, set_dir: Path, set_rel: str, doc: YamlDoc,
+                issues: list[Issue]) -> FontTable:
+    """``fonts:``: the game's font files (paths inside the set folder, F002
+    else; read with the size bound and checked readable by reportlab, M090)
+    and, per locale and role, the chain of them (a name not under ``files``:
+    M091).  Problems go to ``issues``."""
+    from cardkit.load.files import read_project_file, resolve_reference
+
+    names: dict[str, str] = {}
+    sources: dict[str, str] = {}
+    for name, rel in (spec.get("files") or {}).items():
+        where: JsonPath = ("fonts", "files", name)
+        target = resolve_reference(root, set_dir, rel)
+        if target is None:
+            issues.append(doc.issue("F002", f"font path {short(rel)} escapes the set folder", where))
+            continue
+        shown = f"{set_rel}/{rel}"
+        try:
+            data = read_project_file(target, shown, root=root, max_bytes=MAX_FONT_BYTES, too_large="M090")
+            names[name] = register_font(data, shown)
+        except CardkitError as exc:
+            why = exc.issues[0].message
+            issues.append(doc.issue("M090", f"font {short(name)} ({short(rel)}): {why}", where))
+            continue
+        sources[names[name]] = f"{name} ({rel})"
+    chains = []
+    for locale, roles in (spec.get("roles") or {}).items():
+        row = []
+        for role, chain in roles.items():
+            fonts = [chain] if isinstance(chain, str) else list(chain)
+            unknown = [f for f in fonts if f not in (spec.get("files") or {})]
+            if unknown:
+                issues.append(doc.issue("M091", f"font role {role} ({locale}) names {short(unknown[0])}, which is not "
+                                        "under `fonts: files:`", ("fonts", "roles", locale, role)))
+            if role not in ROLES:  # (the schema allows only these; kept for a schema copy that does not)
+                issues.append(doc.issue("M091", f"unknown font role {short(role)} (roles: {', '.join(ROLES)})",
+                                        ("fonts", "roles", locale, role)))
+            row.append((role, tuple(names[f] for f in fonts if f in names)))
+        chains.append((locale, tuple(row)))
+    return FontTable(tuple(chains), tuple(sorted(sources.items())))
 
 
 # ----------------------------------------------------------------- structure

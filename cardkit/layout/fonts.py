@@ -17,6 +17,8 @@ the same files.
 from __future__ import annotations
 
 import functools
+import hashlib
+import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +60,54 @@ _HANGUL = {
     "number": ("NotoSans-Bold",),
 }
 ROLE_CHAINS: dict[str, dict[str, tuple[str, ...]]] = {"default": _LATIN, "ko": _HANGUL}
+ROLES = tuple(_LATIN)
+MAX_FONT_BYTES = 64 << 20  # a game's own font file (a full CJK font is about 20 MB)
+
+
+@dataclass(frozen=True)
+class FontTable:
+    """A game's own fonts (``fonts:`` of a set's ``faces.yaml``): per locale
+    (``default``, a language such as ``fi``, or a full locale) and role, the
+    chain of the game's fonts, by the names :func:`register_font` gave them.
+    A role a locale does not name keeps the vendored chain."""
+
+    chains: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
+    sources: tuple[tuple[str, str], ...] = ()  # registered name -> the project file it was read from
+
+    def own(self, locale: str, role: str) -> tuple[str, ...]:
+        """The game's chain for ``role`` in ``locale`` (``()``: none): the
+        locale's own entry, then its language's, then ``default``."""
+        table = dict(self.chains)
+        for key in (locale, locale.split("_")[0], "default"):
+            chain = dict(table.get(key, ())).get(role)
+            if chain:
+                return chain
+        return ()
+
+    def source(self, name: str) -> str:
+        return dict(self.sources).get(name, name)
+
+
+_GAME_FONTS: dict[str, FontInfo] = {}  # registered name -> a game's font, read once per process
+
+
+def register_font(data: bytes, rel: str) -> str:
+    """Register a game's TrueType/OpenType font (its bytes, ``rel`` naming the
+    file in messages) with reportlab; return its name, made from a hash of the
+    contents, so the same file gives the same name (and the same PDF) in every
+    run and two files never share one.  Raise T001 for a file reportlab
+    cannot read."""
+    name = "cardkit-" + hashlib.sha256(data).hexdigest()[:16]
+    if name in _GAME_FONTS:
+        return name
+    try:
+        font = TTFont(name, io.BytesIO(data))
+    except Exception as exc:  # reportlab raises plain Exceptions (TTFError) for bad files
+        raise CardkitError(f"cannot read font {rel}: {str(exc)[:120]}", code="T001") from None
+    pdfmetrics.registerFont(font)
+    face = font.face
+    _GAME_FONTS[name] = FontInfo(name, Path(rel), face.ascent / 1000.0, face.descent / 1000.0, frozenset(face.charToGlyph))
+    return name
 
 
 @dataclass(frozen=True)
@@ -72,7 +122,8 @@ class FontInfo:
 class FontBook:
     """Registers vendored fonts with reportlab (once per process) and measures text."""
 
-    def __init__(self, font_dir: Path | None = None) -> None:
+    def __init__(self, font_dir: Path | None = None, table: FontTable | None = None) -> None:
+        self.table = table or FontTable()
         self.font_dir = font_dir or Path(os.environ.get(FONT_DIR_ENV) or FONT_DIR)
         self._dir = str(self.font_dir)
         # line breaking's results by its arguments (cardkit.layout.textfit.break_lines): the same
@@ -80,7 +131,17 @@ class FontBook:
         self.lines_memo: dict[tuple[Any, ...], tuple[tuple[Any, ...], bool]] = {}
 
     def chain(self, locale: str, role: str) -> tuple[str, ...]:
-        return _chain(locale, role)
+        """The game's own fonts for the role first (its table), then the vendored chain
+        (so a character the game's fonts lack still prints: :meth:`uncovered` tells)."""
+        builtin = _chain(locale, role)
+        own = self.table.own(locale, role) if self.table.chains else ()
+        return own + tuple(f for f in builtin if f not in own) if own else builtin
+
+    def uncovered(self, text: str, locale: str, role: str) -> list[str]:
+        """The characters of ``text`` that none of the game's own fonts for the
+        role has (``[]`` when the role uses the vendored fonts)."""
+        own = self.table.own(locale, role) if self.table.chains else ()
+        return self.missing(text, own) if own else []
 
     def info(self, name: str) -> FontInfo:
         return _load(name, self._dir)
@@ -146,6 +207,8 @@ def _width_cached(font_dir: str, text: str, chain: tuple[str, ...], size: float)
 
 @functools.lru_cache(maxsize=None)
 def _load(name: str, font_dir: str) -> FontInfo:
+    if name in _GAME_FONTS:
+        return _GAME_FONTS[name]
     if name not in FONT_FILES:
         raise CardkitError(f"unknown font '{name}'", code="T001")
     path = Path(font_dir) / FONT_FILES[name]

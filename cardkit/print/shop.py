@@ -72,7 +72,7 @@ def card_pages_pdf(items: list[PrintItem], preset: ShopPreset, title: str, lang:
 
     first = trim(items[0].front)
     doc = PdfDocument((first[0] + 2 * b, first[1] + 2 * b), title, subject=f"{preset.name}", lang=lang,
-                      colours=colours)
+                      colours=colours, book=items[0].front.book)
     for item in items:
         for _, face in sides(item, preset):
             w, h = trim(face)
@@ -100,7 +100,7 @@ def exact_png(face: Face, bleed: float, ppi: int, fit: Fitted | None = None) -> 
     px = (round((w + 2 * bleed) * ppi / INCH), round((h + 2 * bleed) * ppi / INCH))
     page_w, page_h = (v * INCH / ppi for v in px)
     bx, by = (page_w - w) / 2, (page_h - h) / 2
-    doc = PdfDocument((page_w, page_h), face.id)
+    doc = PdfDocument((page_w, page_h), face.id, book=face.book)
     doc.set_boxes((bx, by, bx + w, by + h), min(bx, by))
     doc.draw([fitted_face(face, fit, bx, by, (bx, by, bx, by))])
     doc.end_page()

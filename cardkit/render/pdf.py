@@ -128,12 +128,14 @@ class PdfDocument:
     the tests compare the two)."""
 
     def __init__(self, page_size: tuple[float, float], title: str, subject: str = "", lang: str = "en",
-                 replay: bool = True, colours: ColourOptions = RGB_OUTPUT) -> None:
+                 replay: bool = True, colours: ColourOptions = RGB_OUTPUT, book: FontBook | None = None) -> None:
         self.buffer = io.BytesIO()
         self.colours = colours
         self.cmyk = colours.space == "cmyk"
         self._boxed = False  # whether the page being drawn has its boxes set (PDF/X: every page has them)
-        self.book = FontBook()
+        self.book = book or FontBook()  # the set's (its game's own fonts first), as its texts were measured
+        # (locale, role) -> characters drawn in that role that none of the game's own fonts for it has
+        self.uncovered: dict[tuple[str, str], set[str]] = {}
         self.book.info("NotoSans")  # registered first, so the canvas default font is embedded too (no Helvetica)
         self.canvas = Canvas(self.buffer, pagesize=page_size, invariant=1, pageCompression=1, lang=lang,
                              initialFontName="NotoSans", initialFontSize=9,
@@ -330,6 +332,10 @@ class PdfDocument:
         c.setFillColor(self.colour(op.colour, "text"))
         x = op.x
         chain = self.book.chain(op.locale, op.role)
+        if self.book.table.chains:
+            lacking = self.book.uncovered(op.text, op.locale, op.role)
+            if lacking:
+                self.uncovered.setdefault((op.locale, op.role), set()).update(lacking)
         known = self._text_code
         for font, part in self.book.segments(op.text, chain):
             c.setFont(font, op.size)
