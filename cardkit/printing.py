@@ -36,7 +36,8 @@ from cardkit.layout.sheet import (
 )
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.textfit import ColumnResult, Style, block_height
-from cardkit.layout.units import MM
+from cardkit.layout.sizes import Fitted
+from cardkit.layout.units import INCH, MM
 from cardkit.model import CardSet, SourceString
 from cardkit.render.cmyk import RGB_OUTPUT, ColourOptions
 from cardkit.render.images import load_art
@@ -930,12 +931,42 @@ def face_files(root: Path, card_set: CardSet, folder: Path, faces: list[Face]) -
     return out
 
 
+def fitted_face(face: Face, fit: Fitted | None, x: float, y: float, bleed: tuple[float, float, float, float]) -> Op:
+    """``face`` on the trim of ``fit`` (its product's size) whose bottom-left
+    corner is (x, y), clipped to that trim plus ``bleed`` (left, bottom, right,
+    top): as it is, scaled about its centre, or centred unscaled."""
+    t = face.template
+    if fit is None or fit.mode == "exact":
+        return _place(face, x, y, bleed, False)
+    s = fit.scale
+    ox, oy = x + (fit.width - t.width * s) / 2, y + (fit.height - t.height * s) / 2
+    left, bottom, right, top = bleed
+    clip = ((x - left - ox) / s, (y - bottom - oy) / s, (fit.width + left + right) / s, (fit.height + bottom + top) / s)
+    return Group(tuple(face.ops), dx=ox, dy=oy, clip=clip, scale=s)
+
+
+def exact_png(face: Face, bleed: float, ppi: int, fit: Fitted | None = None) -> bytes:
+    """``face`` with ``bleed`` as an sRGB-tagged PNG of exactly (trim + 2 x
+    bleed) x ``ppi`` pixels, rounded to the nearest (the size a print service
+    computes; ``build png`` and ``build shop`` both write it); ``fit``: on
+    its product's trim."""
+    from cardkit.render.images import rasterize_exact, srgb_png_bytes
+
+    w, h = (fit.width, fit.height) if fit else (face.template.width, face.template.height)
+    px = (round((w + 2 * bleed) * ppi / INCH), round((h + 2 * bleed) * ppi / INCH))
+    page_w, page_h = (v * INCH / ppi for v in px)
+    bx, by = (page_w - w) / 2, (page_h - h) / 2
+    doc = PdfDocument((page_w, page_h), face.id, book=face.book)
+    doc.set_boxes((bx, by, bx + w, by + h), min(bx, by))
+    doc.draw([fitted_face(face, fit, bx, by, (bx, by, bx, by))])
+    doc.end_page()
+    return srgb_png_bytes(rasterize_exact(doc.finish(), px, ppi), ppi)
+
+
 def build_png(root: Path, card_set: CardSet, locale: str, dpi: int = 300, bleed: float = 3 * MM,
               out_dir: Path | None = None) -> ImageFiles:
     """One PNG per distinct card face at ``dpi`` with bleed, in output/png/<set>-<locale>/:
     sRGB-tagged, exactly (trim + 2 x bleed) x dpi pixels, as ``build shop`` writes them."""
-    from cardkit.print.shop import exact_png
-
     if not 72 <= dpi <= 1200:
         raise CardkitError(f"--dpi {dpi} is outside 72-1200", code="B005")
     items, extras, warnings = printable_set(root, card_set, locale)
@@ -951,10 +982,10 @@ def build_tts(root: Path, card_set: CardSet, locale: str, out_dir: Path | None =
     """Tabletop Simulator deck sheets per deck (fronts) and one back image per
     deck (a sheet of backs when the cards' backs differ), and beside them
     ``<set>-<locale>.json``, a saved object holding a custom deck per sheet
-    (:mod:`cardkit.print.tts`) that TTS loads from its Saved Objects folder."""
+    (:mod:`cardkit.layout.tts`) that TTS loads from its Saved Objects folder."""
     import json
 
-    from cardkit.print.tts import TtsDeck, saved_object, unique_names
+    from cardkit.layout.tts import TtsDeck, saved_object, unique_names
     from cardkit.render.images import (
         TTS_MAX_COLS,
         TTS_MAX_ROWS,

@@ -15,7 +15,10 @@ The dimensions and their sources are listed in ``docs/print.md`` ("Card sizes").
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from cardkit.layout.units import MM
 
 # width x height of the portrait card, as written in the sources (docs/print.md)
 PRESETS: dict[str, tuple[str, str]] = {
@@ -58,3 +61,37 @@ def size_problem(value: Any) -> str | None:
         quoted = repr(value) if len(repr(value)) <= 22 else repr(value)[:18] + "...'"  # (a line stays under 200)
         return f"unknown card size {quoted}: [width, height] or a preset ({', '.join(PRESETS)}; add 'landscape')"
     return None
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """How cards of one size go to a service: as they are (``exact``; any
+    size for a service without a product list), scaled (``scale``: the factor
+    fills the product's trim, the excess of the other side is cut with the
+    bleed) or centred unscaled (``pad``: the card's own bleed art fills a
+    larger trim, or its edge is cut for a smaller one)."""
+
+    card_w: float
+    card_h: float
+    width: float  # the trim printed (the product's, in the card's orientation)
+    height: float
+    mode: Literal["exact", "scale", "pad"]
+    scale: float = 1.0
+    product: str = ""
+
+    def describe(self, title: str) -> str:
+        size = f"{self.card_w / MM:g} x {self.card_h / MM:g} mm cards"
+        target = f"{title} {self.product} ({self.width / MM:.2f} x {self.height / MM:.2f} mm)"
+        if self.mode == "exact":
+            return f"{size}: {target}" if self.product else f"{size}: printed at their size"
+        if self.mode == "scale":
+            cut_w = (self.card_w * self.scale - self.width) / 2 / MM
+            cut_h = (self.card_h * self.scale - self.height) / 2 / MM
+            return (f"{size}: scaled {100 * self.scale:.1f} % to {target}; {cut_w:.2f} mm of each side and "
+                    f"{cut_h:.2f} mm of the top and bottom go into the bleed")
+        dw, dh = (self.width - self.card_w) / 2 / MM, (self.height - self.card_h) / 2 / MM
+
+        def part(d: float, where: str) -> str:
+            return f"{abs(d):.2f} mm of {where} {'added from the card bleed' if d >= 0 else 'cut'}"
+
+        return f"{size}: centred unscaled on {target}; {part(dw, 'each side')}, {part(dh, 'top and bottom')}"

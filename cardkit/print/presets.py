@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cardkit.errors import CardkitError
+from cardkit.layout.sizes import Fitted as Fitted  # the type lives with the card sizes, below printing
 from cardkit.layout.units import INCH, MM
 
 PageOrder = Literal["front-back", "back-front"]
@@ -37,40 +38,6 @@ class Product:
 
     def turned(self, landscape: bool) -> tuple[float, float]:
         return (self.height, self.width) if landscape and self.height > self.width else (self.width, self.height)
-
-
-@dataclass(frozen=True)
-class Fitted:
-    """How cards of one size go to a service: as they are (``exact``; any
-    size for a service without a product list), scaled (``scale``: the factor
-    fills the product's trim, the excess of the other side is cut with the
-    bleed) or centred unscaled (``pad``: the card's own bleed art fills a
-    larger trim, or its edge is cut for a smaller one)."""
-
-    card_w: float
-    card_h: float
-    width: float  # the trim printed (the product's, in the card's orientation)
-    height: float
-    mode: Literal["exact", "scale", "pad"]
-    scale: float = 1.0
-    product: str = ""
-
-    def describe(self, title: str) -> str:
-        size = f"{self.card_w / MM:g} x {self.card_h / MM:g} mm cards"
-        target = f"{title} {self.product} ({self.width / MM:.2f} x {self.height / MM:.2f} mm)"
-        if self.mode == "exact":
-            return f"{size}: {target}" if self.product else f"{size}: printed at their size"
-        if self.mode == "scale":
-            cut_w = (self.card_w * self.scale - self.width) / 2 / MM
-            cut_h = (self.card_h * self.scale - self.height) / 2 / MM
-            return (f"{size}: scaled {100 * self.scale:.1f} % to {target}; {cut_w:.2f} mm of each side and "
-                    f"{cut_h:.2f} mm of the top and bottom go into the bleed")
-        dw, dh = (self.width - self.card_w) / 2 / MM, (self.height - self.card_h) / 2 / MM
-
-        def part(d: float, where: str) -> str:
-            return f"{abs(d):.2f} mm of {where} {'added from the card bleed' if d >= 0 else 'cut'}"
-
-        return f"{size}: centred unscaled on {target}; {part(dw, 'each side')}, {part(dh, 'top and bottom')}"
 
 
 @dataclass(frozen=True)

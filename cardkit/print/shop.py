@@ -14,11 +14,10 @@ from pathlib import Path
 from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import atomic_write_bytes
 from cardkit.layout.compose import Face, PrintItem
-from cardkit.layout.ops import Group, Op
-from cardkit.layout.units import INCH
 from cardkit.model import CardSet
 from cardkit.print.presets import FIT_MODES, FitMode, Fitted, ShopPreset
 from cardkit.render.cmyk import RGB_OUTPUT, ColourOptions
+from cardkit.printing import exact_png, fitted_face
 from cardkit.render.pdf import PdfDocument
 
 
@@ -40,22 +39,6 @@ def sides(item: PrintItem, preset: ShopPreset) -> list[tuple[str, Face]]:
 
 def _key(face: Face) -> tuple[float, float]:
     return (round(face.template.width, 3), round(face.template.height, 3))
-
-
-def fitted_face(face: Face, fit: Fitted | None, x: float, y: float, bleed: tuple[float, float, float, float]) -> Op:
-    """``face`` on the trim of ``fit`` (its product's size) whose bottom-left
-    corner is (x, y), clipped to that trim plus ``bleed`` (left, bottom, right,
-    top): as it is, scaled about its centre, or centred unscaled."""
-    from cardkit.printing import _place
-
-    t = face.template
-    if fit is None or fit.mode == "exact":
-        return _place(face, x, y, bleed, False)
-    s = fit.scale
-    ox, oy = x + (fit.width - t.width * s) / 2, y + (fit.height - t.height * s) / 2
-    left, bottom, right, top = bleed
-    clip = ((x - left - ox) / s, (y - bottom - oy) / s, (fit.width + left + right) / s, (fit.height + bottom + top) / s)
-    return Group(tuple(face.ops), dx=ox, dy=oy, clip=clip, scale=s)
 
 
 def card_pages_pdf(items: list[PrintItem], preset: ShopPreset, title: str, lang: str = "en",
@@ -87,24 +70,6 @@ def face_png(face: Face, preset: ShopPreset, fit: Fitted | None = None) -> bytes
     """One side at the preset's exact pixel size: the page is made exactly that
     many pixels at the preset's resolution, the bleed taking up the rounding."""
     return exact_png(face, preset.bleed, preset.ppi, fit)
-
-
-def exact_png(face: Face, bleed: float, ppi: int, fit: Fitted | None = None) -> bytes:
-    """``face`` with ``bleed`` as an sRGB-tagged PNG of exactly (trim + 2 x
-    bleed) x ``ppi`` pixels, rounded to the nearest (the size a print service
-    computes; ``build png`` and ``build shop`` both write it); ``fit``: on
-    its product's trim."""
-    from cardkit.render.images import rasterize_exact, srgb_png_bytes
-
-    w, h = (fit.width, fit.height) if fit else (face.template.width, face.template.height)
-    px = (round((w + 2 * bleed) * ppi / INCH), round((h + 2 * bleed) * ppi / INCH))
-    page_w, page_h = (v * INCH / ppi for v in px)
-    bx, by = (page_w - w) / 2, (page_h - h) / 2
-    doc = PdfDocument((page_w, page_h), face.id, book=face.book)
-    doc.set_boxes((bx, by, bx + w, by + h), min(bx, by))
-    doc.draw([fitted_face(face, fit, bx, by, (bx, by, bx, by))])
-    doc.end_page()
-    return srgb_png_bytes(rasterize_exact(doc.finish(), px, ppi), ppi)
 
 
 def _safe(text: str) -> str:
