@@ -300,13 +300,19 @@ def watch(preview: Preview, stop: threading.Event) -> None:
         if not folders:
             stop.wait(0.5)
             continue
+        built: list[Path] | None = folders  # the folders as they were around the last rebuild (None: they moved during it)
         try:
             for changes in watchfiles.watch(*folders, watch_filter=_relevant(root.resolve()), stop_event=stop,
                                             debounce=400, step=30, rust_timeout=500, yield_on_timeout=True,
                                             raise_interrupt=False, recursive=False):
                 now = watched_folders(root)
-                if changes or now != folders:
+                if changes or now != built:
+                    # a folder renamed away and back between two looks leaves no event inside the folders
+                    # watched: the listing before and after the rebuild tells, and a rebuild that raced a
+                    # move is done again at the next look
                     preview.rebuild()
+                    after = watched_folders(root)
+                    built = now if after == now else None
                 if now != folders:
                     break  # watch what is there now
         except (OSError, RuntimeError):  # a watched folder went away under the watcher
