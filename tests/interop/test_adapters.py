@@ -24,6 +24,8 @@ from cardkit.load.project import load_project
 from cardkit.rules.protocol import Engine
 from tests.conftest import REPO
 from tests.games.duel.engine import ENGINE as DUEL, DuelEngine
+from tests.games.lanterns.engine import ENGINE as LANTERNS
+from tests.games.trumps.engine import ENGINE as TRUMPS
 
 
 def _tidelights() -> Engine:
@@ -40,6 +42,8 @@ def _cases() -> Iterator[tuple[str, Any, str, int]]:
     yield "tidelights", REPO / "examples" / "tidelights", "tidelights", 1
     yield "tidelights", REPO / "examples" / "tidelights", "tidelights", 4
     yield "duel", REPO / "tests" / "games" / "duel", "duel", 2
+    yield "lanterns", REPO / "tests" / "games" / "lanterns", "lanterns", 3
+    yield "trumps", REPO / "tests" / "games" / "trumps", "trumps", 2
 
 
 CASES = list(_cases())
@@ -51,6 +55,10 @@ def _engine(name: str, card_set: Any) -> Engine:
         return _tidelights()
     if name == "duel":
         return DUEL
+    if name == "lanterns":
+        return LANTERNS
+    if name == "trumps":
+        return TRUMPS
     return engine_for(card_set.game, "test")
 
 
@@ -169,6 +177,16 @@ def test_a_declared_action_space_gives_actions_a_fixed_meaning() -> None:
     for a in state.legal_actions():
         assert state.action_to_string(state.current_player(), a) == t.action_texts[a]
         assert t.option(state.st, a).text() == t.action_texts[a]
+
+
+def test_a_scored_game_returns_its_score() -> None:
+    """A scored co-operative game's seats all get the shared score, within the declared range."""
+    t = _table(*CASES[5])  # lanterns, 3 players
+    lo, hi = t.utility_range
+    game = load_for(t.engine, t.card_set, t.set_id, t.players)
+    scores = [_play_out(game, seed).returns() for seed in range(8)]
+    assert all(len(set(r)) == 1 and lo <= r[0] <= hi for r in scores)
+    assert (lo, hi) == tuple(float(v) for v in t.info.score_range or ())
 
 
 def test_the_generic_observation_is_what_the_seat_knows() -> None:
