@@ -12,7 +12,7 @@ shows ``+1``.  Neither belongs in card text, so both sides are checked:
 It imports nothing but :mod:`cardkit.errors`, so the loader (C021) and the
 translation checks (T310) share it from the ground floor.
 
-A line break is text (multi-line strings); every other C0 or C1 control,
+A line break, a tab and a carriage return are white space (multi-line strings, CR LF line ends); every other C0 or C1 control,
 DEL, the bidi embeddings, overrides and isolates (U+202A-202E, U+2066-2069)
 and a lone surrogate (a YAML ``\\ud800`` escape) is a finding, named by its
 code point and column, never shown live (:func:`cardkit.errors.neutral`).
@@ -34,7 +34,7 @@ from cardkit.errors import BIDI_CONTROLS, Issue, Severity
 if TYPE_CHECKING:
     from cardkit.model import SourceString
 
-_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # (a line break, \n, is text)
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")  # (a line break, a tab and a CR are white space)
 _NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "BACKSPACE", 0x09: "TAB", 0x0B: "VERTICAL TAB", 0x0C: "FORM FEED",
           0x0D: "CARRIAGE RETURN", 0x1B: "ESC", 0x7F: "DELETE", 0x85: "NEXT LINE",
           0x202A: "LEFT-TO-RIGHT EMBEDDING", 0x202B: "RIGHT-TO-LEFT EMBEDDING", 0x202C: "POP DIRECTIONAL FORMATTING",

@@ -307,7 +307,7 @@ def watch(preview: Preview, stop: threading.Event) -> None:
                                             raise_interrupt=False, recursive=False):
                 now = watched_folders(root)
                 if changes or now != built:
-                    # a folder renamed away and back between two looks leaves no event inside the folders
+                    # a folder renamed away and back between two looks leaves no change inside the folders
                     # watched: the listing before and after the rebuild tells, and a rebuild that raced a
                     # move is done again at the next look
                     preview.rebuild()

@@ -57,8 +57,8 @@ WRITERS = [
     (("l10n", "review"), "output"),
     (("validate", "--write-schemas"), f"cards/{SET}/schemas"),
     (("validate", "--write-schemas"), "schemas"),
-    (("l10n", "update", "--locale", "sv"), "locales/sv"),
-    (("l10n", "update", "--locale", "sv"), "locales/sv/LC_MESSAGES"),
+    (("l10n", "update", "--locale", "sv", "--create"), "locales/sv"),
+    (("l10n", "update", "--locale", "sv", "--create"), "locales/sv/LC_MESSAGES"),
     (("l10n", "init", "--locale", "sv"), "locales/sv"),
     (("l10n", "pseudo"), "locales/qps"),
     (("l10n", "extract"), "locales"),
@@ -83,7 +83,7 @@ def test_a_symlinked_folder_out_of_the_project_is_refused(game: Path, tmp_path: 
 
 
 def test_the_same_commands_write_once_the_link_is_gone(game: Path, cli):
-    for args in (("build", "png"), ("validate", "--write-schemas"), ("l10n", "update", "--locale", "sv")):
+    for args in (("build", "png"), ("validate", "--write-schemas"), ("l10n", "update", "--locale", "sv", "--create")):
         result = cli(*args, "--root", str(game))
         assert result.code == 0, result.err
     assert (game / "locales/sv/LC_MESSAGES" / f"{SET}.po").is_file()

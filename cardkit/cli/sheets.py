@@ -52,14 +52,9 @@ def import_cmd(file: Annotated[Path, typer.Argument(help="a .xlsx, .ods or .csv 
                prune: Annotated[bool, typer.Option("--prune", help="remove the cards and fields the sheet no longer has")] = False,
                force: Annotated[bool, typer.Option("--force", help="drop the comments inside cards that changed")] = False,
                root: RootOpt = Path(".")) -> None:
-    """Write the cards of a spreadsheet into the set's YAML card files (one per
-    kind, with the editor modeline).  Every card is checked first, with the
-    same located cell errors as validate; nothing is written unless all pass.
-    A file whose cards did not change is left as it is; in one that changed,
-    every unchanged card keeps its lines and comments.  Cards or fields the
-    sheet lacks are removed only with --prune; a comment inside a changed card
-    is dropped only with --force.  The catalogs' references are refreshed
-    afterwards (as cardkit l10n update does)."""
+    """Write a spreadsheet's cards into the set's YAML files, all checked first:
+    unchanged cards keep their lines and comments, removals need --prune, a
+    changed card's comments --force; catalog references are refreshed."""
     from cardkit.load.sheets import is_sheet
     from cardkit.sheetio import import_sheet
 

@@ -139,7 +139,7 @@ def test_a_translation_that_changes_an_inline_set_icon_is_reported(game: Path, c
     result = cli("l10n", "check", "--root", str(game), "--locale", locale, "--no-fit")
     assert result.code == 1 and "Traceback" not in result.err
     found = [ln for ln in (result.out + result.err).splitlines() if "ottilie_brann.ability" in ln and f"[{code}]" in ln]
-    assert found and all(f"locales/{locale}/LC_MESSAGES/tidelights.po:{line}: error[{code}] {locale} ottilie_brann.ability: " in ln for ln in found), \
+    assert found and all(f"locales/{locale}/LC_MESSAGES/tidelights.po:{line}:1: error[{code}]: ottilie_brann.ability: " in ln for ln in found), \
         result.out + result.err
 
 

@@ -103,12 +103,13 @@ def test_real_art_is_printed(project: Path, cli):
 def test_markup_characters_are_text(project: Path, cli):
     path = project / "cards" / "death-angel" / "locations.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace('name: "Black Holds"', 'name: "Black & <Holds>"'), encoding="utf-8")
+    # (a tag-shaped "<Holds>" would be C013: markup the layout does not interpret; these are plain text)
+    path.write_text(text.replace('name: "Black Holds"', 'name: "Black & <Holds"'), encoding="utf-8")
     assert cli("l10n", "update", "--root", str(project)).code == 0
     result = cli("build", "pdf", "--root", str(project))
     assert result.code == 0, result.err
     reader = PdfReader(project / "output" / "death-angel-en-a4.pdf")
-    assert any("Black & <Holds>" in p.extract_text() for p in reader.pages)
+    assert any("Black & <Holds" in p.extract_text() for p in reader.pages)
 
 
 def test_letter_bleed_takes_fewer_rows(project: Path, cli):
