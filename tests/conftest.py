@@ -30,6 +30,23 @@ class Result:
     err: str
 
 
+@pytest.fixture(scope="session")
+def starter_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The `cardkit init` starter game (set id ``g``), made once per test process: read it, never change it."""
+    from cardkit.scaffold import init_project
+
+    base = tmp_path_factory.mktemp("starter")
+    init_project(base / "game", "g")
+    return base / "game"
+
+
+@pytest.fixture
+def starter_game(starter_project: Path, tmp_path: Path) -> Path:
+    """A copy of the starter game of one's own, to change."""
+    shutil.copytree(starter_project, tmp_path / "game")
+    return tmp_path / "game"
+
+
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
     """Run ``cardkit ARGS`` through the real entry point (exception boundary included)."""

@@ -21,19 +21,9 @@ ESC_CLEAR = "\x1b[2J\x1b[31m"  # clear the screen, then red
 RLO = "\u202e"
 
 
-@pytest.fixture(scope="module")
-def starter(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from cardkit.scaffold import init_project
-
-    base = tmp_path_factory.mktemp("neutral")
-    init_project(base / "game", "g")
-    return base / "game"
-
-
 @pytest.fixture
-def game(starter: Path, tmp_path: Path) -> Path:
-    shutil.copytree(starter, tmp_path / "game")
-    return tmp_path / "game"
+def game(starter_game: Path) -> Path:
+    return starter_game
 
 
 def _replace(path: Path, old: str, new: str) -> None:

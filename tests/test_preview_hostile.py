@@ -20,13 +20,9 @@ from cardkit.preview import MAX_REQUESTS, Preview, PreviewServer, watched_folder
 FLOOD = 300
 
 
-@pytest.fixture(scope="module")
-def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from cardkit.scaffold import init_project
-
-    base = tmp_path_factory.mktemp("preview-hostile")
-    init_project(base / "game", "g")
-    return base / "game"
+@pytest.fixture
+def game(starter_game: Path) -> Path:
+    return starter_game
 
 
 @pytest.fixture

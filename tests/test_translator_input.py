@@ -7,7 +7,6 @@ a text far too long for its box.  (Speed itself: bench/bench_hostile_strings.py.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -20,19 +19,9 @@ PO = "locales/fi/LC_MESSAGES/g.po"
 FI = 'msgstr "Kun tämä sankari hyökkää, se saa +1 voimaa."'
 
 
-@pytest.fixture(scope="module")
-def starter(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from cardkit.scaffold import init_project
-
-    base = tmp_path_factory.mktemp("translator")
-    init_project(base / "game", "g")
-    return base / "game"
-
-
 @pytest.fixture
-def game(starter: Path, tmp_path: Path) -> Path:
-    shutil.copytree(starter, tmp_path / "game")
-    return tmp_path / "game"
+def game(starter_game: Path) -> Path:
+    return starter_game
 
 
 def _edit(game: Path, old: str, new: str) -> Path:
