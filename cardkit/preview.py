@@ -253,6 +253,7 @@ def _relevant(root: Path):  # -> watchfiles filter
     return keep
 
 
+BROKEN_RETRY = 2.0  # seconds between rebuilds of a broken project with no change seen
 MAX_WATCHED_FOLDERS = 2000  # folders of cards/ and locales/ watched; a project with more is watched in part
 
 
@@ -300,13 +301,17 @@ def watch(preview: Preview, stop: threading.Event) -> None:
         if not folders:
             stop.wait(0.5)
             continue
+        retry_at = time.monotonic() + BROKEN_RETRY
         built: list[Path] | None = folders  # the folders as they were around the last rebuild (None: they moved during it)
         try:
             for changes in watchfiles.watch(*folders, watch_filter=_relevant(root.resolve()), stop_event=stop,
                                             debounce=400, step=30, rust_timeout=500, yield_on_timeout=True,
                                             raise_interrupt=False, recursive=False):
                 now = watched_folders(root)
-                if changes or now != built:
+                retry = time.monotonic() >= retry_at and any(v.broken for v in list(preview.views.values()))
+                if changes or now != built or retry:  # (retry: a broken project is looked at again every
+                    # BROKEN_RETRY seconds, so a fix whose change the watcher missed still shows)
+                    retry_at = time.monotonic() + BROKEN_RETRY
                     # a folder renamed away and back between two looks leaves no change inside the folders
                     # watched: the listing before and after the rebuild tells, and a rebuild that raced a
                     # move is done again at the next look
