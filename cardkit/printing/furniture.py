@@ -56,27 +56,37 @@ def sheet_title(card_set: CardSet, loc: Localizer) -> str:
     return loc.ui("sheet.title", title=loc.card("set.title"), language=LANGUAGE_NAMES.get(loc.locale, loc.locale))
 
 
+def plan_fits(card_set: CardSet, loc: Localizer, book: FontBook, plan: SheetPlan, counts: list[int],
+              duplexes: tuple[str, ...] = DUPLEX, tokens: bool = True) -> list[TextFit]:
+    """The fit of every text the furniture prints on the sheets of ``plan`` (``counts``:
+    the number of cards of each size): each size's calibration page for each of
+    ``duplexes`` the sheet prints (a folded sheet: one, fronts only), every page footer
+    (at the widest page number), and with ``tokens`` the token page and its footer on the
+    first size's sheet.  What a PDF build reports (:attr:`BuildResult.furniture`) and
+    ``l10n check`` reads."""
+    title = sheet_title(card_set, loc)
+    out: list[TextFit] = []
+    total = sum((n + sh.per_page - 1) // sh.per_page for n, sh in zip(counts, plan.sheets))
+    for sheet in plan.sheets:
+        for duplex in (("none",) if sheet.fold else duplexes):
+            name = plan.name if sheet.fold else f"{plan.name} {duplex}"
+            out += calibration_fits(sheet, loc, duplex, book, name)
+        out.append(footer_fit(book, sheet, f"{title} · {total}/{total}", loc.locale, ("set.title",), name=plan.name))
+    if tokens and plan.sheets and (game_tokens(card_set, loc) or card_set.teams):
+        heading_key = "ui:tokens.title" if "tokens.title" in loc.set_ui else "set.title"
+        heading = loc.ui("tokens.title") if "tokens.title" in loc.set_ui else title
+        first = plan.sheets[0]
+        out += token_fits(book, card_set, loc, first.page_w, title, plan.name)
+        out.append(footer_fit(book, first, f"{title} · {heading}", loc.locale, (heading_key,),
+                              "token page footer", plan.name))
+    return out
+
+
 def furniture_fits(card_set: CardSet, loc: Localizer, book: FontBook, groups: list[tuple[float, float, int]]
                    ) -> list[TextFit]:
     """The fit of every text the furniture prints around cards of ``groups`` (trim
-    width, height, number of cards per size) on every sheet of :func:`sheet_plans`: each
-    size's calibration page for every duplex mode the layout prints, every page footer
-    (at the widest page number), the token page and its footer on the first size's sheet."""
-    title = sheet_title(card_set, loc)
-    has_tokens = bool(game_tokens(card_set, loc)) or bool(card_set.teams)
-    heading_key = "ui:tokens.title" if "tokens.title" in loc.set_ui else "set.title"
-    heading = loc.ui("tokens.title") if "tokens.title" in loc.set_ui else title
-    out: list[TextFit] = []
-    for plan in sheet_plans([(w, h) for w, h, _ in groups]):
-        total = sum((n + sh.per_page - 1) // sh.per_page for (_, _, n), sh in zip(groups, plan.sheets))
-        for sheet in plan.sheets:
-            for duplex in (("none",) if sheet.fold else DUPLEX):
-                name = plan.name if sheet.fold else f"{plan.name} {duplex}"
-                out += calibration_fits(sheet, loc, duplex, book, name)
-            out.append(footer_fit(book, sheet, f"{title} · {total}/{total}", loc.locale, ("set.title",), name=plan.name))
-        if has_tokens and plan.sheets:
-            first = plan.sheets[0]
-            out += token_fits(book, card_set, loc, first.page_w, title, plan.name)
-            out.append(footer_fit(book, first, f"{title} · {heading}", loc.locale, (heading_key,),
-                                  "token page footer", plan.name))
-    return out
+    width, height, number of cards per size) on every sheet of :func:`sheet_plans`
+    (:func:`plan_fits`, every duplex mode)."""
+    counts = [n for _, _, n in groups]
+    return [f for plan in sheet_plans([(w, h) for w, h, _ in groups])
+            for f in plan_fits(card_set, loc, book, plan, counts)]

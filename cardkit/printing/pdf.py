@@ -33,6 +33,8 @@ from cardkit.printing.compose import (
     size_groups,
     size_text,
 )
+from cardkit.printing.fits import TextFit
+from cardkit.printing.furniture import SheetPlan, plan_fits
 from cardkit.printing.footer import LANGUAGE_NAMES, draw_footer
 from cardkit.printing.place import Edges, place_face
 from cardkit.printing.tokens import token_page, token_page_strings, tokens_in_slots
@@ -85,6 +87,7 @@ class BuildResult:
     warnings: list[Issue] = field(default_factory=list)  # the pseudo-locale's strings printed in English (W030)
     sheets: list[SheetFacts] = field(default_factory=list)  # per card size, in print order
     extras: int = 0  # of ``cards``, those that are the set's extras
+    furniture: list[TextFit] = field(default_factory=list)  # the fits of the texts printed beside the cards
 
 
 
@@ -250,7 +253,10 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     atomic_write_bytes(path, data)
     fits = [f for face in faces for f in face.fits]
     facts = [SheetFacts.of(sh, floor, bleed is not None) for sh in sheets]
-    return BuildResult(path, doc.pages, len(items) + len(extras), len(faces), fits, warnings, facts, len(extras))
+    plan = SheetPlan(paper, orientation, layout, tuple(sheets))
+    furniture = plan_fits(card_set, loc, doc.book, plan, [len(g) for g in groups], (duplex,), mode == "cards")
+    return BuildResult(path, doc.pages, len(items) + len(extras), len(faces), fits, warnings, facts, len(extras),
+                       furniture)
 
 
 def coverage_warnings(faces: FaceBook, uncovered: dict[tuple[str, str], set[str]]) -> list[Issue]:

@@ -77,3 +77,22 @@ def test_a_help_text_too_long_for_a5_but_not_a4_is_found_on_a5(project: Path, cl
     assert message.startswith("calibration page, help box: ") and message.endswith("(a5 portrait grid long-edge)"), message
     assert findings[0]["file"].endswith("fi/LC_MESSAGES/ui.po") and findings[0]["line"] > 0
     assert result.code == 1
+
+
+def test_the_check_reads_what_the_pdf_build_reports(tmp_path: Path):
+    """Every fit a PDF build reports for the texts beside its cards is one the check
+    reads for that sheet (the same records, made by the same furniture code)."""
+    from cardkit.printing import build_pdf
+
+    card_set = load_project(REPO).card_set("death-angel")
+    result = build_pdf(REPO, card_set, "fi", orientation="portrait", out=tmp_path / "fi.pdf")
+    loc = Localizer(REPO, "fi", card_set)
+    book = load_faces(REPO, card_set).font_book()
+    items, extras = compose_set(REPO, card_set, "fi")
+    groups = [(g[0].front.template.width, g[0].front.template.height, len(g)) for g in size_groups(items + extras)]
+    checked = furniture_fits(card_set, loc, book, groups)
+    assert {f.sheet for f in result.furniture} == {"a4 portrait grid", "a4 portrait grid long-edge"}
+    places = {f.place for f in result.furniture}
+    assert {"calibration page, help box", "page footer", "token page, token label", "token page footer"} <= places
+    assert all(f in checked for f in result.furniture)
+    assert all(f.ok for f in result.furniture)  # the shipped Finnish fits (else the build would have refused)
