@@ -1,6 +1,6 @@
 """The prepress figures of the bundled sets' print outputs: prints a table.
 
-    python bench/prepress_figures.py [--locale en]
+    python bench/prepress_figures.py [--locale en] [--papers]
 
 Builds every sheet kind of Death Angel, Deep Strike, the Tidelights example
 and the three-size test game (the sheet kinds of
@@ -56,7 +56,12 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--locale", default="en")
+    ap.add_argument("--papers", action="store_true",
+                    help="instead: pages per paper and layout of the bundled sets (auto orientation), every page checked")
     args = ap.parse_args()
+    if args.papers:
+        papers(args.locale)
+        return
     rows = []
     shop.face_png = lambda face, preset, fit=None: b""  # (the PDFs only: the PNGs are no prepress matter)
     with tempfile.TemporaryDirectory() as tmp, composed_once():
@@ -97,6 +102,36 @@ def main() -> None:
                              f"{ink_max:.0f} %" if colours.space == "cmyk" and made.pdfs else "",
                              str(problems) if made.pdfs else "-"))
     head = ("set", "output", "pages", "per card size: grid, bleed", "highest ink", "problems")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    for r in [head, tuple("-" * w for w in widths), *rows]:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
+
+
+PAPERS = ("a3", "a4", "a5", "letter", "legal", "tabloid")
+LAYOUTS = ("grid", "shared-edge", "gutterfold")
+
+
+def papers(locale: str) -> None:
+    """Per bundled set, paper and layout: pages, grid and bleed (L: landscape), and the prepress
+    problems of every page (0 expected)."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp, composed_once():
+        for root in (ROOT, ROOT / "examples" / "tidelights"):
+            project = load_project(root)
+            for set_id in sorted(project.sets):
+                card_set = project.card_set(set_id)
+                for layout in LAYOUTS:
+                    cells = []
+                    for paper in PAPERS:
+                        out = Path(tmp) / f"{set_id}-{paper}-{layout}.pdf"
+                        result = build_pdf(root, card_set, locale, paper=paper, layout=layout, out=out)
+                        report = check_pdf(out, min_bleed=1 * MM, duplex=None if layout == "gutterfold" else "long-edge")
+                        f = result.sheets[0]
+                        bad = f" ({len(report.problems)} problems)" if report.problems else ""
+                        cells.append(f"{result.pages}: {f.cols} x {f.rows}{' L' if f.landscape else ''}, "
+                                     f"{f.bleed / MM:g} mm{bad}")
+                    rows.append((set_id, layout, *cells))
+    head = ("set", "layout", *PAPERS)
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     for r in [head, tuple("-" * w for w in widths), *rows]:
         print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
