@@ -548,6 +548,8 @@ class Composer:
         if rel is None or self.art_loader is None:
             return
         art = self.art_loader(rel)
+        if art is None:  # left out (the faces' `images: {omit: true}`)
+            return
         bx, by, bw, bh = (self._len(v, s) for v in el["box"])
         x, y = origin[0] + bx, origin[1] + by
         if el.get("backdrop", "#000000") is not None:
