@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from cardkit.playtest.records import (VERDICTS, Balance, Estimate, Figure_, Interval, LadderAgent, LadderStep,
                                       SeatBalance, Setup, SkillGap, Verdict)
 from cardkit.playtest.stats import bradley_terry, welch_ci
+from cardkit.rules.agents import is_ceiling as rule_is_ceiling
 from cardkit.playtest.sweep import Sweep, metric_shares, score_figures, wilson
 from cardkit.rules.protocol import Cooperation, EngineInfo, Outcome
 
@@ -31,8 +32,9 @@ DEFAULT_BAND = (0.03, 0.80)  # justified in docs/playtest.md
 
 def is_ceiling(agent: str, ceilings: frozenset[str] = frozenset()) -> bool:
     """An agent that sees hidden information: a ceiling to show, never the agent a verdict reads
-    (``ceilings``, from :func:`cardkit.playtest.agents.ceilings`; or its name says ``clairvoyant``)."""
-    return agent in ceilings or "clairvoyant" in agent
+    (``ceilings``, from :func:`cardkit.playtest.agents.ceilings`; else by its name alone, the rule
+    of :func:`cardkit.rules.agents.is_ceiling`)."""
+    return agent in ceilings or rule_is_ceiling(agent)
 
 
 def diff_ci(x1: int, n1: int, x2: int, n2: int, z: float = 1.959963984540054) -> tuple[float, float]:
