@@ -5,6 +5,7 @@ ties are never broken by name, and a scored game that is never lost draws no def
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -139,6 +140,32 @@ def test_the_scored_test_game_through_the_cli(games, cli):
             "--agent", "random", "--agent", "heuristic")
     assert "skill ladder: mean score [95 % interval]" in r.out and "score by game length" in r.out
     assert "score distribution (score: games)\n  2p heuristic: " in r.out
+
+
+def test_a_scored_games_text_speaks_in_scores_rounded_alike(games, cli):
+    """The terminal report of a scored game without a win threshold: its mean score with the interval
+    where a game won or lost shows its win rate (the 0.0 % win rates and "(wins -)" said nothing), and
+    every score figure (means, intervals, the skill gap) to two decimals at most, as the PDF rounds
+    them (the gap printed +7.7667 beside +10.1)."""
+    r = cli("playtest", "--root", str(games["lanterns"]), "--players", "2-3", "--games", "30", "--jobs", "1",
+            "--agent", "random", "--agent", "heuristic")
+    assert r.code in (0, 1) and "Traceback" not in r.err
+    head = r.out.splitlines()[0]
+    assert "mean score" in head and "95% CI" in head and "win rate" not in head
+    assert "win rate" not in r.out and "(wins " not in r.out
+    scores = r.out.split("declared metrics:")[0]  # the declared metrics are the game's own, not scores
+    assert not re.findall(r"\d\.\d{3,}", scores), re.findall(r"[^ ]*\d\.\d{3,}[^ ]*", scores)
+    rep = json.loads(cli("playtest", "--root", str(games["lanterns"]), "--players", "2-3", "--games", "30",
+                         "--jobs", "1", "--agent", "random", "--agent", "heuristic", "--format", "json").out)
+    for step in rep["ladder"]:
+        g = step["skill_gap"]
+        ladder = scores.split("skill ladder:")[1]
+        gap = next(ln for ln in ladder.splitlines() if ln.startswith(f"{step['players']:>7} "))
+        assert f"{g['value']:+.2f}".rstrip("0").rstrip(".") in gap  # the same figure, two decimals
+    for s in rep["setups"]:
+        m = s["mean_score"]["value"]
+        row = next(ln for ln in scores.splitlines()[2:] if ln.split()[:2] == [str(s["players"]), s["agent"]])
+        assert f"{m:.2f}".rstrip("0").rstrip(".") in row.split()
 
 
 def test_the_competitive_test_game_is_judged_from_its_matchups(games, cli):
