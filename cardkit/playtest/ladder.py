@@ -101,10 +101,12 @@ class _Matchups:
     points: dict[tuple[str, str], tuple[float, float]]  # (a, b) -> (a's points, games), each pair once
     wins: dict[tuple[str, str], int]  # (a, b) -> a's wins against b
     games: dict[tuple[str, str], int]  # (a, b) -> games (both seatings)
+    #: (a, b) -> a's points per seed (both seatings of one deal) -> seeds: the rating's clusters
+    seeds: dict[tuple[str, str], dict[tuple[float, int], int]]
 
     @classmethod
     def of(cls, sweep: Sweep, players: int, judged: set[str]) -> _Matchups:
-        points, wins, games = {}, {}, {}
+        points, wins, games, seeds = {}, {}, {}, {}
         for (p, a, b), m in sorted(sweep.matchups.items()):
             if p != players or a not in judged or b not in judged:
                 continue
@@ -114,7 +116,8 @@ class _Matchups:
             points[(a, b)] = (aw + (done - aw - bw) / 2, float(done))
             wins[(a, b)], wins[(b, a)] = aw, bw
             games[(a, b)] = games[(b, a)] = n
-        return cls(points, wins, games)
+            seeds[(a, b)] = dict(m.seed_points)
+        return cls(points, wins, games, seeds)
 
     def diff(self, a: str, b: str) -> tuple[float, tuple[float, float]] | None:
         """a's win rate minus b's in their games against each other (Newcombe's paired interval:
@@ -141,7 +144,7 @@ def ladder(sweep: Sweep, setups: Sequence[Setup], band: tuple[float, float], nev
         ratings = {}
         if table is not None and table.points:
             anchor = "random" if "random" in judged_names else None
-            ratings = bradley_terry(sorted(judged_names), table.points, anchor)
+            ratings = bradley_terry(sorted(judged_names), table.points, anchor, seeds=table.seeds)
         rows = []
         for s in mine:
             t = sweep.tallies[(players, s.agent)]
