@@ -230,6 +230,8 @@ def test_the_pdf_reports_say_what_the_json_says(games, cli, tmp_path, locale):
     flat = " ".join(text.split())
     for key in ("report.mean_score", "report.ladder.gap_score", "report.chart.mean_score"):
         assert loc.ui(key) in flat
+    for key in ("report.win_rate", "report.chart.win_rate", "report.ladder.rounds_win"):  # no wins to speak of
+        assert loc.ui(key) not in flat, key
     assert loc.ui_n("report.chart.scores", 2, players=2) in flat
     assert loc.ui("report.target", target="10") in flat
     assert loc.ui("report.chart.score_rounds", agent="heuristic") in flat  # a judged agent, never the ceiling
