@@ -300,25 +300,17 @@ def _umask() -> int:
 
 def _locale_issues(root: Path, locales: list[str] | None) -> tuple[list[str], list[Issue]]:
     """The target locales (those asked for, else every one with catalogs) and
-    the problems with them: each must be a locale name with catalogs here."""
-    from babel import Locale, UnknownLocaleError
+    the problems with them, coded as every ``l10n`` command codes them
+    (:func:`cardkit.i18n.languages.locale_issues`: ``L003`` not a locale name,
+    ``L005`` no catalogs here)."""
+    from cardkit.i18n.languages import locale_issues
 
     have = [loc for loc in project_locales(root) if loc != SOURCE_LOCALE]
     wanted = list(dict.fromkeys(locales or have))
-    problems = []
-    for loc in wanted:
-        try:
-            Locale.parse(loc)
-        except (UnknownLocaleError, ValueError):
-            problems.append(Issue("L003", f"unknown locale '{loc}'"))
-            continue
-        if loc == SOURCE_LOCALE:
-            problems.append(Issue("L005", f"--locale {loc}: English is the source; review a translation (locales: {', '.join(have) or 'none'})"))
-        elif loc not in have:
-            problems.append(Issue("L005", f"--locale {loc}: no catalogs under locales/{loc}/LC_MESSAGES (locales: {', '.join(have) or 'none'})"))
+    targets, problems = locale_issues(root, wanted)
     if not wanted:
         problems.append(Issue("L002", "no locales to review (locales/<lang>/LC_MESSAGES is empty)"))
-    return wanted, problems
+    return targets, problems
 
 
 def _out_issues(out: Path) -> list[Issue]:
