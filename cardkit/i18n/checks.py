@@ -271,7 +271,7 @@ def check_tags(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
 
 
 @check(Scope.ENTRY,
-       Code("T304", E, "markup the layout does not interpret, which would print as it is: `[[Trait]]`, `[Action]`, `<cite>`, `<u>`, `&amp;`, a `\\n` typed as two characters (the English is checked by `validate`, C013; [authoring.md](authoring.md#icons))"))
+       Code("T304", E, "markup the layout does not interpret, which would print as it is: `[[Trait]]`, `[Bold]`, `<cite>`, `<u>`, `&amp;`, a `\\n` typed as two characters (the English is checked by `validate`, C013; [authoring.md](authoring.md#icons))"))
 def check_raw_markup(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     """T304: markup the layout does not interpret (it would print as it is)."""
     for problem in raw_markup_problems(e.translation, icons=e.icons):

@@ -54,7 +54,7 @@ def guard_for(root: Path, path: Path) -> Path | None:
 
 def project_rel(root: Path, path: Path) -> str:
     """``path`` as messages name it: relative to the project folder ``root``, with ``/``
-    (``cards/death-angel/set.yaml``); a file that is a symlink out of the project is named by
+    (``cards/my-set/set.yaml``); a file that is a symlink out of the project is named by
     where it stands in the project, and a file outside it (one cardkit ships) by its own path.
 
     >>> project_rel(Path("/p"), Path("/p/cards/set.yaml"))
