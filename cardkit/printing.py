@@ -40,7 +40,6 @@ from cardkit.layout.sizes import Fitted
 from cardkit.layout.units import INCH, MM
 from cardkit.model import CardSet, SourceString
 from cardkit.render.cmyk import RGB_OUTPUT, ColourOptions
-from cardkit.render.images import load_art
 from cardkit.render.pdf import PdfDocument
 
 LANGUAGE_NAMES = {"en": "English", "fi": "Suomi", "ko": "한국어"}
@@ -155,8 +154,10 @@ def fit_issues(root: Path, card_set: CardSet, locale: str, fits: list[FieldFit])
 
 
 def _composer(root: Path, card_set: CardSet, loc: Localizer, units: str, variant: str | None) -> Composer:
-    return Composer(card_set, loc, load_faces(root, card_set, variant), art=lambda rel: load_art(root / rel, rel, root),
-                    options={"units": units})
+    from cardkit.render.images import art_loader  # (the artwork as the faces' `images:` asks)
+
+    book = load_faces(root, card_set, variant)
+    return Composer(card_set, loc, book, art=art_loader(root, book.images), options={"units": units})
 
 
 def english_where_too_long(root: Path, card_set: CardSet, locale: str, units: str, variant: str | None,

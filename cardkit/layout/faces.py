@@ -47,6 +47,34 @@ _SOURCES = ("field", "string", "ui", "value", "join")  # where a text element, c
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
+@dataclass(frozen=True)
+class ImageTreatment:
+    """What the face file's ``images:`` asks of every artwork (``image``
+    elements) it prints, the printer-friendly variant's way to save ink:
+    ``lighten`` moves each pixel that share of the way to white (0: as drawn,
+    1: white), ``greyscale`` drops the colour, ``omit`` leaves the artwork and
+    its backdrop out.  The default changes nothing.
+
+    >>> ImageTreatment.of({"lighten": 0.6}), ImageTreatment.of(None).plain
+    (ImageTreatment(lighten=0.6, greyscale=False, omit=False), True)
+    """
+
+    lighten: float = 0.0
+    greyscale: bool = False
+    omit: bool = False
+
+    @classmethod
+    def of(cls, spec: Mapping[str, Any] | None) -> ImageTreatment:
+        """From the file's (schema-checked) ``images:`` mapping."""
+        spec = spec or {}
+        return cls(float(spec.get("lighten", 0.0)), bool(spec.get("greyscale", False)), bool(spec.get("omit", False)))
+
+    @property
+    def plain(self) -> bool:
+        """True when the artwork prints as drawn."""
+        return self == ImageTreatment()
+
+
 @dataclass
 class FaceBook:
     """The resolved face data of one set."""
@@ -67,6 +95,7 @@ class FaceBook:
     variant: str | None = None  # the variant drawn (None: the file as written)
     variants: list[str] = field(default_factory=list)  # the variants the file declares
     fonts: FontTable = field(default_factory=FontTable)  # the game's own fonts (`fonts:`), per locale and role
+    images: ImageTreatment = field(default_factory=ImageTreatment)  # `images:`: lighten, greyscale or omit the artwork
     _font_book: FontBook | None = field(default=None, repr=False, compare=False)
 
     def font_book(self) -> FontBook:
@@ -212,6 +241,7 @@ def _load_faces(root: Path, card_set: CardSet, variant: str | None = None) -> Fa
     book = FaceBook(rel, dict(data.get("palette", {})), {k: dict(v) for k, v in data.get("maps", {}).items()}, doc=doc)
     book.included = [(p, _stamp(p)) for p in included]
     book.variant, book.variants = variant, variants
+    book.images = ImageTreatment.of(data.get("images"))
     raw_styles = data.get("styles", {})
     chains = _chain_issues(raw_styles, doc, "styles") + _chain_issues(data["faces"], doc, "faces")
     if chains:  # (resolving follows each chain)

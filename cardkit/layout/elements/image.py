@@ -22,6 +22,8 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
     if rel is None or c.art_loader is None:
         return
     art = c.art_loader(rel)
+    if art is None:  # left out (the faces' `images: {omit: true}`)
+        return
     bx, by, bw, bh = (c.length(v, s) for v in el["box"])
     x, y = origin[0] + bx, origin[1] + by
     if el.get("backdrop", "#000000") is not None:
