@@ -75,6 +75,8 @@ def test_every_kind_has_an_example_the_schema_accepts_and_a_typo_in_it_refused(n
     assert callable(kind.draw) and kind.doc and kind.name == name
     assert set(kind.style_carries) <= set(kind.schema["properties"]), "a style gives only keys the kind reads"
     assert set(kind.positive) <= set(kind.schema["properties"])
+    reads_cards = {"field", "text", "list", "name", "blocks", "elements", "group", "reads"} & set(kind.schema["properties"])
+    assert (kind.shows is not None) == bool(reads_cards), "a kind that reads card data says how (shows), for M006"
 
 
 def test_an_unknown_kind_is_refused_by_the_schema_with_the_list_of_kinds():

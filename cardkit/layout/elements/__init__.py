@@ -5,7 +5,8 @@ Each module of this package declares one kind of element a face file draws
 name, its place in the tables, its line of the docs table (``docs/authoring.md``,
 "Elements"), the JSON Schema of the keys it reads (without ``type`` and the keys
 every element has: ``if``, ``unless``, ``repeat``, ``where``), how the face file's
-checks read its lengths, the keys a style gives it, and its draw function.
+checks read its lengths, the keys a style gives it, its draw function, and what it
+reads of a card (``shows``, for the "field no face shows" check, M006).
 
 :data:`KINDS` holds them all, found by importing every module of this package.  The
 composer (:mod:`cardkit.layout.compose`) draws each element through it;
@@ -62,6 +63,16 @@ class Draw(Protocol):
                  colours: dict[str, str], origin: tuple[float, float], /) -> None: ...
 
 
+class Shows(Protocol):
+    """What an element kind reads of a card, told to the reader of :mod:`cardkit.layout.shown`
+    (``reader.template(text, scope)``, ``reader.resolve(path, scope, whole)``, ``reader.colour``,
+    ``reader.source``, ``reader.blocks``, ``reader.elements(els, scope, seen)``, ``reader.book``),
+    so that the fields it shows count as shown (M006).  The keys every element has (``if``,
+    ``repeat`` ...) and its colours are read for every kind."""
+
+    def __call__(self, reader: Any, el: Mapping[str, Any], scope: Any, seen: tuple[str, ...], /) -> None: ...
+
+
 @dataclass(frozen=True)
 class ElementKind:
     """One kind of face element (see the module's docstring)."""
@@ -74,6 +85,7 @@ class ElementKind:
     font_sizes: bool = False  # its `size`, `min` and `sizes` are font sizes (M010), not lengths
     positive: tuple[str, ...] = ()  # its lengths that must be above 0 (M011)
     style_carries: tuple[str, ...] = ()  # the keys a style it names gives it (docs/authoring.md, "Reuse")
+    shows: Shows | None = None  # how it reads card fields, for the "field no face shows" check (M006); None: it reads none
 
     def json_schema(self) -> dict[str, Any]:
         """The ``then`` of the kind in the face schema: its own schema with ``type`` and the common keys."""

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cardkit.layout.elements import ElementKind
-from cardkit.layout.elements.value import label
+from cardkit.layout.elements.value import label, shows
 from cardkit.layout.ops import Circle, Rect, Text
 
 if TYPE_CHECKING:
@@ -66,6 +66,7 @@ KIND = ElementKind(
     doc="a shape with a centred value: `centre`, either `radius` (a disc) or `w`, `h`, `r` (a rounded box), `fill`, `stroke`, `lw`, `text` (template), `size` or `sizes` (by character count: `[17pt, 15pt]`), `role`, `colour`, `baseline` (offset from the centre; default -0.36 em)",
     schema=SCHEMA,
     draw=draw,
+    shows=shows,
     font_sizes=True,
     positive=('radius', 'w', 'h'),
     style_carries=('colour', 'fill', 'stroke'),

@@ -40,6 +40,10 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
         c.column(face, el["name"], blocks, box, colour=c.colour(el.get("colour", INK), s, colours) or INK)
 
 
+
+def shows(r: Any, el: Mapping[str, Any], s: Any, seen: tuple[str, ...]) -> None:
+    r.blocks(el.get("blocks", []), s)
+
 SCHEMA = {
     "required": ["name", "box", "blocks"],
     "properties": {
@@ -69,6 +73,7 @@ KIND = ElementKind(
     doc="paragraphs flowed in one box at one shared size: `name`, `box`, `style` and/or `role`, `size`, `min`, `align`, `max_lines`, `leading`, `colour`, `blocks` (below)",
     schema=SCHEMA,
     draw=draw,
+    shows=shows,
     font_sizes=True,
     style_carries=('colour',),
 )

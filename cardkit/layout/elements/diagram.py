@@ -64,6 +64,10 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
             face.ops.append(Poly(tuple((ox + p[0] * k, oy + p[1] * k) for p in sh["poly"]), fill=fill, stroke=stroke, lw=lw))
 
 
+
+def shows(r: Any, el: Mapping[str, Any], s: Any, seen: tuple[str, ...]) -> None:
+    r.resolve(el.get("field", "art"), s, True)
+
 SCHEMA = {
     "required": ["field", "box"],
     "properties": {
@@ -87,4 +91,5 @@ KIND = ElementKind(
     doc="shapes listed in a field scaled uniformly into `box` and centred: `field`, `fill`, `stroke`, `lw`; each shape `{rect: [x, y, w, h]}`, `{circle: [cx, cy, r]}`, `{line: [x1, y1, x2, y2]}` or `{poly: [[x, y], ...]}` in the data's own units, with its own `fill`/`stroke`",
     schema=SCHEMA,
     draw=draw,
+    shows=shows,
 )

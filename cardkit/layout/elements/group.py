@@ -21,6 +21,10 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
     c.draw(face, el["elements"], s, colours, (origin[0] + c.length(at[0], s), origin[1] + c.length(at[1], s)))
 
 
+
+def shows(r: Any, el: Mapping[str, Any], s: Any, seen: tuple[str, ...]) -> None:
+    r.elements(el.get("elements", []), s, seen)
+
 SCHEMA = {
     "required": ["elements"],
     "properties": {
@@ -35,4 +39,5 @@ KIND = ElementKind(
     doc="`elements` drawn offset by `at` (and repeated/conditioned as one)",
     schema=SCHEMA,
     draw=draw,
+    shows=shows,
 )

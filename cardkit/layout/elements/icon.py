@@ -25,6 +25,13 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
                  C(el.get("colour", INK), s, colours) or INK)
 
 
+
+def shows(r: Any, el: Mapping[str, Any], s: Any, seen: tuple[str, ...]) -> None:
+    if isinstance(el.get("name"), str):
+        r.template(el["name"], s)
+    else:  # {map, by, default}: the same lookup as a mapped colour
+        r.colour(el.get("name"), s)
+
 SCHEMA = {
     "required": ["name", "at", "size"],
     "properties": {
@@ -55,6 +62,7 @@ KIND = ElementKind(
     doc="`name` (template, or `{map, by, default}`), `at: [x, y]` (bottom-left), `size`, `colour`",
     schema=SCHEMA,
     draw=draw,
+    shows=shows,
     positive=('size',),
     style_carries=('colour',),
 )

@@ -29,6 +29,10 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
         c.place_icon(face, str(name), x0 + i * step, y0, size, col)
 
 
+
+def shows(r: Any, el: Mapping[str, Any], s: Any, seen: tuple[str, ...]) -> None:
+    r.resolve(el["list"], s, True)
+
 SCHEMA = {
     "required": ["list", "at", "size", "step"],
     "properties": {
@@ -50,6 +54,7 @@ KIND = ElementKind(
     doc="an icon strip from a list field: `list`, `at`, `size`, `step` (x advance), `colour`",
     schema=SCHEMA,
     draw=draw,
+    shows=shows,
     positive=('size',),
     style_carries=('colour',),
 )

@@ -37,6 +37,10 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
         face.ops.append(Picture(x, y, bw, bh, art.png, art.width, art.height))
 
 
+
+def shows(r: Any, el: Mapping[str, Any], s: Any, seen: tuple[str, ...]) -> None:
+    r.resolve(el.get("field", "art"), s, True)
+
 SCHEMA = {
     "required": ["field", "box"],
     "properties": {
@@ -63,5 +67,6 @@ KIND = ElementKind(
     doc="artwork from a field: `field` (`art`: the card's checked artwork path), `box`, `fit: contain|cover` (cover fills the box and is clipped to it), `backdrop` colour (default black, `null` for none)",
     schema=SCHEMA,
     draw=draw,
+    shows=shows,
     style_carries=('backdrop',),
 )

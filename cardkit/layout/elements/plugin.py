@@ -56,6 +56,11 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
                           el.get("params") or {})
 
 
+
+def shows(r: Any, el: Mapping[str, Any], s: Any, seen: tuple[str, ...]) -> None:
+    for p in el.get("reads") or []:
+        r.resolve(p, s, True)
+
 SCHEMA = {
     "required": ["name", "box"],
     "properties": {
@@ -83,4 +88,5 @@ KIND = ElementKind(
     doc="a registered drawing that cannot be data: `name`, `box`, `params`, `reads` (below)",
     schema=SCHEMA,
     draw=draw,
+    shows=shows,
 )

@@ -24,6 +24,10 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
            valign=el.get("valign", "top"))
 
 
+
+def shows(r: Any, el: Mapping[str, Any], s: Any, seen: tuple[str, ...]) -> None:
+    r.source(el, s)
+
 SCHEMA = {
     "required": ["name", "box"],
     "properties": {
@@ -68,6 +72,7 @@ KIND = ElementKind(
     doc="a fitted text box: `name` (the box's name in fit reports), `box`, `style` and/or `role`, `size`, `min`, `align`, `max_lines`, `leading`; `colour`, `valign: top|middle`; and a source (below)",
     schema=SCHEMA,
     draw=draw,
+    shows=shows,
     font_sizes=True,
     style_carries=('colour', 'valign'),
 )

@@ -21,6 +21,12 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
     c.draw(face, c.faces.groups[el["group"]], s, colours, (origin[0] + c.length(at[0], s), origin[1] + c.length(at[1], s)))
 
 
+
+def shows(r: Any, el: Mapping[str, Any], s: Any, seen: tuple[str, ...]) -> None:
+    group = el.get("group")
+    if isinstance(group, str) and group in r.book.groups and group not in seen:
+        r.elements(r.book.groups[group], s, seen + (group,))
+
 SCHEMA = {
     "required": ["group"],
     "properties": {
@@ -41,4 +47,5 @@ KIND = ElementKind(
     doc="draws the named `groups` entry, offset by `at`",
     schema=SCHEMA,
     draw=draw,
+    shows=shows,
 )

@@ -38,6 +38,10 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
     face.ops.append(Text(x0, oy + c.length(y, s), text, c.locale, role, size, colour))
 
 
+
+def shows(r: Any, el: Mapping[str, Any], s: Any, seen: tuple[str, ...]) -> None:
+    r.template(el.get("text"), s)
+
 SCHEMA = {
     "required": ["text", "at"],
     "properties": {
@@ -61,6 +65,7 @@ KIND = ElementKind(
     doc="a short untranslated text, not fitted: `text` (template), `at: [x, baseline]`, `align: center` (centred on x), `size`/`sizes`, `role` (default `number`), `colour`",
     schema=SCHEMA,
     draw=draw,
+    shows=shows,
     font_sizes=True,
     style_carries=('colour',),
 )
