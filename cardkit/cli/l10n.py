@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
+from typer.core import TyperCommand
 
 from cardkit.errors import CardkitError, Issue, neutral_json
 from cardkit.cli.app import l10n_app
@@ -109,7 +110,18 @@ def l10n_pseudo(root: RootOpt = Path(".")) -> None:
                f"{result.locale}; remove locales/{result.locale} when done")
 
 
-@l10n_app.command("check")
+class _CheckCommand(TyperCommand):
+    """``l10n check``: its help ends with the codes of the translation checks' registry, read
+    only when the help is shown (the checks are not imported for every command)."""
+
+    def get_help(self, ctx: Any) -> str:  # (typer's own click Context)
+        from cardkit.i18n.registry import help_text
+
+        self.epilog = help_text()
+        return super().get_help(ctx)
+
+
+@l10n_app.command("check", cls=_CheckCommand)
 def l10n_check(root: RootOpt = Path("."),
                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to check (default: all with catalogs)")] = None,
                set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to check (default: all)")] = None,

@@ -22,6 +22,7 @@ from cardkit.layout.binding import RESERVED, kind_field_names, template_paths
 from cardkit.layout.colour import parse_cmyk
 from cardkit.layout.fonts import MAX_FONT_BYTES, ROLES, FontBook, FontTable, register_font
 from cardkit.layout.icons import ICONS
+from cardkit.layout.elements import KINDS
 from cardkit.layout.sizes import resolve_size, size_problem
 from cardkit.layout.svgicons import SvgIcon, read_svg
 from cardkit.layout.units import compile_length, length, names_in
@@ -41,8 +42,6 @@ FACE_FILE = "faces.yaml"
 SCHEMA = "face.schema.json"
 LENGTH_NAMES = frozenset({"W", "H", "i", "n"})
 _LENGTH_KEYS = ("box", "at", "centre", "points", "r", "radius", "inset", "size", "min", "w", "h", "step", "baseline", "ratio")
-_TEXT_TYPES = frozenset({"text", "column", "value", "badge"})  # their `size`/`min`/`sizes` are font sizes
-_POSITIVE = {"badge": ("radius", "w", "h"), "icon": ("size",), "icons": ("size",)}  # sizes that must be above 0
 _NESTED = ("elements", "blocks", "join")  # keys under which elements hold elements
 _SOURCES = ("field", "string", "ui", "value", "join")  # where a text element, column block or join part takes its text
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -653,7 +652,7 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
                 issues.append(doc.issue("M002", f"extra card names unknown face {short(entry[key])}", ("extras", i, key)))
     kinds_of = _faces_for_kinds(book)
     cards = list(card_set.cards.values())
-    from cardkit.layout.elements import available
+    from cardkit.layout.elements.plugin import available
 
     plugins = available()
     for fname, spec in book.faces.items():
@@ -775,10 +774,12 @@ def size_problems(v: float, source: str, kind: str = "length") -> list[tuple[str
 
 
 def _length_kind(el: Mapping[str, Any], key: str) -> str:
-    typ = el.get("type")
-    if key in ("size", "min", "sizes") and typ in _TEXT_TYPES:
+    kind = KINDS.get(str(el.get("type")))  # (a column block or a join part has no type: its lengths are lengths)
+    if kind is None:
+        return "length"
+    if key in ("size", "min", "sizes") and kind.font_sizes:
         return "font"
-    return "positive" if key in _POSITIVE.get(str(typ), ()) else "length"
+    return "positive" if key in kind.positive else "length"
 
 
 def _check_element(el: Mapping[str, Any], path: JsonPath, doc: YamlDoc, book: FaceBook, face_colours: set[str],

@@ -356,10 +356,13 @@ def leaf_of(kind: KindSpec, path: tuple[str | int, ...]) -> tuple[LeafKind, Fiel
         else:
             what = "an item number" if isinstance(seg, int) else f"a key '{seg}'"
             return f"a {spec.type} field has no {what}; write the value as a YAML flow value in one cell"
-    return _leaf(spec), spec
+    return leaf_kind(spec), spec
 
 
-def _leaf(spec: FieldSpec) -> LeafKind:
+def leaf_kind(spec: FieldSpec) -> LeafKind:
+    """How one cell holds a value of field type ``spec``: ``str`` (text, label, ref, image, an
+    enum of strings), ``int``, ``bool``, ``scalar`` (an enum of other values) or ``flow`` (anything
+    else: a YAML flow value).  The reader and the writer (:mod:`cardkit.sheetio`) agree through it."""
     if spec.type in ("text", "label", "ref", "image"):
         return "str"
     if spec.type == "enum":
@@ -622,7 +625,7 @@ def _insert(card: dict[str, Any], path: tuple[str | int, ...], value: Any) -> st
         nxt = path[i + 1] if not last else None
         if last:
             if seg in node:
-                return f"'{_dotted(path)}' is given both whole and in parts"
+                return f"'{dotted(path)}' is given both whole and in parts"
             node[seg] = value
             return None
         child = node.get(seg)
@@ -630,12 +633,17 @@ def _insert(card: dict[str, Any], path: tuple[str | int, ...], value: Any) -> st
             child = _Items() if isinstance(nxt, int) else {}
             node[seg] = child
         elif isinstance(nxt, int) != isinstance(child, _Items) or not isinstance(child, dict):
-            return f"'{_dotted(path[:i + 1])}' is given both whole and in parts"
+            return f"'{dotted(path[:i + 1])}' is given both whole and in parts"
         node = child
     return None  # pragma: no cover - the loop returns
 
 
-def _dotted(path: Sequence[str | int]) -> str:
+def dotted(path: Sequence[str | int]) -> str:
+    """A field path as a column heading names it: ``("a", 0, "b")`` -> ``a[0].b``.
+
+    >>> dotted(("objectives", 1, "label"))
+    'objectives[1].label'
+    """
     return "".join(f"[{s}]" if isinstance(s, int) else (f".{s}" if i else s) for i, s in enumerate(path))
 
 
@@ -649,7 +657,7 @@ def _lists(node: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[
             if order != list(range(len(child))):
                 gap = next(i for i in range(order[-1] + 1) if i not in child)
                 after = next(i for i in order if i > gap)
-                message = (f"'{_dotted(path + (key, after))}' is filled but '{_dotted(path + (key, gap))}' "
+                message = (f"'{dotted(path + (key, after))}' is filled but '{dotted(path + (key, gap))}' "
                            "is empty: list items run from [0] without gaps")
                 yield path + (key, after), message
             node[key] = [child[i] for i in order]
