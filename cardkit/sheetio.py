@@ -33,7 +33,7 @@ from xml.sax.saxutils import escape, quoteattr
 from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.fsutil import atomic_write_bytes
 from cardkit.load.kinds import FieldSpec, Kinds, KindSpec
-from cardkit.load.sheets import MAX_CELL_CHARS, QUOTE, _dotted, _leaf, escape_unprintable, quote_cell, read_sheet_file
+from cardkit.load.sheets import MAX_CELL_CHARS, QUOTE, dotted, escape_unprintable, leaf_kind, quote_cell, read_sheet_file
 
 MAX_EXACT_INT = 2 ** 53  # larger integers are written as text: a spreadsheet number is a 64-bit float
 MAX_INDEXED = 8  # a list of up to this many scalars gets a column per item; longer ones one YAML cell
@@ -109,12 +109,12 @@ def _flatten(value: Any, spec: FieldSpec | None, path: tuple[str | int, ...], ke
                 _flatten(value[k], spec.fields[k], path + (k,), key + (names.index(k),), out)
         return
     if (isinstance(value, list) and spec is not None and 1 <= len(value) <= MAX_INDEXED and all(map(_scalar_like, value))
-            and (spec.type == "icons" or (spec.type == "list" and spec.items is not None and _leaf(spec.items) != "flow"))):
+            and (spec.type == "icons" or (spec.type == "list" and spec.items is not None and leaf_kind(spec.items) != "flow"))):
         for i, v in enumerate(value):
             item = spec.items if spec.type == "list" else None
             out.append((key + (i,), path + (i,), _cell(v, item, True)))
         return
-    leaf = _leaf(spec) if spec is not None else "flow"
+    leaf = leaf_kind(spec) if spec is not None else "flow"
     if leaf == "flow" or isinstance(value, (list, dict)) or (leaf == "scalar" and isinstance(value, str)):
         out.append((key, path, flow(value)))
     else:
@@ -133,7 +133,7 @@ def _cell(value: Any, spec: FieldSpec | None, item: bool) -> Any:
         return NULL
     if item and spec is None and isinstance(value, str):  # an icon
         return value
-    if spec is not None and _leaf(spec) == "scalar" and isinstance(value, str):
+    if spec is not None and leaf_kind(spec) == "scalar" and isinstance(value, str):
         return flow(value)
     return value
 
@@ -178,17 +178,17 @@ def kind_sheet(kind: KindSpec, cards: Sequence[Mapping[str, Any]], where: Sequen
         row = {}
         for key, path, v in cells:
             if isinstance(v, str) and (v == "" or len(v) > MAX_CELL_CHARS):
-                issues.append(Issue("W010", f"{_dotted(path)}: {'an empty text' if v == '' else f'a text of {len(v)} characters'} "
+                issues.append(Issue("W010", f"{dotted(path)}: {'an empty text' if v == '' else f'a text of {len(v)} characters'} "
                                             "cannot be a spreadsheet cell", file=origin))
                 continue
             if isinstance(v, str) and (why := _unwritable(v, xml)):
-                issues.append(Issue("W010", f"{_dotted(path)}: the text {why}", file=origin))
+                issues.append(Issue("W010", f"{dotted(path)}: the text {why}", file=origin))
                 continue
             keys.setdefault(path, key)
             row[path] = _written(v)
         rows.append(row)
     columns = sorted(keys, key=lambda p: (keys[p], len(p)))
-    return Sheet(kind.file_kind, tuple(_dotted(p) for p in columns),
+    return Sheet(kind.file_kind, tuple(dotted(p) for p in columns),
                  tuple(tuple(r.get(p) for p in columns) for r in rows)), issues
 
 
@@ -640,16 +640,17 @@ def import_sheet(root: Path, loaded: Any, sheet: Path, prune: bool = False, forc
     all; one that changed keeps every unchanged card's lines and comments."""
     from cardkit.load import kinds as kindsmod
     from cardkit.plugins import plugin_for
-    from cardkit.load.project import KINDS_FILE, _effect_kind_issues, _rel, game_schemas_of
+    from cardkit.load.files import project_rel
+    from cardkit.load.project import KINDS_FILE, effect_kind_issues, game_schemas_of
     from cardkit.load.schema import validate_with, validator_for
     from cardkit.load.yamlsafe import parse_yaml
 
     kinds: Kinds = loaded.kinds
-    rel = _rel(root, sheet)
+    rel = project_rel(root, sheet)
     docs = []
     issues: list[Issue] = []
     for path in _sheet_files(sheet, rel):
-        got, problems = read_sheet_file(path, _rel(root, path), kinds)
+        got, problems = read_sheet_file(path, project_rel(root, path), kinds)
         docs.extend(got)
         issues.extend(problems)
     plugin_vocab = _vocabularies(loaded)
@@ -664,7 +665,7 @@ def import_sheet(root: Path, loaded: Any, sheet: Path, prune: bool = False, forc
         issues.extend(p for p in validate_with(doc, validator_for(kind.file_kind, kindsmod.derive_schema(kind, KINDS_FILE),
                                                                   game_schemas))
                       if not doc.follow_on(p))
-        issues.extend(_effect_kind_issues(doc, kind, plugin_vocab))
+        issues.extend(effect_kind_issues(doc, kind, plugin_vocab))
     if issues:
         raise CardkitError(issues)
     set_dir = root / loaded.set.directory
@@ -686,7 +687,7 @@ def import_sheet(root: Path, loaded: Any, sheet: Path, prune: bool = False, forc
             raise CardkitError(Issue("W011", f"the set has {len(targets)} YAML files of kind '{fk}' ({', '.join(targets)}); "
                                              "import writes one: merge them first", file=rel))
         target = root / targets[0] if targets else set_dir / f"{fk}.yaml"
-        target_rel = targets[0] if targets else _rel(root, target)
+        target_rel = targets[0] if targets else project_rel(root, target)
         old_doc = loaded.docs[targets[0]] if targets else None
         old_cards = old_doc.data["cards"] if old_doc is not None else []
         said, dropped = _diff(target_rel, old_doc, old_cards, cards, prune)

@@ -45,12 +45,7 @@ MAX_EXCEPTIONS = 2
 
 #: imports of another unit's private names (``_name``) that remain, as (importing file, "module.name"):
 #: each in files other work of this session rewrites; the list may only shrink
-PRIVATE_LEFT: dict[tuple[str, str], str] = {
-    ("cardkit/sheetio.py", "cardkit.load.sheets._dotted"): "sheetio/load.sheets are being reworked (hostile workbooks)",
-    ("cardkit/sheetio.py", "cardkit.load.sheets._leaf"): "sheetio/load.sheets are being reworked (hostile workbooks)",
-    ("cardkit/sheetio.py", "cardkit.load.project._effect_kind_issues"): "sheetio is being reworked (hostile workbooks)",
-    ("cardkit/sheetio.py", "cardkit.load.project._rel"): "sheetio is being reworked (hostile workbooks)",
-}
+PRIVATE_LEFT: dict[tuple[str, str], str] = {}
 
 
 @dataclass(frozen=True, order=True)

@@ -170,3 +170,32 @@ def test_a_locale_entry_overrides_default(starter: Path, tmp_path: Path):
         result = run("build", "pdf", "--locale", locale, cwd=game)
         assert result.returncode == 0, result.stderr
         assert {f for f, _ in _printed(game / f"output/mygame-{locale}-a4.pdf", "Ember" if locale == "en" else "Hiillos")} == {font}
+
+
+def test_the_review_page_shows_translations_in_the_games_own_fonts(starter: Path, tmp_path: Path):
+    """`l10n review`: fonts.css carries the game's font file (read again, inline, its registered name as
+    the family) and a rule per locale and role; the translation of a title prints under that rule."""
+    import base64
+    import re
+
+    from cardkit.i18n.review import web_font, write_review
+    from cardkit.load.project import load_project
+
+    game = _game(starter, tmp_path)
+    out = tmp_path / "review"
+    write_review(game, load_project(game), out, ["fi"], dpi=72)
+    css = (out / "fonts" / "fonts.css").read_text(encoding="ascii")
+    own = web_font((game / "cards/mygame/fonts/MyFace.ttf").read_bytes())
+    faces = dict(re.findall(r'@font-face\{font-family:"(cardkit-[0-9a-f]{16})";src:url\(data:font/ttf;base64,([^)]+)\)', css))
+    assert len(faces) == 1 and base64.b64decode(next(iter(faces.values()))) == own
+    family = next(iter(faces))
+    rules = re.findall(r'html\[lang="fi"\] article\[data-set="mygame"\] td\.tr\.role-(\w+)\{font-family:"([^"]+)"', css)
+    assert rules == [("title", family)]  # the title role only: body keeps the bundled fonts
+    page = (out / "fi.html").read_text(encoding="utf-8")
+    assert '<html lang="fi">' in page
+    title_cells = re.findall(r'<td class="tr role-title">([^<]*)', page)
+    assert title_cells and all(title_cells)
+    assert re.search(r'<td class="tr role-body">', page)
+    plain = tmp_path / "plain-review"
+    write_review(starter, load_project(starter), plain, ["fi"], dpi=72)
+    assert "cardkit-" not in re.sub(r"'cardkit-(sans|kr)'", "", (plain / "fonts" / "fonts.css").read_text(encoding="ascii"))

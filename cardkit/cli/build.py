@@ -4,7 +4,7 @@ PNGs, a print shop's files or Tabletop Simulator sheets."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -62,6 +62,35 @@ def _parse_margin(margin: str) -> float:
     return to_pt(margin)
 
 
+def _sheet_options(paper: str, orientation: str, calibration: str, bleed: str | None,
+                   margin: float | None = None, layout: str | None = None) -> dict[str, Any]:
+    """``--paper``, ``--orientation``, ``--calibration`` and ``--bleed`` as
+    :func:`cardkit.printing.build_pdf` takes them, for the main job and ``build
+    pdf`` alike.  Given ``margin`` and ``layout`` too (the main job, which builds
+    many PDFs), every bad option is refused at once before anything is built."""
+    from cardkit.layout.sheet import check_sheet_options
+    from cardkit.printing import CALIBRATION
+
+    options: dict[str, Any] = {"paper": paper.strip().lower(), "orientation": orientation.lower(),
+                               "calibration": calibration}
+    issues: list[Issue] = []
+    try:
+        options["bleed"] = _parse_bleed(bleed)
+    except CardkitError as exc:
+        issues += exc.issues
+        options["bleed"] = None
+    if margin is not None and layout is not None:
+        if calibration not in CALIBRATION:
+            issues.append(Issue("B013", f"unknown --calibration '{calibration}' (use {', '.join(CALIBRATION)})"))
+        try:
+            check_sheet_options(options["paper"], options["bleed"], margin, layout, options["orientation"])
+        except CardkitError as exc:
+            issues += exc.issues
+    if issues:
+        raise CardkitError(issues)
+    return options
+
+
 COLOUR_HELP = "rgb (screen and home printers) or cmyk (a PDF/X-1a file in DeviceCMYK for print shops: docs/print.md)"
 
 
@@ -94,6 +123,15 @@ ORIENTATION_HELP = "auto (per card size, whichever holds more cards; portrait on
 FIT_HELP = ("a card size the service does not print: none (refuse), scale (to its nearest product, within 3 %) or "
             "pad (centred unscaled, up to 1.5 mm a side of its own bleed shown or edge cut)")
 CALIBRATION_HELP = "every-size (a calibration page per card size), first (only the first size's) or none"
+BLEED_HELP = ("e.g. 3mm, or 0 for none; default: at least 1 mm (3 mm in CMYK), up to 3 mm, a column or row less "
+              "when needed")
+
+# The sheet options of the main job and of ``build pdf``: one definition each, the same defaults
+# (printing.build_pdf's), so the two commands cannot drift apart (tests/print/test_build_options.py).
+PaperOpt = Annotated[str, typer.Option("--paper", help=PAPER_HELP)]
+OrientationOpt = Annotated[str, typer.Option("--orientation", help=ORIENTATION_HELP)]
+CalibrationOpt = Annotated[str, typer.Option("--calibration", help=CALIBRATION_HELP)]
+BleedOpt = Annotated[Optional[str], typer.Option("--bleed", help=BLEED_HELP)]
 
 
 MinCoverageOpt = Annotated[float | None, typer.Option(
@@ -138,14 +176,18 @@ def _coverage_lines(root: Path, project, set_ids: list[str], locales: list[str],
 def build_all(ctx: typer.Context, root: RootOpt = Path("."),
               locale: Annotated[str, typer.Option("--locale", help="language of the build summary")] = "en",
               layout: Annotated[str, typer.Option("--layout", help=LAYOUT_HELP)] = "grid",
+              paper: PaperOpt = "a4",
+              orientation: OrientationOpt = "auto",
+              calibration: CalibrationOpt = "every-size",
+              bleed: BleedOpt = None,
               margin: Annotated[str, typer.Option("--margin", help=MARGIN_HELP)] = "4mm",
               colour: Annotated[str, typer.Option("--colour", help=COLOUR_HELP)] = "rgb",
               ink_limit: Annotated[float, typer.Option("--ink-limit", help=INK_HELP)] = 240.0,
               min_coverage: MinCoverageOpt = None,
               variant: Annotated[Optional[str], typer.Option("--variant", help=VARIANT_HELP)] = None) -> None:
     """The main job: validate, check the translations, and write
-    output/<set>-<locale>-a4.pdf for every set in English and every locale with
-    catalogs, with a summary in output/build-summary.txt (in the --locale
+    output/<set>-<locale>-<paper>.pdf for every set in English and every locale with
+    catalogs (the sheet options as ``build pdf`` has them), with a summary in output/build-summary.txt (in the --locale
     language).  Untranslated strings print in English: the build says how many
     per set (--min-coverage makes too few an error); any other translation
     error stops it."""
@@ -168,6 +210,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     started = time.perf_counter()
     margin_pt = _parse_margin(margin)
     colours = _colours(colour, ink_limit)
+    sheet = _sheet_options(paper, orientation, calibration, bleed, margin_pt, layout)
     project = _clean_project(root)
     summary_loc = _summary_localizer(root, locale)  # an unknown locale fails here, before anything is written
     from cardkit.plugins import engine_for, plugin_for
@@ -198,7 +241,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
         for n, (set_id, pdf_locale) in enumerate(jobs):
             bar.update(n, f"PDF {set_id} {pdf_locale}")
             result = build_pdf(root, project.card_set(set_id), pdf_locale, layout=layout, margin=margin_pt,
-                               colours=colours, variant=variant)
+                               colours=colours, variant=variant, **sheet)
             cards += result.cards
             _echo_warnings(result.warnings)
             rel_path = result.path.relative_to(root) if result.path.is_relative_to(root) else result.path
@@ -228,11 +271,11 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
 def build_pdf_cmd(root: RootOpt = Path("."),
                   set_id: Annotated[Optional[str], typer.Option("--set", help=SET_HELP)] = None,
                   locale: Annotated[str, typer.Option("--locale", help="en, fi or ko (any locale with catalogs)")] = "en",
-                  paper: Annotated[str, typer.Option("--paper", help=PAPER_HELP)] = "a4",
-                  orientation: Annotated[str, typer.Option("--orientation", help=ORIENTATION_HELP)] = "auto",
-                  calibration: Annotated[str, typer.Option("--calibration", help=CALIBRATION_HELP)] = "every-size",
+                  paper: PaperOpt = "a4",
+                  orientation: OrientationOpt = "auto",
+                  calibration: CalibrationOpt = "every-size",
                   duplex: Annotated[str, typer.Option("--duplex", help="long-edge, short-edge or none (fronts only)")] = "long-edge",
-                  bleed: Annotated[Optional[str], typer.Option("--bleed", help="e.g. 3mm, or 0 for none; default: at least 1 mm (3 mm in CMYK), up to 3 mm, a column or row less when needed")] = None,
+                  bleed: BleedOpt = None,
                   mode: Annotated[str, typer.Option("--mode", help="cards, or inserts (text overlays)")] = "cards",
                   units: Annotated[str, typer.Option("--units", help="inch or cm: distances on table maps")] = "inch",
                   layout: Annotated[str, typer.Option("--layout", help=LAYOUT_HELP)] = "grid",
@@ -250,10 +293,9 @@ def build_pdf_cmd(root: RootOpt = Path("."),
     project = _clean_project(root)
     sid = _set_id(project, set_id)
     coverage = _coverage_lines(root, project, [sid], [locale], min_coverage) if sid in project.sets else []
-    result = build_pdf(root, project.card_set(sid), locale, paper=paper.lower(), duplex=duplex,
-                       bleed=_parse_bleed(bleed), mode=mode, out=out, units=units, layout=layout,
-                       margin=_parse_margin(margin), colours=colours, variant=variant, orientation=orientation.lower(),
-                       calibration=calibration)
+    result = build_pdf(root, project.card_set(sid), locale, duplex=duplex, mode=mode, out=out, units=units,
+                       layout=layout, margin=_parse_margin(margin), colours=colours, variant=variant,
+                       **_sheet_options(paper, orientation, calibration, bleed))
     for line in coverage:
         typer.echo(line)
     _echo_warnings(result.warnings)

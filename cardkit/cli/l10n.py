@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
+from typer.core import TyperCommand
 
 from cardkit.errors import CardkitError, Issue, neutral_json
 from cardkit.cli.app import l10n_app
@@ -109,7 +110,18 @@ def l10n_pseudo(root: RootOpt = Path(".")) -> None:
                f"{result.locale}; remove locales/{result.locale} when done")
 
 
-@l10n_app.command("check")
+class _CheckCommand(TyperCommand):
+    """``l10n check``: its help ends with the codes of the translation checks' registry, read
+    only when the help is shown (the checks are not imported for every command)."""
+
+    def get_help(self, ctx: Any) -> str:  # (typer's own click Context)
+        from cardkit.i18n.registry import help_text
+
+        self.epilog = help_text()
+        return super().get_help(ctx)
+
+
+@l10n_app.command("check", cls=_CheckCommand)
 def l10n_check(root: RootOpt = Path("."),
                locale: Annotated[Optional[list[str]], typer.Option("--locale", help="locales to check (default: all with catalogs)")] = None,
                set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to check (default: all)")] = None,
@@ -197,30 +209,12 @@ def l10n_accept(locale: Annotated[str, typer.Option("--locale", help="the catalo
 
 
 def _selected_locales(root: Path, names: list[str]) -> list[str]:
-    """``--locale`` as every ``l10n`` command reads it: a filter of the locales
-    that have catalogs (normalized as Babel writes them, ``sv-se`` is ``sv_SE``;
-    ``L005`` for a name without catalogs here), every problem at once."""
-    from cardkit.i18n.catalogs import PSEUDO, project_locales
-    from cardkit.i18n.languages import normalize_locale
-    from cardkit.strings.localize import SOURCE_LOCALE
+    """``--locale`` as every ``l10n`` command reads it (:func:`cardkit.i18n.languages.locale_issues`:
+    ``L003`` for a name that is not a locale's, ``L005`` for one without catalogs here), every
+    problem at once."""
+    from cardkit.i18n.languages import locale_issues
 
-    have = [loc for loc in project_locales(root) if loc != SOURCE_LOCALE]
-    out: list[str] = []
-    issues: list[Issue] = []
-    for name in names:
-        try:
-            loc = name if name == PSEUDO else normalize_locale(name)
-        except CardkitError:  # unknown to CLDR, or not a locale name: no catalogs either
-            loc = name[:40]
-        if loc == SOURCE_LOCALE:
-            issues.append(Issue("L005", f"--locale {loc}: English is the source (locales here: {', '.join(have) or 'none'})"))
-        elif loc not in have:
-            near = [h for h in have if h.split("_")[0] == loc.split("_")[0]]
-            hint = f"did you mean --locale {near[0]}?" if near else f"add it: cardkit l10n init --locale {loc}"
-            issues.append(Issue("L005", f"--locale {loc}: no catalogs under locales/{loc}/LC_MESSAGES (locales here: "
-                                        f"{', '.join(have) or 'none'}; {hint})"))
-        elif loc not in out:
-            out.append(loc)
+    out, issues = locale_issues(root, names)
     if issues:
         raise CardkitError(issues)
     return out
@@ -237,7 +231,8 @@ def l10n_import(file: Annotated[Path, typer.Argument(help="translations to bring
                 create: Annotated[bool, typer.Option("--create", help="create the locale's catalogs when it has none")] = False) -> None:
     """Fill the locale's catalogs from another file: CSV or JSON keyed by msgctxt
     (or card id and field), XLIFF 1.2/2.0, or another PO. Matched by key, else by
-    the English; conflicts are kept unless --overwrite."""
+    the English; conflicts are kept unless --overwrite. Exit 1 when a conflict is
+    left unapplied (L031), dry run or not; the rest is written."""
     from cardkit.fsutil import atomic_write_bytes
     from cardkit.i18n.importer import MAX_IMPORT_BYTES, format_of, import_translations, read_records
     from cardkit.i18n.languages import checked_locales
@@ -273,3 +268,7 @@ def l10n_import(file: Annotated[Path, typer.Argument(help="translations to bring
             atomic_write_bytes(c.plan.path, c.plan.data)
     tail = "; dry run: nothing written" if dry_run else ""
     typer.echo(f"{shown}: {len(records)} translations read, {result.unknown} unknown, {result.ambiguous} ambiguous{tail}")
+    if any(w.code == "L031" for w in result.warnings):
+        # a translation the file asks for and the catalog did not get: a script must notice (a dry run says
+        # what the run would do, exit status included)
+        raise typer.Exit(1)

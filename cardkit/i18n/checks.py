@@ -1,38 +1,11 @@
 """Translation checks: small functions over catalog entries, each with a stable
 code and severity (the Babel ``checkers`` habit).
 
-=====  ========  ==========================================================
-code   severity  finding
-=====  ========  ==========================================================
-T101   error     a card or interface string has no catalog entry
-T102   error     empty translation
-T103   error     fuzzy entry (source changed since it was translated)
-T104   warning   obsolete entry (its card field no longer exists)
-T105   error     catalog is stale against the cards (run ``l10n update``)
-T150   error     a plural form (``msgstr[n]``) of a plural message is not translated
-T151   error     plural forms where the message has none, or none where it has them
-T152   error     placeholders of a plural form differ from its English form
-T153   warning   a counted placeholder (``{players} players``) in a message that is not plural
-T201   warning   translation identical to the English (not an allowed name)
-T301   error     icon tokens differ (``[skull]`` ...)
-T302   error     placeholders differ (``{name}``)
-T303   error     emphasis tags differ or are unbalanced
-T304   error     markup the layout does not interpret (``[[Trait]]``, ``<cite>``,
-                 ``&amp;``, a ``\\n`` typed as two characters): it would print raw
-T310   error     a control or bidi character (:mod:`cardkit.controls`)
-T401   error     a number of the source is missing from the translation
-T402   error     a number is only in the translation
-T501   error     a glossary term is not translated with an allowed form
-T502   error     a forbidden term variant is used
-T503   warning   one English source translated in different ways in a locale
-T601   warning   Korean: a run of Hangul too long to be one word (lost spacing)
-T701   error     Korean: particle does not agree with the word before it
-T801   error     leading, trailing or double spaces
-T802   warning   wrong quotation marks for the language
-T803   warning   end punctuation differs from the source
-T901   error     a character no font of the locale can print
-T950   error     does not fit its card box at the minimum readable size
-=====  ========  ==========================================================
+Each check registers with :func:`cardkit.i18n.registry.check`, naming its scope
+and its codes (code, severity, doc line); the registry is the one table of codes
+(``docs/translation.md``, "Checks", and ``l10n check --help`` are generated from
+it).  :func:`run_entry_checks` runs the checks of one entry,
+:func:`run_locale_checks` those over a locale's catalogs.
 """
 
 from __future__ import annotations
@@ -47,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from cardkit.errors import CardkitError, Issue, Severity
+from cardkit.i18n.registry import Code, Scope, check, of_scope
 from cardkit.strings.korean import PAIRS, final_consonant, native_numbers, particle
 from cardkit.i18n.langrules import ALL_QUOTES, UnitWords, allowed_quotes, number_style, quote_marks, unit_words
 from cardkit.layout.fonts import FontBook
@@ -195,18 +169,11 @@ class Finding:
 
 
 Check = Callable[[Entry, Glossary], Iterable[tuple[str, Severity, str]]]
-ENTRY_CHECKS: list[Check] = []
-
-
-def _check(fn: Check) -> Check:
-    ENTRY_CHECKS.append(fn)
-    return fn
-
 
 E, W = Severity.ERROR, Severity.WARNING
 
 
-@_check
+@check(Scope.ENTRY, Code("T201", W, "translation identical to the English (names allowed by the glossary)"))
 def check_unchanged(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     t = e.translation.replace("\u00ad", "")
     if t == e.source and not _only_names(t, g) and re.search(r"[A-Za-z]{3}", _strip_markup(t)):
@@ -260,7 +227,8 @@ def english_left(source: str, translation: str, kept: frozenset[str]) -> str | N
     return None
 
 
-@_check
+@check(Scope.ENTRY,
+       Code("T170", W, "English left in the translation: three consecutive words of the English (not all names or glossary terms), or the English with other case or spacing; on interface strings too"))
 def check_english_left(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     """T170: English words left in a translation that is not the English
     (that one is T201)."""
@@ -280,19 +248,19 @@ def _only_names(text: str, g: Glossary) -> bool:
     return not re.search(r"[A-Za-z]{3}", rest)
 
 
-@_check
+@check(Scope.ENTRY, Code("T301", E, "icon tokens (`[skull]` ...) differ"))
 def check_tokens(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     if sorted(tokens(e.source)) != sorted(tokens(e.translation)):
         yield "T301", E, f"icon tokens {sorted(tokens(e.source))} in the source, {sorted(tokens(e.translation))} in the translation"
 
 
-@_check
+@check(Scope.ENTRY, Code("T302", E, "`{placeholders}` differ"))
 def check_placeholders(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     if e.form is None and sorted(placeholders(e.source)) != sorted(placeholders(e.translation)):
         yield "T302", E, f"placeholders {sorted(placeholders(e.source))} in the source, {sorted(placeholders(e.translation))} in the translation"
 
 
-@_check
+@check(Scope.ENTRY, Code("T303", E, "`<b>`/`<i>` tags differ or unbalanced"))
 def check_tags(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     from cardkit.text import markup_problems
 
@@ -302,7 +270,8 @@ def check_tags(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
         yield "T303", E, f"markup tags differ: {detail}"
 
 
-@_check
+@check(Scope.ENTRY,
+       Code("T304", E, "markup the layout does not interpret, which would print as it is: `[[Trait]]`, `[Bold]`, `<cite>`, `<u>`, `&amp;`, a `\\n` typed as two characters (the English is checked by `validate`, C013; [authoring.md](authoring.md#icons))"))
 def check_raw_markup(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     """T304: markup the layout does not interpret (it would print as it is)."""
     for problem in raw_markup_problems(e.translation, icons=e.icons):
@@ -528,7 +497,9 @@ def _compare_numbers(source: str, translation: str, g: Glossary, words_first: bo
     return missing, extra
 
 
-@_check
+@check(Scope.ENTRY,
+       Code("T401", E, "a number of the source is missing from the translation (see *Numbers* below)"),
+       Code("T402", E, "a number is only in the translation"))
 def check_numbers(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     missing, extra = compare_numbers(e.source, e.translation, g)
     dst = numbers_in(e.translation, e.locale, g.units)
@@ -604,7 +575,9 @@ def terms_in_source(terms: Iterable[Term], source: str, names: Iterable[str] = (
             if not any(s1 <= s0 and e0 <= e1 and (e1 - s1) > (e0 - s0) for s1, e1, _ in spans)}
 
 
-@_check
+@check(Scope.ENTRY,
+       Code("T501", E, "a glossary term not translated with an allowed form"),
+       Code("T502", E, "a forbidden variant"))
 def check_terms(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     text = e.translation.replace("\u00ad", "")
     korean = e.locale.startswith("ko")
@@ -619,7 +592,8 @@ def check_terms(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
             yield "T502", E, f"'{m.group(0)}' is a forbidden variant; use '{term.term}'"
 
 
-@_check
+@check(Scope.ENTRY,
+       Code("T601", W, "Korean: more than 12 Hangul syllables without a space (spacing lost, as in the Korean seed), or a short string (an interface label: 7 syllables or more, three English words or more) averaging 6 syllables or more per word; the shipped catalogs average at most 4.5"))
 def check_hangul_runs(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     if not e.locale.startswith("ko"):
         return
@@ -641,7 +615,8 @@ def check_hangul_runs(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, st
 _PARTICLE_AFTER = re.compile(rf"(\[{ICON_NAME}\]|(?<![A-Za-z\d])\d+|\{{[a-z_]+\}})(으로|이다|을|를|이|가|은|는|과|와|로)(?![\uac00-\ud7a3])")
 
 
-@_check
+@check(Scope.ENTRY,
+       Code("T701", E, "Korean: a particle after a term, an icon token or a number does not agree with the final consonant (을/를, 이/가, 은/는, 과/와, 으로/로); numbers are read in Sino-Korean (6 = 육 -> 6을), digits after a Latin letter (D6) are skipped"))
 def check_particles(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     if not e.locale.startswith("ko"):
         return
@@ -690,7 +665,8 @@ def _term_particle_rx_of(g: Glossary) -> re.Pattern[str] | None:
     return rx
 
 
-@_check
+@check(Scope.ENTRY,
+       Code("T801", E, "leading, trailing or double spaces, and any run of spaces of any kind: a no-break space beside a space (`2\\u00a0 Karten`), a narrow no-break space, a tab"))
 def check_spaces(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     t = e.translation
     if t != t.strip():
@@ -706,7 +682,7 @@ SPACE_NAMES = {" ": "space", "\u00a0": "no-break space", "\u202f": "narrow no-br
                "\u2009": "thin space", "\u2007": "figure space", "\u3000": "ideographic space"}
 
 
-@_check
+@check(Scope.ENTRY, Code("T802", W, "quotation marks wrong for the language (Finnish ” ”); inch marks (12\") are not quotes"))
 def check_quotes(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     allowed = allowed_quotes(e.locale)
     marks = quote_marks(e.locale)
@@ -722,7 +698,7 @@ def check_quotes(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
                           f"{f', or with {also}' if also else ''} (CLDR)")
 
 
-@_check
+@check(Scope.ENTRY, Code("T803", W, "end punctuation differs from the source"))
 def check_end_punctuation(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     def end(s: str) -> str:
         # (a string that ends with a placeholder or an icon has no end punctuation of its own:
@@ -774,14 +750,14 @@ def counted_placeholders(text: str) -> list[str]:
     return out
 
 
-@_check
+@check(Scope.ENTRY, Code("T152", E, "the placeholders of a plural form differ from its English form"))
 def check_plural_placeholders(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     if e.form is not None and sorted(placeholders(e.source)) != sorted(placeholders(e.translation)):
         yield "T152", E, (f"placeholders {sorted(placeholders(e.source))} in the English form, "
                           f"{sorted(placeholders(e.translation))} in this form")
 
 
-@_check
+@check(Scope.ENTRY, Code("T153", W, "a counted placeholder in a message that is not plural (see below)"))
 def check_counted_not_plural(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     if e.form is None:
         for name in counted_placeholders(e.source):
@@ -789,6 +765,7 @@ def check_counted_not_plural(e: Entry, g: Glossary) -> Iterable[tuple[str, Sever
                               f"'count: {name}' for it so each language can choose the form")
 
 
+@check(Scope.FONTS, Code("T901", E, "a character that no font in the locale's fallback chain has"))
 def check_glyphs(e: Entry, book: FontBook) -> Iterable[tuple[str, Severity, str]]:
     missing: set[str] = set()
     for role in ("body", "bold", "title"):
@@ -804,6 +781,8 @@ def _same(text: str) -> str:
     return re.sub(r"[\s.:;!?]+$", "", re.sub(r"\s+", " ", text.replace("\u00ad", ""))).strip().casefold()
 
 
+@check(Scope.LOCALE,
+       Code("T503", W, "the same English source translated differently in one locale, across all its catalogs (see *Consistency*)"))
 def check_consistency(entries: Iterable[Entry], g: Glossary) -> list[Finding]:
     """T503: the same English source translated differently within a locale,
     across every catalog given (set catalogs and ``ui``).  Differences declared
@@ -839,18 +818,34 @@ def check_consistency(entries: Iterable[Entry], g: Glossary) -> list[Finding]:
 
 
 def run_entry_checks(entries: list[Entry], glossary: Glossary, book: FontBook) -> list[Finding]:
+    """The registered checks of each translated entry (:data:`Scope.ENTRY <cardkit.i18n.registry.Scope>` with
+    the glossary, ``FONTS`` with the font book); a plural form's findings name it (``msgstr[1]: ...``)."""
+    given = {Scope.ENTRY: glossary, Scope.FONTS: book}
+    runs = [(c.run, given[c.scope]) for c in of_scope(Scope.ENTRY) + of_scope(Scope.FONTS) if c.run is not None]
     out = []
     for e in entries:
         if not e.translation:
             continue
-        results = [r for fn in ENTRY_CHECKS for r in fn(e, glossary)] + list(check_glyphs(e, book))
-        for code, sev, msg in results:
-            if e.form is not None:
-                msg = f"msgstr[{e.form}]: {msg}"
-            out.append(Finding(code, sev, e.locale, e.domain, e.msgctxt, e.file, e.line, msg))
+        for run, given_too in runs:
+            for code, sev, msg in run(e, given_too):
+                if e.form is not None:
+                    msg = f"msgstr[{e.form}]: {msg}"
+                out.append(Finding(code, sev, e.locale, e.domain, e.msgctxt, e.file, e.line, msg))
     return out
 
 
-from cardkit.controls import check_controls  # noqa: E402  (T310, its own module: control and bidi characters)
-
-_check(check_controls)
+def run_locale_checks(entries: list[Entry], glossary: Glossary) -> list[Finding]:
+    """The registered checks over the catalogs of one locale: ``CATALOG`` ones on each catalog's
+    entries (a set's, or ``ui``), ``LOCALE`` ones on them all."""
+    out: list[Finding] = []
+    by_domain: dict[str, list[Entry]] = {}
+    for e in entries:
+        by_domain.setdefault(e.domain, []).append(e)
+    for c in of_scope(Scope.CATALOG):
+        assert c.run is not None
+        for domain_entries in by_domain.values():
+            out.extend(c.run(domain_entries, glossary))
+    for c in of_scope(Scope.LOCALE):
+        assert c.run is not None
+        out.extend(c.run(entries, glossary))
+    return out

@@ -90,6 +90,45 @@ def checked_locales(root: Path, names: list[str]) -> list[str]:
     return out
 
 
+def locale_issues(root: Path, names: list[str]) -> tuple[list[str], list[Issue]]:
+    """``--locale`` as every ``l10n`` command reads it (check, update, review, accept, import): a
+    filter of the locales that have catalogs here, normalized as Babel writes them (``sv-se`` is
+    ``sv_SE``), and every problem at once, coded as docs/errors.md says: ``L003`` for a name that
+    is not shaped like a locale at all (``../x``), ``L005`` for a locale name with no catalogs here
+    (``xx``, ``zz_QQ``, or English, the source).
+
+    >>> import tempfile
+    >>> locale_issues(Path(tempfile.mkdtemp()), ["../x", "xx", "en"])[1][0].code
+    'L003'
+    >>> [i.code for i in locale_issues(Path(tempfile.mkdtemp()), ["../x", "xx", "en"])[1]]
+    ['L003', 'L005', 'L005']
+    """
+    from cardkit.i18n.catalogs import PSEUDO
+
+    have = [loc for loc in project_locales(root) if loc != SOURCE_LOCALE]
+    there = ", ".join(have) or "none"
+    out: list[str] = []
+    issues: list[Issue] = []
+    for name in names:
+        if name != PSEUDO and not _SHAPE.fullmatch(name):
+            issues.append(Issue("L003", f"--locale {name[:40]!r} is not a locale name (locales here: {there})"))
+            continue
+        try:
+            loc = name if name == PSEUDO else normalize_locale(name)
+        except CardkitError:  # shaped like one but unknown to CLDR: no catalogs either
+            loc = name
+        if loc == SOURCE_LOCALE:
+            issues.append(Issue("L005", f"--locale {loc}: English is the source (locales here: {there})"))
+        elif loc not in have:
+            near = [h for h in have if language_of(h) == language_of(loc)]
+            hint = f"did you mean --locale {near[0]}?" if near else f"add it: cardkit l10n init --locale {loc}"
+            issues.append(Issue("L005", f"--locale {loc}: no catalogs under locales/{loc}/LC_MESSAGES (locales here: "
+                                        f"{there}; {hint})"))
+        elif loc not in out:
+            out.append(loc)
+    return out, issues
+
+
 @dataclass(frozen=True)
 class InitResult:
     locale: str

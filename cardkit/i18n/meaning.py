@@ -2,33 +2,8 @@
 name, a lost or added negation, a translation pasted from another entry, a
 dropped sentence or list item.
 
-=====  ========  ==========================================================
-code   severity  finding
-=====  ========  ==========================================================
-T160   error     a card the English names is not named in the translation
-                 (by the distinctive word of its translated name), or
-                 another card is named instead
-T161   error     the English negates and the translation does not (negation
-                 words per language: glossary ``negation``), or the
-                 translation negates where the English has no negation at
-                 all, neither in words (not, never) nor in meaning (misses,
-                 nobody, undamaged, instead, at most: ``EN_NEGATIVE_MEANING``,
-                 where Finnish and Korean use a negative verb)
-T162   error     the translation is the translation of another entry whose
-                 English differs (Weblate's "reused translation")
-T163   error     the translation has fewer or more sentences or list items
-                 than the English
-T154   error     a plural form writes a number its locale's plural rule
-                 (CLDR, Babel) never selects it for: the singular's "1"
-                 (or *yksi*, *eine*) in the form for 2, 3, 4 ...
-T155   warning   the form for 1 reads like the plural of the form for many
-                 (singular and plural swapped)
-T172   warning   a translation much shorter than its English, against what
-                 is usual for the locale (a dropped clause)
-T190   warning   checks that did not run, or ran with less, for lack of the
-                 locale's language data (``negation``, ``proper_names``,
-                 ``numbers``, ``name_endings`` in its glossary)
-=====  ========  ==========================================================
+Each registers with :func:`cardkit.i18n.registry.check` with its codes
+(T154, T155, T160-T163, T172, T190); ``docs/translation.md``, "Meaning checks".
 """
 
 from __future__ import annotations
@@ -40,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cardkit.errors import Severity
+from cardkit.i18n.registry import Code, Scope, check
 from cardkit.text import PLACEHOLDER_RE, TOKEN_RE
 from cardkit.i18n.checks import (
     EN_ONE_ARTICLES,
@@ -56,7 +32,7 @@ from cardkit.i18n.checks import (
     terms_in_source,
 )
 
-E = Severity.ERROR
+E, W = Severity.ERROR, Severity.WARNING
 # English words that negate a clause (the source language's own list)
 EN_NEGATION = ("not", "no", "never", "cannot", "can't", "don't", "doesn't", "isn't", "aren't", "won't", "nothing",
                "none", "neither", "nor", "without", "unless", "non")
@@ -148,6 +124,8 @@ def _has_word(text: str, word: str, korean: bool, g: Glossary | None = None) -> 
     return _name_rx(word, endings, forms).search(text) is not None
 
 
+@check(Scope.CATALOG,
+       Code("T160", E, "a card the English names is not named in the translation, or another card is (see *Meaning checks*)"))
 def check_names(entries: list[Entry], g: Glossary) -> list[Finding]:
     """T160 for every entry whose English names a card that the translation
     does not name, or whose translation names a card the English does not."""
@@ -228,6 +206,7 @@ def negates(text: str, words: tuple[str, ...], korean: bool) -> bool:
     return bool(negation_words(text, words, korean))
 
 
+@check(Scope.ENTRY, Code("T161", E, "the English negates and the translation does not"))
 def check_negation(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     """T161: a negation in the English and none in the translation, or one in
     the translation where the English negates neither in words nor in meaning.
@@ -259,6 +238,7 @@ def _fit_score(e: Entry, g: Glossary) -> int:
     return len(missing) + len(extra) + absent
 
 
+@check(Scope.LOCALE, Code("T162", E, "the translation of another entry whose English differs (pasted)"))
 def check_reused(entries: list[Entry], g: Glossary) -> list[Finding]:
     """T162: entries whose translations are the same (case, spacing, soft
     hyphens and end punctuation aside) while their English differs.  The entry
@@ -340,6 +320,8 @@ def sentences(text: str) -> int:
     return 1 + sum(_ends_sentence(plain, m) for m in _SENTENCE_END.finditer(plain))
 
 
+@check(Scope.ENTRY,
+       Code("T163", E, "a sentence or list item dropped or added (ellipses, abbreviations and quotes read alike in every script)"))
 def check_clauses(e: Entry, g: Glossary) -> Iterable[tuple[str, Severity, str]]:
     """T163: a sentence or list item dropped or added (two or more sentences
     in the English; a translator may join or split one)."""
@@ -383,6 +365,9 @@ def _extends(longer: str, shorter: str) -> bool:
     return len(longer) > len(shorter) and longer.casefold().startswith(shorter.casefold())
 
 
+@check(Scope.LOCALE,
+       Code("T154", E, "a plural form writes a number its locale's plural rule never selects it for (the singular in a plural form; see *Meaning checks*)"),
+       Code("T155", W, "the form for 1 reads like the plural of the form for many (singular and plural swapped)"))
 def check_plural_forms(entries: list[Entry], g: Glossary) -> list[Finding]:
     """T154 and T155: each form of a plural message against the numbers the
     locale's plural rule uses it for (Babel's CLDR rules, as the catalog's
@@ -441,6 +426,8 @@ def _length(text: str) -> int:
     return len(re.sub(r"\s+", " ", _strip_markup(text).replace("\u00ad", "")).strip())
 
 
+@check(Scope.LOCALE,
+       Code("T172", W, "a translation much shorter than its English against the locale's usual ratio (see *Meaning checks*)"))
 def check_length(entries: list[Entry], g: Glossary) -> list[Finding]:
     """T172: a translation much shorter than its English compared with what
     is usual in the locale (its own median ratio over the strings checked, or
@@ -464,6 +451,8 @@ def check_length(entries: list[Entry], g: Glossary) -> list[Finding]:
     return out
 
 
+@check(Scope.LOCALE,
+       Code("T190", W, "checks that did not run, or ran with less, for lack of the locale's language data (see *Language data*)"))
 def check_language_data(entries: list[Entry], g: Glossary) -> list[Finding]:
     """T190: the checks that did not run, or ran with less, for lack of the
     locale's language data (one warning on its glossary)."""
@@ -475,22 +464,3 @@ def check_language_data(entries: list[Entry], g: Glossary) -> list[Finding]:
     path = f"locales/{g.locale}/glossary.yaml"
     return [Finding("T190", Severity.WARNING, g.locale, "glossary", "", path, 0,
                     f"for lack of language data in {path}: " + "; ".join(lacking))]
-
-
-def run_meaning_checks(entries: list[Entry], g: Glossary) -> list[Finding]:
-    """Every meaning check over the entries of one locale (names per set)."""
-    out: list[Finding] = []
-    by_domain: dict[str, list[Entry]] = defaultdict(list)
-    for e in entries:
-        by_domain[e.domain].append(e)
-        for fn in (check_negation, check_clauses):
-            for code, sev, msg in fn(e, g):
-                out.append(Finding(code, sev, e.locale, e.domain, e.msgctxt, e.file, e.line,
-                                   f"msgstr[{e.form}]: {msg}" if e.form is not None else msg))
-    for domain_entries in by_domain.values():
-        out.extend(check_names(domain_entries, g))
-    out.extend(check_reused(entries, g))
-    out.extend(check_plural_forms(entries, g))
-    out.extend(check_length(entries, g))
-    out.extend(check_language_data(entries, g))
-    return out

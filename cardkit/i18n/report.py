@@ -16,9 +16,8 @@ from cardkit.errors import CardkitError, Severity, neutral
 from cardkit.i18n.accepted import AcceptedFinding, apply_acceptances
 from cardkit.i18n.catalogs import lost_contexts, lost_message, plan_catalog, po_path, read_catalog, rel, template_for
 from cardkit.i18n.budget import split_by_english, translation_domains
-from cardkit.i18n.checks import Entry, Finding, check_consistency, load_glossary, run_entry_checks
+from cardkit.i18n.checks import Entry, Finding, load_glossary, run_entry_checks, run_locale_checks
 from cardkit.strings.localize import UI_DOMAIN, form_example, plural_forms
-from cardkit.i18n.meaning import run_meaning_checks
 from cardkit.layout.compose import FieldFit
 from cardkit.layout.fonts import FontBook
 from cardkit.layout.textfit import ColumnResult
@@ -234,8 +233,7 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
             if progress:
                 progress(done, total)
         texts.update({(e.locale, e.domain, e.msgctxt): (e.source, e.translation) for e in everything})
-        report.findings.extend(check_consistency(everything, glossary))
-        report.findings.extend(run_meaning_checks(everything, glossary))
+        report.findings.extend(run_locale_checks(everything, glossary))
         # a catalog that cannot be read is reported with its lines; laying it out would only repeat that
         readable = not any(f.locale == locale and f.check in ("L001", "F001") for f in report.findings)
         if fit and readable:

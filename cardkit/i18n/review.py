@@ -67,6 +67,7 @@ class Box:
     height: float
     status: str
     detail: str
+    role: str = "body"  # the font role its text prints in (the page shows the translation in the game's font for it)
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ def _kind(card_set: CardSet, card: str) -> str:
 def render_faces(root: Path, card_set: CardSet, locale: str, folder: Path, dpi: int) -> list[RenderedFace]:
     """Compose every distinct face of ``card_set`` in ``locale`` (print order,
     fronts then backs of each card) and write one PNG per face into ``folder``."""
+    from cardkit.layout.ops import Text
     from cardkit.printing import compose_set, face_files, faces_by_id, faces_pdf
     from cardkit.render.images import png_bytes, rasterize_pages
 
@@ -160,8 +162,9 @@ def render_faces(root: Path, card_set: CardSet, locale: str, folder: Path, dpi: 
         boxes = []
         for f in face.fits:
             x, y, bw, bh = f.box
+            role = next((op.role for op in f.ops if isinstance(op, Text)), "body")
             boxes.append(Box(f.field, _split_keys(f.key, card_set), x / w, (h - y - bh) / h, bw / w, bh / h,
-                             f.result.status, f.result.describe()))
+                             f.result.status, f.result.describe(), role))
         out.append(RenderedFace(face.id, face.card, _kind(card_set, face.card), name, w, h, tuple(boxes)))
     return out
 
@@ -297,25 +300,17 @@ def _umask() -> int:
 
 def _locale_issues(root: Path, locales: list[str] | None) -> tuple[list[str], list[Issue]]:
     """The target locales (those asked for, else every one with catalogs) and
-    the problems with them: each must be a locale name with catalogs here."""
-    from babel import Locale, UnknownLocaleError
+    the problems with them, coded as every ``l10n`` command codes them
+    (:func:`cardkit.i18n.languages.locale_issues`: ``L003`` not a locale name,
+    ``L005`` no catalogs here)."""
+    from cardkit.i18n.languages import locale_issues
 
     have = [loc for loc in project_locales(root) if loc != SOURCE_LOCALE]
     wanted = list(dict.fromkeys(locales or have))
-    problems = []
-    for loc in wanted:
-        try:
-            Locale.parse(loc)
-        except (UnknownLocaleError, ValueError):
-            problems.append(Issue("L003", f"unknown locale '{loc}'"))
-            continue
-        if loc == SOURCE_LOCALE:
-            problems.append(Issue("L005", f"--locale {loc}: English is the source; review a translation (locales: {', '.join(have) or 'none'})"))
-        elif loc not in have:
-            problems.append(Issue("L005", f"--locale {loc}: no catalogs under locales/{loc}/LC_MESSAGES (locales: {', '.join(have) or 'none'})"))
+    targets, problems = locale_issues(root, wanted)
     if not wanted:
         problems.append(Issue("L002", "no locales to review (locales/<lang>/LC_MESSAGES is empty)"))
-    return wanted, problems
+    return targets, problems
 
 
 def _out_issues(out: Path) -> list[Issue]:
@@ -364,7 +359,7 @@ def write_review(root: Path, project: Project, out: Path, locales: list[str] | N
             pages.append(out / f"{loc}.html")
             totals[loc] = total
         (stage / "index.html").write_text(_index(sets, targets, totals), encoding="utf-8")
-        _copy_fonts(stage / "fonts")
+        _copy_fonts(stage / "fonts", game_font_css(root, sets, targets))
         n_faces = sum(len(v) for k, v in faces.items() if k[1] != SOURCE_LOCALE)
         n_images = sum(len(v) for v in faces.values())
     return ReviewResult(out, tuple(pages), n_faces, n_images)
@@ -465,9 +460,59 @@ def web_font(data: bytes) -> bytes:
     return bytes(font)
 
 
-def _copy_fonts(target: Path) -> None:
+def css_string(text: str) -> str:
+    """``text`` as a quoted CSS string: every character but letters, digits,
+    ``-`` and ``_`` written as a CSS escape, so no name (a set id, a locale)
+    can end the string, the rule or the style sheet.
+
+    >>> css_string("a'b</style>")
+    '"a\\\\27 b\\\\3c \\\\2f style\\\\3e "'
+    """
+    return '"' + "".join(c if c.isascii() and (c.isalnum() or c in "-_") else f"\\{ord(c):x} " for c in text) + '"'
+
+
+def game_font_css(root: Path, sets: list[CardSet], locales: list[str]) -> list[str]:
+    """The games' own fonts (``fonts:`` of each set's face file) for the
+    review pages: an ``@font-face`` per font file a locale's role uses (its
+    data read again from the project, inside it and within the size bound,
+    inline as the bundled fonts are; the family is its registered name,
+    ``cardkit-<hash>``), and per set, locale and role a rule that shows the
+    translations printed in that role (``td.tr.role-<role>`` of the set's
+    cards on the locale's page) in the game's chain, then the bundled fonts.
+    Names are written as escaped CSS strings."""
+    import base64
+
+    from cardkit.layout.faces import load_faces
+    from cardkit.layout.fonts import MAX_FONT_BYTES, ROLES, game_font_file
+    from cardkit.load.files import read_project_file
+
+    faces: list[str] = []
+    rules: list[str] = []
+    done: set[str] = set()
+    for card_set in sets:
+        table = load_faces(root, card_set).fonts
+        for locale in locales:
+            for role in ROLES:
+                chain = table.own(locale, role)
+                for name in chain:
+                    rel = game_font_file(name)
+                    if name in done or rel is None:
+                        continue
+                    data = read_project_file(root / rel, str(rel), root=root, max_bytes=MAX_FONT_BYTES, too_large="M090")
+                    faces.append(f"@font-face{{font-family:{css_string(name)};src:url(data:font/ttf;base64,"
+                                 f"{base64.b64encode(web_font(data)).decode('ascii')}) format('truetype');font-display:block}}")
+                    done.add(name)
+                if chain:
+                    families = ",".join(css_string(n) for n in chain)
+                    rules.append(f"html[lang={css_string(locale)}] article[data-set={css_string(card_set.id)}] "
+                                 f"td.tr.role-{role}{{font-family:{families},'cardkit-sans','cardkit-kr',sans-serif}}")
+    return faces + rules
+
+
+def _copy_fonts(target: Path, extra: list[str] | None = None) -> None:
     """``fonts/fonts.css``: the bundled fonts as ``@font-face`` rules with the
-    font data inline.  Chromium refuses a font file a page opened from disk
+    font data inline, then ``extra`` (the games' own: :func:`game_font_css`).
+    Chromium refuses a font file a page opened from disk
     names by URL (a file:// font is a cross-origin request), so the data travel
     in the style sheet, which any page may load."""
     import base64
@@ -481,7 +526,7 @@ def _copy_fonts(target: Path) -> None:
         rules.append(f"@font-face{{font-family:'{family}';src:url(data:font/ttf;base64,{data}) format('truetype');"
                      f"font-weight:{weight};font-display:block}}")
     target.mkdir(parents=True, exist_ok=True)
-    (target / "fonts.css").write_text("\n".join(rules) + "\n", encoding="ascii")
+    (target / "fonts.css").write_text("\n".join(rules + list(extra or [])) + "\n", encoding="ascii")
 
 
 CSS = """
@@ -701,13 +746,18 @@ def _card_html(r: _Row, locale: str, shared: dict[tuple[str, str, str], list[str
         out.append('<p class="ok">no findings</p>')
     if r.entries:
         out.append('<table class="entries"><thead><tr><th>msgctxt</th><th>English</th><th>translation</th></tr></thead><tbody>')
+        roles: dict[tuple[str, str], str] = {}  # each entry's role: that of the first box on the face that prints it
+        for b in f.boxes:
+            for key in b.keys:
+                roles.setdefault(key, b.role)
         for e in r.entries:
             ctx = e.msgctxt if e.domain != UI_DOMAIN else f"ui: {e.msgctxt}"
+            role = roles.get((e.domain, e.msgctxt), "body")
             spaces = any(m.check in WHITESPACE_CHECKS and e.msgctxt in m.msgctxt.split(", ") for m in r.marks)
             shown = visible_whitespace(e.translation) if spaces else _e(e.translation)
             out.append(f'<tr class="state-{_e(e.state)}"><td class="ctx">{_e(ctx)}</td>'
                        f'<td>{_e(e.english)}<br><span class="where">{_e(e.source)}</span></td>'
-                       f'<td>{shown if e.translation else "<i>(" + _e(e.state) + ")</i>"}'
+                       f'<td class="tr role-{_e(role)}">{shown if e.translation else "<i>(" + _e(e.state) + ")</i>"}'
                        f'{" <i>(fuzzy)</i>" if e.state == "fuzzy" else ""}<br><span class="where">{_e(e.where)}</span></td></tr>')
         out.append('</tbody></table>')
     out.append('</div></article>')

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 CMYK = tuple[float, float, float, float]
+PAPER = "#f6f1e4"  # a face without a background
+INK = "#1d1b18"  # text and strokes that name no colour
 _CMYK_RE = re.compile(r"^cmyk\(\s*([0-9]+(?:\.[0-9]+)?)\s*,\s*([0-9]+(?:\.[0-9]+)?)\s*,"
                       r"\s*([0-9]+(?:\.[0-9]+)?)\s*,\s*([0-9]+(?:\.[0-9]+)?)\s*\)$")
 

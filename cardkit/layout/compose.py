@@ -24,9 +24,10 @@ from cardkit.layout.binding import (
     set_scope,
     truthy,
 )
-from cardkit.layout.colour import parse_cmyk
+from cardkit.layout.colour import INK, PAPER, parse_cmyk
+from cardkit.layout.elements import KINDS
 from cardkit.layout.fonts import FontBook
-from cardkit.layout.ops import Circle, Group, Icon, Line, Op, Picture, Poly, Rect, Text
+from cardkit.layout.ops import Group, Icon, Op, Rect, Text
 from cardkit.layout.svgicons import SvgIcon
 from cardkit.layout.textfit import (
     Block,
@@ -40,10 +41,6 @@ from cardkit.layout.textfit import (
 from cardkit.layout.units import length
 from cardkit.load.bounds import MAX_ELEMENTS, MAX_LENGTH_PT, MAX_REPEAT
 from cardkit.model import Card, CardSet
-
-PAPER = "#f6f1e4"
-INK = "#1d1b18"
-
 
 @dataclass(frozen=True)
 class Field:
@@ -152,7 +149,7 @@ class ElementContext:
 
     def style(self, name: str) -> Field:
         """A named text style of the face file, as a box at (0, 0)."""
-        return self.composer._field(self.composer.faces.styles[name], {}, (0.0, 0.0))
+        return self.composer.field_box(self.composer.faces.styles[name], {}, (0.0, 0.0))
 
     def text(self, name: str, text: str, key: str, box: Field, colour: str = INK, valign: str = "top") -> FitResult:
         return self.composer.text(self.face, name, text, key, box=box, colour=colour, valign=valign)
@@ -249,7 +246,8 @@ class Composer:
         return self.loc.ui(key, **values), f"ui:{key}"
 
     # -------------------------------------------------------------- binding
-    def _len(self, value: Any, scope: dict[str, Any]) -> float:
+    def length(self, value: Any, scope: dict[str, Any]) -> float:
+        """A length of the face file in points, in ``scope`` (``W``, ``H``, ``i``, ``n``); M011 past 200in."""
         v = length(value, scope)
         if abs(v) > MAX_LENGTH_PT:  # (a length over the repeat index or a card number)
             raise CardkitError(f"length {str(value)[:40]!r} is {v:.4g}pt here; at most {MAX_LENGTH_PT:.0f}pt (200in) either way",
@@ -379,11 +377,12 @@ class Composer:
             text = spec["format"].replace("{}", text)
         return text, key
 
-    def _field(self, el: Mapping[str, Any], scope: dict[str, Any], origin: tuple[float, float]) -> Field:
+    def field_box(self, el: Mapping[str, Any], scope: dict[str, Any], origin: tuple[float, float]) -> Field:
+        """The text box of a ``text`` or ``column`` element (or a style): its ``style``, then its own keys."""
         st = dict(self.faces.styles[el["style"]]) if "style" in el else {}
         st.update(el)
         box = st.get("box", [0, 0, 0, 0])
-        L = self._len
+        L = self.length
         return Field(origin[0] + L(box[0], scope), origin[1] + L(box[1], scope), L(box[2], scope), L(box[3], scope),
                      st.get("role", "body"), L(st.get("size", 9), scope), L(st.get("min", st.get("size", 9)), scope),
                      st.get("align", "left"), int(st.get("max_lines", 0)), float(st.get("leading", 1.18)))
@@ -425,92 +424,10 @@ class Composer:
 
     def _element(self, face: Face, el: Mapping[str, Any], s: dict[str, Any], colours: dict[str, str],
                  origin: tuple[float, float]) -> None:
-        kind = el["type"]
-        L = self._len
-        C = self.colour
-        ox, oy = origin
-        ops = face.ops
-        if kind == "rect":
-            x, y, w, h = el["box"]
-            ops.append(Rect(ox + L(x, s), oy + L(y, s), L(w, s), L(h, s), fill=C(el.get("fill"), s, colours),
-                            stroke=C(el.get("stroke"), s, colours), lw=float(el.get("lw", 0.5)), r=L(el.get("r", 0), s)))
-        elif kind == "frame":
-            inset = L(el["inset"], s)
-            W, H = s["W"], s["H"]
-            ops.append(Rect(ox + inset, oy + inset, W - 2 * inset, H - 2 * inset, fill=C(el.get("fill"), s, colours),
-                            stroke=C(el.get("stroke"), s, colours), lw=float(el.get("lw", 0.5)), r=L(el.get("r", 0), s)))
-        elif kind == "line":
-            x1, y1, x2, y2 = el["points"]
-            ops.append(Line(ox + L(x1, s), oy + L(y1, s), ox + L(x2, s), oy + L(y2, s), C(el.get("stroke", INK), s, colours) or INK,
-                            float(el.get("lw", 0.5)), tuple(float(d) for d in el.get("dash", ()))))
-        elif kind == "circle":
-            cx, cy = el["centre"]
-            ops.append(Circle(ox + L(cx, s), oy + L(cy, s), L(el["r"], s), fill=C(el.get("fill"), s, colours),
-                              stroke=C(el.get("stroke"), s, colours), lw=float(el.get("lw", 0.5))))
-        elif kind == "icon":
-            x, y = el["at"]
-            self._icon(face, self.icon_name(el["name"], s), ox + L(x, s), oy + L(y, s), L(el["size"], s),
-                       C(el.get("colour", INK), s, colours) or INK)
-        elif kind == "icons":
-            value = lookup(s, el["list"], self.set.cards)
-            x, y = el["at"]
-            x0, y0, size, step = ox + L(x, s), oy + L(y, s), L(el["size"], s), L(el["step"], s)
-            col = C(el.get("colour", INK), s, colours) or INK
-            for i, name in enumerate(value if isinstance(value, (list, tuple)) else []):
-                self._icon(face, str(name), x0 + i * step, y0, size, col)
-        elif kind in ("value", "badge"):
-            text = render(el["text"], s, self.set.cards)
-            sizes = el.get("sizes")
-            size = L(sizes[min(len(text), len(sizes)) - 1] if sizes else el.get("size", 9), s)
-            role = el.get("role", "number")
-            colour = C(el.get("colour", INK), s, colours) or INK
-            if kind == "badge":
-                cx, cy = L(el["centre"][0], s) + ox, L(el["centre"][1], s) + oy
-                fill, stroke = C(el.get("fill"), s, colours), C(el.get("stroke"), s, colours)
-                if "radius" in el:
-                    ops.append(Circle(cx, cy, L(el["radius"], s), fill=fill, stroke=stroke, lw=float(el.get("lw", 0.5))))
-                else:
-                    w, h = L(el["w"], s), L(el["h"], s)
-                    ops.append(Rect(cx - w / 2, cy - h / 2, w, h, fill=fill, stroke=stroke, lw=float(el.get("lw", 0.5)),
-                                    r=L(el.get("r", 0), s)))
-                tw = self.book.width(text, self.book.chain(self.locale, role), size)
-                baseline = cy + L(el["baseline"], s) if "baseline" in el else cy - size * 0.36
-                ops.append(Text(cx - tw / 2, baseline, text, self.locale, role, size, colour))
-            else:
-                x, y = el["at"]
-                x0 = ox + L(x, s)
-                if el.get("align") == "center":
-                    x0 -= self.book.width(text, self.book.chain(self.locale, role), size) / 2
-                ops.append(Text(x0, oy + L(y, s), text, self.locale, role, size, colour))
-        elif kind == "text":
-            text, key = self.string(el, s)
-            box = self._field(el, s, origin)
-            self.text(face, el["name"], text, key, box=box, colour=C(el.get("colour", INK), s, colours) or INK,
-                      valign=el.get("valign", "top"))
-        elif kind == "column":
-            blocks: list[tuple[Block, str]] = []
-            self._blocks(el["blocks"], s, blocks)
-            if blocks:
-                box = self._field(el, s, origin)
-                self.column(face, el["name"], blocks, box, colour=C(el.get("colour", INK), s, colours) or INK)
-        elif kind == "image":
-            self._image(face, el, s, origin, colours)
-        elif kind == "diagram":
-            self._diagram(face, el, s, origin, colours)
-        elif kind == "group":
-            at = el.get("at", [0, 0])
-            self.draw(face, el["elements"], s, colours, (ox + L(at[0], s), oy + L(at[1], s)))
-        elif kind == "use":
-            at = el.get("at", [0, 0])
-            self.draw(face, self.faces.groups[el["group"]], s, colours, (ox + L(at[0], s), oy + L(at[1], s)))
-        elif kind == "plugin":
-            from cardkit.layout.elements import plugin
-
-            x, y, w, h = el["box"]
-            plugin(el["name"])(ElementContext(self, face, s), (ox + L(x, s), oy + L(y, s), L(w, s), L(h, s)),
-                               el.get("params") or {})
-        else:  # pragma: no cover - closed by the schema
-            raise CardkitError(f"unknown element type {kind!r}", code="M002")
+        kind = KINDS.get(el["type"])
+        if kind is None:  # (the schema lists the same kinds; a face file built in code may not have been checked)
+            raise CardkitError(f"unknown element type {str(el['type'])[:40]!r} (one of: {', '.join(KINDS)})", code="M002")
+        kind.draw(self, face, el, s, colours, origin)
 
     def icon_name(self, spec: Any, scope: dict[str, Any]) -> str:
         """An icon name: a template (``"arrow-{facing}"``) or a map lookup (``{map, by, default}``)."""
@@ -522,18 +439,8 @@ class Composer:
         found = self.faces.maps[spec["map"]].get(str(value)) if value is not MISSING else None
         return str(found if found is not None else spec.get("default", ""))
 
-    def _blocks(self, specs: list[Mapping[str, Any]], scope: dict[str, Any], out: list[tuple[Block, str]]) -> None:
-        for spec in specs:
-            for s in self.repeats(spec, scope):
-                if "blocks" in spec:
-                    self._blocks(spec["blocks"], s, out)
-                    continue
-                text, key = self.string(spec, s)
-                st = Style(self.locale, spec.get("role", "body"), float(spec.get("leading", 1.18)))
-                out.append((Block(text, st, ratio=self._len(spec.get("ratio", 1), s),
-                                  gap_after=float(spec.get("gap_after", 0))), key))
-
-    def _icon(self, face: Face, name: str, x: float, y: float, size: float, colour: str) -> None:
+    def place_icon(self, face: Face, name: str, x: float, y: float, size: float, colour: str) -> None:
+        """Draw icon ``name`` on ``face`` with its bottom-left corner at (x, y)."""
         face.ops.append(self._icon_op(name, x, y, size, colour))
 
     def _icon_op(self, name: str, x: float, y: float, size: float, colour: str) -> Op:
@@ -541,77 +448,12 @@ class Composer:
         one), else the built-in icon; in an element and inline in text alike."""
         return icon_op(self.faces.svg_icons, name, x, y, size, colour)
 
-    def _image(self, face: Face, el: Mapping[str, Any], s: dict[str, Any], origin: tuple[float, float],
-               colours: dict[str, str]) -> None:
-        """Artwork named by a field, fitted (``contain``) or filling and clipped (``cover``)."""
-        rel = self.card_art(s, el.get("field", "art"))
-        if rel is None or self.art_loader is None:
-            return
-        art = self.art_loader(rel)
-        bx, by, bw, bh = (self._len(v, s) for v in el["box"])
-        x, y = origin[0] + bx, origin[1] + by
-        if el.get("backdrop", "#000000") is not None:
-            face.ops.append(Rect(x, y, bw, bh, fill=self.colour(el.get("backdrop", "#000000"), s, colours)))
-        if el.get("fit", "contain") == "cover":
-            scale = max(bw / art.width, bh / art.height)
-            w, h = art.width * scale, art.height * scale
-            pic = Picture((bw - w) / 2, (bh - h) / 2, w, h, art.png, art.width, art.height)
-            face.ops.append(Group((pic,), dx=x, dy=y, clip=(0.0, 0.0, bw, bh)))
-        else:
-            face.ops.append(Picture(x, y, bw, bh, art.png, art.width, art.height))
-
     def card_art(self, scope: dict[str, Any], fieldname: str) -> str | None:
         card = self.set.cards.get(str(scope.get("id")))
         if card is not None and fieldname == "art":
             return card.art
         value = lookup(scope, fieldname, self.set.cards)
         return None if value is MISSING or not value else str(value)
-
-    def _diagram(self, face: Face, el: Mapping[str, Any], s: dict[str, Any], origin: tuple[float, float],
-                 colours: dict[str, str]) -> None:
-        """Shapes listed in a field (``rect: [x, y, w, h]``, ``circle: [cx, cy, r]``,
-        ``line: [x1, y1, x2, y2]``, ``poly: [[x, y], ...]`` in the field's own
-        units) scaled uniformly into the box and centred."""
-        shapes = lookup(s, el["field"], self.set.cards)
-        if not isinstance(shapes, list) or not shapes:
-            return
-        xs: list[float] = []
-        ys: list[float] = []
-        for sh in shapes:
-            if "rect" in sh:
-                x, y, w, h = sh["rect"]
-                xs += [x, x + w]
-                ys += [y, y + h]
-            elif "circle" in sh:
-                cx, cy, r = sh["circle"]
-                xs += [cx - r, cx + r]
-                ys += [cy - r, cy + r]
-            elif "line" in sh:
-                xs += sh["line"][0::2]
-                ys += sh["line"][1::2]
-            elif "poly" in sh:
-                xs += [p[0] for p in sh["poly"]]
-                ys += [p[1] for p in sh["poly"]]
-        bx, by, bw, bh = (self._len(v, s) for v in el["box"])
-        ext_w, ext_h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-        k = min(bw / ext_w, bh / ext_h)
-        ox = origin[0] + bx + (bw - ext_w * k) / 2 - min(xs) * k
-        oy = origin[1] + by + (bh - ext_h * k) / 2 - min(ys) * k
-        lw = float(el.get("lw", 0.5))
-        for sh in shapes:
-            fill = self.colour(sh.get("fill", el.get("fill")), s, colours)
-            stroke = self.colour(sh.get("stroke", el.get("stroke", INK)), s, colours)
-            if "rect" in sh:
-                x, y, w, h = sh["rect"]
-                face.ops.append(Rect(ox + x * k, oy + y * k, w * k, h * k, fill=fill, stroke=stroke, lw=lw))
-            elif "circle" in sh:
-                cx, cy, r = sh["circle"]
-                face.ops.append(Circle(ox + cx * k, oy + cy * k, r * k, fill=fill, stroke=stroke, lw=lw))
-            elif "line" in sh:
-                x1, y1, x2, y2 = sh["line"]
-                face.ops.append(Line(ox + x1 * k, oy + y1 * k, ox + x2 * k, oy + y2 * k, stroke or INK, lw))
-            elif "poly" in sh:
-                face.ops.append(Poly(tuple((ox + p[0] * k, oy + p[1] * k) for p in sh["poly"]), fill=fill, stroke=stroke, lw=lw))
 
     # ----------------------------------------------------------------- faces
     def template(self, name: str) -> Template:
@@ -630,7 +472,7 @@ class Composer:
                 for el in els:
                     if el["type"] == "text" and el["name"] not in fields:
                         try:
-                            fields[el["name"]] = self._field(el, scope, (0.0, 0.0))
+                            fields[el["name"]] = self.field_box(el, scope, (0.0, 0.0))
                         except CardkitError:
                             pass  # a box that depends on repeat data: no nominal box
                     elif el["type"] == "group":
@@ -648,7 +490,7 @@ class Composer:
             for sname in self.faces.styles:
                 if sname not in fields:
                     try:
-                        fields[sname] = self._field({"style": sname}, scope, (0.0, 0.0))
+                        fields[sname] = self.field_box({"style": sname}, scope, (0.0, 0.0))
                     except CardkitError as exc:  # (a style's size over W or H, when the file has no size of its own)
                         raise self._relocated(exc, Face(name, name, Template(name, W, H, {})), None, ("styles", sname)) from None
             t = self._templates[name] = Template(name, W, H, fields)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cardkit.errors import Issue, JsonPath
+from cardkit.layout.elements import KINDS
 from cardkit.load.bounds import MAX_DEPTH, MAX_ELEMENTS
 from cardkit.load.yamlsafe import YamlDoc
 
@@ -33,11 +34,8 @@ MAX_INCLUDE_DEPTH = 4  # an included file may include, this many levels deep
 MAX_INCLUDES = 16  # files one face file reads through `include`, all levels counted
 INCLUDED_SECTIONS = ("palette", "maps", "styles", "groups", "icons")  # what an included file may hold
 VARIANT_SECTIONS = ("palette", "maps", "styles", "groups", "faces", "background")
-STYLE_CARRIES = {  # element keys a style gives to the elements of each type that name it
-    "text": ("colour", "valign"), "column": ("colour",), "rect": ("fill", "stroke"), "frame": ("fill", "stroke"),
-    "circle": ("fill", "stroke"), "badge": ("colour", "fill", "stroke"), "icon": ("colour",), "icons": ("colour",),
-    "value": ("colour",), "image": ("backdrop",),
-}
+#: element keys a style gives to the elements of each type that name it (each kind's ``style_carries``)
+STYLE_CARRIES: dict[str, tuple[str, ...]] = {k.name: k.style_carries for k in KINDS.values() if k.style_carries}
 _PARAM = re.compile(r"\$([a-z][a-z0-9_]*)")
 _NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 

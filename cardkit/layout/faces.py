@@ -22,6 +22,7 @@ from cardkit.layout.binding import RESERVED, kind_field_names, template_paths
 from cardkit.layout.colour import parse_cmyk
 from cardkit.layout.fonts import MAX_FONT_BYTES, ROLES, FontBook, FontTable, register_font
 from cardkit.layout.icons import ICONS
+from cardkit.layout.elements import KINDS
 from cardkit.layout.sizes import resolve_size, size_problem
 from cardkit.layout.svgicons import SvgIcon, read_svg
 from cardkit.layout.units import compile_length, length, names_in
@@ -41,11 +42,37 @@ FACE_FILE = "faces.yaml"
 SCHEMA = "face.schema.json"
 LENGTH_NAMES = frozenset({"W", "H", "i", "n"})
 _LENGTH_KEYS = ("box", "at", "centre", "points", "r", "radius", "inset", "size", "min", "w", "h", "step", "baseline", "ratio")
-_TEXT_TYPES = frozenset({"text", "column", "value", "badge"})  # their `size`/`min`/`sizes` are font sizes
-_POSITIVE = {"badge": ("radius", "w", "h"), "icon": ("size",), "icons": ("size",)}  # sizes that must be above 0
 _NESTED = ("elements", "blocks", "join")  # keys under which elements hold elements
 _SOURCES = ("field", "string", "ui", "value", "join")  # where a text element, column block or join part takes its text
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+@dataclass(frozen=True)
+class ImageTreatment:
+    """What the face file's ``images:`` asks of every artwork (``image``
+    elements) it prints, the printer-friendly variant's way to save ink:
+    ``lighten`` moves each pixel that share of the way to white (0: as drawn,
+    1: white), ``greyscale`` drops the colour, ``omit`` leaves the artwork and
+    its backdrop out.  The default changes nothing.
+
+    >>> ImageTreatment.of({"lighten": 0.6}), ImageTreatment.of(None).plain
+    (ImageTreatment(lighten=0.6, greyscale=False, omit=False), True)
+    """
+
+    lighten: float = 0.0
+    greyscale: bool = False
+    omit: bool = False
+
+    @classmethod
+    def of(cls, spec: Mapping[str, Any] | None) -> ImageTreatment:
+        """From the file's (schema-checked) ``images:`` mapping."""
+        spec = spec or {}
+        return cls(float(spec.get("lighten", 0.0)), bool(spec.get("greyscale", False)), bool(spec.get("omit", False)))
+
+    @property
+    def plain(self) -> bool:
+        """True when the artwork prints as drawn."""
+        return self == ImageTreatment()
 
 
 @dataclass
@@ -68,6 +95,7 @@ class FaceBook:
     variant: str | None = None  # the variant drawn (None: the file as written)
     variants: list[str] = field(default_factory=list)  # the variants the file declares
     fonts: FontTable = field(default_factory=FontTable)  # the game's own fonts (`fonts:`), per locale and role
+    images: ImageTreatment = field(default_factory=ImageTreatment)  # `images:`: lighten, greyscale or omit the artwork
     _font_book: FontBook | None = field(default=None, repr=False, compare=False)
 
     def font_book(self) -> FontBook:
@@ -213,6 +241,7 @@ def _load_faces(root: Path, card_set: CardSet, variant: str | None = None) -> Fa
     book = FaceBook(rel, dict(data.get("palette", {})), {k: dict(v) for k, v in data.get("maps", {}).items()}, doc=doc)
     book.included = [(p, _stamp(p)) for p in included]
     book.variant, book.variants = variant, variants
+    book.images = ImageTreatment.of(data.get("images"))
     raw_styles = data.get("styles", {})
     chains = _chain_issues(raw_styles, doc, "styles") + _chain_issues(data["faces"], doc, "faces")
     if chains:  # (resolving follows each chain)
@@ -623,7 +652,7 @@ def check_faces(book: FaceBook, doc: YamlDoc, card_set: CardSet) -> list[Issue]:
                 issues.append(doc.issue("M002", f"extra card names unknown face {short(entry[key])}", ("extras", i, key)))
     kinds_of = _faces_for_kinds(book)
     cards = list(card_set.cards.values())
-    from cardkit.layout.elements import available
+    from cardkit.layout.elements.plugin import available
 
     plugins = available()
     for fname, spec in book.faces.items():
@@ -745,10 +774,12 @@ def size_problems(v: float, source: str, kind: str = "length") -> list[tuple[str
 
 
 def _length_kind(el: Mapping[str, Any], key: str) -> str:
-    typ = el.get("type")
-    if key in ("size", "min", "sizes") and typ in _TEXT_TYPES:
+    kind = KINDS.get(str(el.get("type")))  # (a column block or a join part has no type: its lengths are lengths)
+    if kind is None:
+        return "length"
+    if key in ("size", "min", "sizes") and kind.font_sizes:
         return "font"
-    return "positive" if key in _POSITIVE.get(str(typ), ()) else "length"
+    return "positive" if key in kind.positive else "length"
 
 
 def _check_element(el: Mapping[str, Any], path: JsonPath, doc: YamlDoc, book: FaceBook, face_colours: set[str],

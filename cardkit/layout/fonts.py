@@ -110,6 +110,14 @@ def register_font(data: bytes, rel: str) -> str:
     return name
 
 
+def game_font_file(name: str) -> Path | None:
+    """The project file (relative to the project root, as :func:`register_font`
+    was told) a game's font registered as ``name`` was read from; None for a
+    vendored or unknown name."""
+    info = _GAME_FONTS.get(name)
+    return info.path if info is not None else None
+
+
 @dataclass(frozen=True)
 class FontInfo:
     name: str

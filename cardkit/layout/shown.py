@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping, Union
 
 from cardkit.errors import Issue, JsonPath, Severity
 from cardkit.layout.binding import template_paths
+from cardkit.layout.elements import KINDS
 from cardkit.load.kinds import FieldSpec, Kinds, KindSpec, all_fields
 from cardkit.load.yamlsafe import YamlDoc
 
@@ -148,33 +149,11 @@ class _Reader:
 
     def element(self, el: Mapping[str, Any], scope: _Scope, seen: tuple[str, ...]) -> None:
         s = self.bindings(el, scope)
-        kind = el.get("type")
+        kind = KINDS.get(str(el.get("type")))
         for key in ("fill", "stroke", "colour", "backdrop"):
             self.colour(el.get(key), s)
-        if kind == "icon":
-            if isinstance(el.get("name"), str):
-                self.template(el["name"], s)
-            else:  # {map, by, default}: the same lookup as a mapped colour
-                self.colour(el.get("name"), s)
-        elif kind == "icons":
-            self.resolve(el["list"], s, True)
-        elif kind in ("value", "badge"):
-            self.template(el.get("text"), s)
-        elif kind == "text":
-            self.source(el, s)
-        elif kind == "column":
-            self.blocks(el.get("blocks", []), s)
-        elif kind in ("image", "diagram"):
-            self.resolve(el.get("field", "art"), s, True)
-        elif kind == "group":
-            self.elements(el.get("elements", []), s, seen)
-        elif kind == "use":
-            group = el.get("group")
-            if isinstance(group, str) and group in self.book.groups and group not in seen:
-                self.elements(self.book.groups[group], s, seen + (group,))
-        elif kind == "plugin":
-            for p in el.get("reads") or []:
-                self.resolve(p, s, True)
+        if kind is not None and kind.shows is not None:  # what the kind reads (cardkit/layout/elements/)
+            kind.shows(self, el, s, seen)
 
     def blocks(self, blocks: Iterable[Mapping[str, Any]], scope: _Scope) -> None:
         for block in blocks:

@@ -4,15 +4,21 @@ as one custom deck, ready for TTS's Saved Objects folder.
 Plumbing: pure values in, a JSON-ready dict out; :func:`cardkit.printing.build_tts`
 writes the images and this file beside them.
 
-The structure is TTS's save format (its "Save File Format" page of the
-Knowledge Base): a saved object is a save file whose ``ObjectStates`` hold the
-objects; a custom deck is an object named ``DeckCustom`` with ``DeckIDs`` (one
-card id per card, top card last) and a ``CustomDeck`` table whose key is the
-deck's number and whose value names the face sheet (``FaceURL``), the back
-(``BackURL``), the sheet's grid (``NumWidth`` x ``NumHeight``) and whether
-each card has its own back (``UniqueBack``: the back image is then a sheet of
-the same grid); each card (``ContainedObjects``) is a ``Card`` with
-``CardID`` = deck number x 100 + its place on the sheet.  A one-card "deck" is
+The structure is TTS's save format (the Knowledge Base's "Save File Format"
+page, its serialized classes ``SaveState``, ``ObjectState``,
+``CustomDeckState``; the sources are listed in
+``tests/print/schemas/tts_saved_object.schema.json``, which a test reads the
+output back against): a saved object is a save file whose ``ObjectStates``
+hold the objects; a custom deck is an object named ``DeckCustom`` with
+``DeckIDs`` (the ``CardID`` of each card, in the order of its
+``ContainedObjects``) and a ``CustomDeck`` table whose key is the deck's
+number and whose value names the face sheet (``FaceURL``), the back
+(``BackURL``), the sheet's grid (``NumWidth`` x ``NumHeight``), whether each
+card has its own back (``UniqueBack``: the back image is then a sheet of the
+same grid) and ``BackIsHidden`` (a hidden card shows its back; without it TTS
+takes the sheet's last image for that, so a full 10 x 7 sheet needs it); each
+card (``ContainedObjects``) is a ``Card`` with ``CardID`` = deck number x 100 +
+its place on the sheet ("the hundreth place of the id").  A one-card "deck" is
 a lone ``Card`` (TTS has no deck of one).
 
 >>> deck = TtsDeck("Heroes", "file:///t/h-1.png", "file:///t/h-back.png", False, 2, 1, ("Ada", "Ben"))

@@ -52,6 +52,22 @@ def guard_for(root: Path, path: Path) -> Path | None:
     return Path(root) if b == a or b.startswith(a.rstrip(os.sep) + os.sep) else None
 
 
+def project_rel(root: Path, path: Path) -> str:
+    """``path`` as messages name it: relative to the project folder ``root``, with ``/``
+    (``cards/my-set/set.yaml``); a file that is a symlink out of the project is named by
+    where it stands in the project, and a file outside it (one cardkit ships) by its own path.
+
+    >>> project_rel(Path("/p"), Path("/p/cards/set.yaml"))
+    'cards/set.yaml'
+    """
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except (ValueError, OSError, RuntimeError):  # a symlink out of the project: name it as the project does
+        if guard_for(root, path) is not None:
+            return Path(os.path.relpath(path, root)).as_posix()
+        return path.as_posix()
+
+
 def resolve_reference(root: Path, base: Path, reference: str) -> Path | None:
     """``base / reference`` (symlinks resolved) when it stays inside both
     ``base`` and ``root``; None for an absolute path, a drive, ``..`` out of

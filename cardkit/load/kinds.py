@@ -33,7 +33,8 @@ from cardkit.load.schema import bounded_regex, bounded_validator, resolve, schem
 from cardkit.load.yamlsafe import YamlDoc
 
 ID_PATTERN = "^[a-z][a-z0-9_]{0,63}$"
-MAX_CARDS = 500  # card entries in one file unless the kind says otherwise
+MAX_CARDS = 500  # card entries in one file unless the kind says otherwise (its ``max_cards``)
+MAX_CARDS_LIMIT = 5000  # the most a kind's ``max_cards`` may say (kinds.schema.json), so a sheet's rows too
 MAX_COPIES = 99  # physical copies of one card entry (as kinds.schema.json bounds a fixed quantity)
 BASE_TYPES = ("text", "label", "integer", "boolean", "enum", "icons", "ref", "image", "list", "record",
               "effects", "effect")

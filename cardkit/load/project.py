@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 from cardkit.errors import CardkitError, Issue, JsonPath, Severity
 from cardkit.load import kinds as kindsmod
-from cardkit.load.files import check_project_file, guard_for, resolve_reference
+from cardkit.load.files import check_project_file, project_rel, resolve_reference
 from cardkit.load.kinds import Kinds, KindSpec
 from cardkit.load.bounds import with_finite
 from cardkit.load.schema import (GAME_SECTION, short, text_paths, validate_doc, validate_manifest, validate_section,
@@ -91,15 +91,6 @@ KINDS_FILE = "kinds.yaml"
 STRINGS_FILE = "strings.yaml"
 
 
-def _rel(root: Path, path: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except (ValueError, OSError, RuntimeError):  # a symlink out of the project: name it as the project does
-        if guard_for(root, path) is not None:
-            return Path(os.path.relpath(path, root)).as_posix()
-        return path.as_posix()
-
-
 def _msgctxt(data: Any, path: JsonPath, is_manifest: bool) -> tuple[str, str]:
     """gettext context and a short field description for a text at ``path``."""
     parts: list[str] = []
@@ -155,7 +146,7 @@ def _load_strings(root: Path, set_dir: Path, taken: list[SourceString], issues: 
     path = set_dir / STRINGS_FILE
     if not os.path.lexists(path):
         return []
-    rel = _rel(root, path)
+    rel = project_rel(root, path)
     doc = _read(root, rel, path, issues)
     if doc is None:
         return []
@@ -188,8 +179,10 @@ def _load_strings(root: Path, set_dir: Path, taken: list[SourceString], issues: 
     return out
 
 
-def _effect_kind_issues(doc: YamlDoc, kind: KindSpec, vocabularies: Mapping[str, frozenset[str]]) -> list[Issue]:
-    """Unknown effect kinds get their own code and a did-you-mean."""
+def effect_kind_issues(doc: YamlDoc, kind: KindSpec, vocabularies: Mapping[str, frozenset[str]]) -> list[Issue]:
+    """C010 for each effect of a card of ``doc`` (cards of ``kind``) whose ``kind`` is not in its
+    vocabulary (``vocabularies``: vocabulary name -> effect kinds), with a did-you-mean; located at
+    the effect's ``kind``.  The loader and the spreadsheet import (:mod:`cardkit.sheetio`) share it."""
     out = []
     cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
     for i, card in enumerate(cards if isinstance(cards, list) else []):
@@ -244,7 +237,7 @@ def game_schemas_of(plugin: Any) -> dict[str, str]:
 def _load_kinds(root: Path, set_dir: Path, manifest: YamlDoc, vocabularies: Mapping[str, frozenset[str]],
                 issues: list[Issue], game_schemas: Mapping[str, str] | None = None) -> tuple[Kinds | None, YamlDoc | None]:
     path = set_dir / KINDS_FILE
-    rel = _rel(root, path)
+    rel = project_rel(root, path)
     if not os.path.lexists(path):
         issues.append(manifest.issue("K006", f"no {KINDS_FILE} next to set.yaml: a set declares its card kinds there "
                                              "(docs/authoring.md, Card kinds)", ("kind",)))
@@ -264,7 +257,7 @@ def _load_kinds(root: Path, set_dir: Path, manifest: YamlDoc, vocabularies: Mapp
 def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
     from cardkit.plugins import plugin_for
 
-    manifest_rel = _rel(root, set_dir / "set.yaml")
+    manifest_rel = project_rel(root, set_dir / "set.yaml")
     loaded = LoadedSet(None)
     manifest = _read(root, manifest_rel, set_dir / "set.yaml", issues)
     if manifest is None:
@@ -303,7 +296,7 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
         loaded.schema_clean = False
         return loaded
     loaded.kinds = kinds
-    schema_dir = _rel(root, set_dir / "schemas")
+    schema_dir = project_rel(root, set_dir / "schemas")
     derived = {fk: kindsmod.derive_schema(k, KINDS_FILE) for fk, k in kinds.by_file.items()}
     loaded.derived = {f"{schema_dir}/{fk}.schema.json": kindsmod.schema_text(d) for fk, d in derived.items()}
     if plugin and plugin.effect_schema and any(f.type in ("effects", "effect") for k in kinds.kinds.values()
@@ -319,7 +312,7 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
             issues.append(manifest.issue("F002", f"path '{name}' escapes the set folder", ("files", fi)))
             loaded.schema_clean = False
             continue
-        rel = _rel(root, target)
+        rel = project_rel(root, target)
         if not target.exists():
             issues.append(manifest.issue("F001", f"listed file '{name}' does not exist", ("files", fi)))
             loaded.schema_clean = False
@@ -337,7 +330,7 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
                                         ("kind",) if isinstance(doc.data, dict) and "kind" in doc.data else ()))
                 loaded.schema_clean = False
                 continue
-            kind_issues = _effect_kind_issues(doc, kind, vocabularies)
+            kind_issues = effect_kind_issues(doc, kind, vocabularies)
             follow_on = getattr(doc, "follow_on", None)  # a spreadsheet's unreadable cell is reported once
             problems = [p for p in validate_with(doc, validator_for(f"{set_dir.name}/{kind.file_kind}", derived[kind.file_kind],
                                                                     game_schemas))
@@ -373,7 +366,7 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
                                                         "folder); not opened", ("cards", ci, fname)))
                         bad_image = True
                     elif fname == "art":
-                        art_rel = _rel(root, image)
+                        art_rel = project_rel(root, image)
                 if bad_image:
                     loaded.schema_clean = False
                     continue
@@ -385,7 +378,7 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
         loaded.schema_clean = False
     interface = _load_strings(root, set_dir, strings, issues)
     card_set = CardSet(
-        id=m["id"], game=m["game"], directory=_rel(root, set_dir), cards_total=m["components"]["cards"],
+        id=m["id"], game=m["game"], directory=project_rel(root, set_dir), cards_total=m["components"]["cards"],
         components=MappingProxyType(dict(m["components"])), cards=MappingProxyType(cards),
         teams=tuple(Team(t["id"], t["colour"]) for t in m.get("teams", [])),
         manifest=MappingProxyType(m), kinds=MappingProxyType(dict(kinds.kinds)),
@@ -397,7 +390,7 @@ def load_set(root: Path, set_dir: Path, issues: list[Issue]) -> LoadedSet:
     faces_path = set_dir / "faces.yaml"
     if os.path.lexists(faces_path):
         try:
-            check_project_file(faces_path, _rel(root, faces_path), root)
+            check_project_file(faces_path, project_rel(root, faces_path), root)
         except CardkitError as exc:
             issues.extend(exc.issues)
             loaded.faces_unreadable = True
@@ -435,7 +428,7 @@ def load_project(root: Path | str, checks: bool = True) -> Project:
         if loaded.set is not None:
             if loaded.set.id in project.sets:
                 project.issues.append(Issue("C001", f"duplicate set id '{loaded.set.id}'",
-                                            file=_rel(root, set_dir / "set.yaml"), line=1, column=1))
+                                            file=project_rel(root, set_dir / "set.yaml"), line=1, column=1))
                 continue
             project.sets[loaded.set.id] = loaded
     if len(set_dirs) > MAX_SETS:

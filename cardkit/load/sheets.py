@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from cardkit.errors import Issue, JsonPath
-from cardkit.load.kinds import FieldSpec, Kinds, KindSpec
+from cardkit.load.kinds import MAX_CARDS_LIMIT, FieldSpec, Kinds, KindSpec
 from cardkit.load.workbook import MAX_COLUMNS, MAX_FILLED, MAX_ROWS, MAX_SHEETS, Refused, check_workbook, read_guarded
 from cardkit.load.yamlsafe import YamlDoc, YamlError, parse_yaml
 
@@ -230,27 +230,51 @@ def check_zip(raw: bytes, file: str) -> zipfile.ZipFile:
     return zf
 
 
-def read_tables(path: Path, file: str, root: Path | None = None) -> list[Table]:
+def too_many_cards(sheet: str | None, max_cards: int) -> str:
+    """The refusal of a sheet holding more card rows than a file may hold: the words of the
+    schema's ``S006`` for a YAML file of too many cards, so both say the same bound alike.
+
+    >>> too_many_cards("ships", 500)
+    "sheet 'ships': more than 500 cards in one file; at most 500: split the file"
+    """
+    where = f"sheet '{sheet}': " if sheet else ""
+    return f"{where}more than {max_cards} cards in one file; at most {max_cards}: split the file"
+
+
+def _filled(row: Sequence[Any]) -> bool:
+    return any(v is not None and v != "" for v in row)
+
+
+def read_tables(path: Path, file: str, root: Path | None = None, max_cards: int = MAX_CARDS_LIMIT) -> list[Table]:
     """Every sheet of a ``.csv``, ``.xlsx`` or ``.ods`` file, bounded; raise
     :class:`SheetError` for a file that cannot be read at all.  A workbook is
     checked as its reader will read it (:func:`cardkit.load.workbook.check_workbook`),
-    then read under the memory guard (:func:`cardkit.load.workbook.read_guarded`)."""
+    then read under the memory guard (:func:`cardkit.load.workbook.read_guarded`).
+
+    ``max_cards`` bounds the card rows (filled rows below the header) of one sheet: the loader
+    passes the most its kinds allow in one file (``max_cards``, default
+    :data:`~cardkit.load.kinds.MAX_CARDS`), so a sheet of too many is refused with the ``S006``
+    line a YAML file of too many cards gets, however far over it is."""
     raw = _read_bytes(path, file, root)
     suffix = path.suffix.lower()
+    max_cards = min(max_cards, MAX_CARDS_LIMIT)
     if suffix == ".csv":
-        return [_read_csv(raw, file, path.stem)]
+        return [_read_csv(raw, file, path.stem, max_cards)]
     zf = check_zip(raw, file)
     try:
         check_workbook(zf, suffix)
-        sheets = read_guarded(raw, MAX_ROWS)
+        sheets = read_guarded(raw, MAX_ROWS)  # the whole grid check_workbook allows: nothing cut off unseen
     except Refused as exc:
         raise _fail(exc.code, exc.message, file) from None
     if len(sheets) > MAX_SHEETS:
         raise _fail("W002", f"the workbook holds {len(sheets)} sheets; the limit is {MAX_SHEETS}", file)
+    for name, rows in sheets:
+        if rows is not None and sum(1 for r in rows[1:] if _filled(r)) > max_cards:
+            raise _fail("S006", too_many_cards(name, max_cards), file)
     return [Table(name, rows) for name, rows in sheets if rows is not None]
 
 
-def _read_csv(raw: bytes, file: str, stem: str) -> Table:
+def _read_csv(raw: bytes, file: str, stem: str, max_cards: int = MAX_CARDS_LIMIT) -> Table:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -259,9 +283,14 @@ def _read_csv(raw: bytes, file: str, stem: str) -> Table:
     text = text.removeprefix("\ufeff")
     rows: list[list[str]] = []
     filled = 0
+    cards = 0
     try:
         for row in csv.reader(io.StringIO(text, newline=""), strict=True):
-            if len(rows) >= MAX_ROWS:
+            if rows and _filled(row):
+                cards += 1
+                if cards > max_cards:
+                    raise _fail("S006", too_many_cards(None, max_cards), file)
+            if len(rows) >= MAX_ROWS:  # blank lines between the cards, past the grid a workbook may have
                 raise _fail("W002", f"more than {MAX_ROWS} rows; the limit is {MAX_ROWS}", file)
             if len(row) > MAX_COLUMNS:
                 raise _fail("W002", f"row {len(rows) + 1} has {len(row)} columns; the limit is {MAX_COLUMNS}", file)
@@ -327,10 +356,13 @@ def leaf_of(kind: KindSpec, path: tuple[str | int, ...]) -> tuple[LeafKind, Fiel
         else:
             what = "an item number" if isinstance(seg, int) else f"a key '{seg}'"
             return f"a {spec.type} field has no {what}; write the value as a YAML flow value in one cell"
-    return _leaf(spec), spec
+    return leaf_kind(spec), spec
 
 
-def _leaf(spec: FieldSpec) -> LeafKind:
+def leaf_kind(spec: FieldSpec) -> LeafKind:
+    """How one cell holds a value of field type ``spec``: ``str`` (text, label, ref, image, an
+    enum of strings), ``int``, ``bool``, ``scalar`` (an enum of other values) or ``flow`` (anything
+    else: a YAML flow value).  The reader and the writer (:mod:`cardkit.sheetio`) agree through it."""
     if spec.type in ("text", "label", "ref", "image"):
         return "str"
     if spec.type == "enum":
@@ -593,7 +625,7 @@ def _insert(card: dict[str, Any], path: tuple[str | int, ...], value: Any) -> st
         nxt = path[i + 1] if not last else None
         if last:
             if seg in node:
-                return f"'{_dotted(path)}' is given both whole and in parts"
+                return f"'{dotted(path)}' is given both whole and in parts"
             node[seg] = value
             return None
         child = node.get(seg)
@@ -601,12 +633,17 @@ def _insert(card: dict[str, Any], path: tuple[str | int, ...], value: Any) -> st
             child = _Items() if isinstance(nxt, int) else {}
             node[seg] = child
         elif isinstance(nxt, int) != isinstance(child, _Items) or not isinstance(child, dict):
-            return f"'{_dotted(path[:i + 1])}' is given both whole and in parts"
+            return f"'{dotted(path[:i + 1])}' is given both whole and in parts"
         node = child
     return None  # pragma: no cover - the loop returns
 
 
-def _dotted(path: Sequence[str | int]) -> str:
+def dotted(path: Sequence[str | int]) -> str:
+    """A field path as a column heading names it: ``("a", 0, "b")`` -> ``a[0].b``.
+
+    >>> dotted(("objectives", 1, "label"))
+    'objectives[1].label'
+    """
     return "".join(f"[{s}]" if isinstance(s, int) else (f".{s}" if i else s) for i, s in enumerate(path))
 
 
@@ -620,7 +657,7 @@ def _lists(node: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[
             if order != list(range(len(child))):
                 gap = next(i for i in range(order[-1] + 1) if i not in child)
                 after = next(i for i in order if i > gap)
-                message = (f"'{_dotted(path + (key, after))}' is filled but '{_dotted(path + (key, gap))}' "
+                message = (f"'{dotted(path + (key, after))}' is filled but '{dotted(path + (key, gap))}' "
                            "is empty: list items run from [0] without gaps")
                 yield path + (key, after), message
             node[key] = [child[i] for i in order]
@@ -636,7 +673,8 @@ def read_sheet_file(path: Path, file: str, kinds: Kinds, root: Path | None = Non
     holds, and every problem found (cell-located).  A doc with problems is
     still returned with ``failed`` set, so its other rows are checked too."""
     try:
-        tables = read_tables(path, file, root)
+        # a sheet holds at most the cards its kinds allow in one file (the schema's bound, S006 alike)
+        tables = read_tables(path, file, root, max((k.max_cards for k in kinds.kinds.values()), default=MAX_CARDS_LIMIT))
     except SheetError as exc:
         return [], [exc.issue]
     reader = _Reader(file, kinds)

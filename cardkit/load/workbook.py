@@ -54,8 +54,10 @@ from dataclasses import dataclass
 from typing import Any
 from xml.parsers import expat
 
+from cardkit.load.kinds import MAX_CARDS_LIMIT
+
 MAX_SHEETS = 64
-MAX_ROWS = 5001  # the header row and 5000 cards
+MAX_ROWS = 1 + MAX_CARDS_LIMIT  # the header row and the most cards a file may hold (cardkit.load.kinds)
 MAX_COLUMNS = 256
 MAX_AREA = MAX_ROWS * MAX_COLUMNS  # cells of the dense grids of all sheets together (rows x columns each)
 MAX_FILLED = 100_000  # cells holding something, all sheets together (5000 cards of 20 fields)

@@ -28,6 +28,8 @@ def agents_for(engine: Engine, card_set: CardSet | None = None, names: Iterable[
 
 
 def ceilings(agents: dict[str, AgentFactory]) -> frozenset[str]:
-    """The agents that see hidden information (a clairvoyant ceiling): shown, never judged.
-    A factory says so with a ``clairvoyant = True`` attribute, or its name says ``clairvoyant``."""
-    return frozenset(n for n, f in agents.items() if getattr(f, "clairvoyant", False) or "clairvoyant" in n)
+    """The agents that see hidden information (a clairvoyant ceiling): shown, never judged,
+    by the rule of :func:`cardkit.rules.agents.is_ceiling`."""
+    from cardkit.rules.agents import is_ceiling
+
+    return frozenset(n for n, f in agents.items() if is_ceiling(n, f))

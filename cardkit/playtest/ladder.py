@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from cardkit.playtest.records import (VERDICTS, Balance, Estimate, Figure_, Interval, LadderAgent, LadderStep,
-                                      SeatBalance, Setup, SkillGap, Verdict)
+                                      SeatBalance, Setup, SkillGap, Verdict, score_text)
 from cardkit.playtest.stats import bradley_terry, welch_ci
+from cardkit.rules.agents import is_ceiling as rule_is_ceiling
 from cardkit.playtest.sweep import Sweep, metric_shares, score_figures, wilson
 from cardkit.rules.protocol import Cooperation, EngineInfo, Outcome
 
@@ -31,8 +32,9 @@ DEFAULT_BAND = (0.03, 0.80)  # justified in docs/playtest.md
 
 def is_ceiling(agent: str, ceilings: frozenset[str] = frozenset()) -> bool:
     """An agent that sees hidden information: a ceiling to show, never the agent a verdict reads
-    (``ceilings``, from :func:`cardkit.playtest.agents.ceilings`; or its name says ``clairvoyant``)."""
-    return agent in ceilings or "clairvoyant" in agent
+    (``ceilings``, from :func:`cardkit.playtest.agents.ceilings`; else by its name alone, the rule
+    of :func:`cardkit.rules.agents.is_ceiling`)."""
+    return agent in ceilings or rule_is_ceiling(agent)
 
 
 def diff_ci(x1: int, n1: int, x2: int, n2: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -99,10 +101,12 @@ class _Matchups:
     points: dict[tuple[str, str], tuple[float, float]]  # (a, b) -> (a's points, games), each pair once
     wins: dict[tuple[str, str], int]  # (a, b) -> a's wins against b
     games: dict[tuple[str, str], int]  # (a, b) -> games (both seatings)
+    #: (a, b) -> a's points per seed (both seatings of one deal) -> seeds: the rating's clusters
+    seeds: dict[tuple[str, str], dict[tuple[float, int], int]]
 
     @classmethod
     def of(cls, sweep: Sweep, players: int, judged: set[str]) -> _Matchups:
-        points, wins, games = {}, {}, {}
+        points, wins, games, seeds = {}, {}, {}, {}
         for (p, a, b), m in sorted(sweep.matchups.items()):
             if p != players or a not in judged or b not in judged:
                 continue
@@ -112,7 +116,8 @@ class _Matchups:
             points[(a, b)] = (aw + (done - aw - bw) / 2, float(done))
             wins[(a, b)], wins[(b, a)] = aw, bw
             games[(a, b)] = games[(b, a)] = n
-        return cls(points, wins, games)
+            seeds[(a, b)] = dict(m.seed_points)
+        return cls(points, wins, games, seeds)
 
     def diff(self, a: str, b: str) -> tuple[float, tuple[float, float]] | None:
         """a's win rate minus b's in their games against each other (Newcombe's paired interval:
@@ -139,7 +144,7 @@ def ladder(sweep: Sweep, setups: Sequence[Setup], band: tuple[float, float], nev
         ratings = {}
         if table is not None and table.points:
             anchor = "random" if "random" in judged_names else None
-            ratings = bradley_terry(sorted(judged_names), table.points, anchor)
+            ratings = bradley_terry(sorted(judged_names), table.points, anchor, seeds=table.seeds)
         rows = []
         for s in mine:
             t = sweep.tallies[(players, s.agent)]
@@ -243,9 +248,11 @@ def _verdict(rows: list[LadderAgent], strongest: LadderAgent | None, random: Lad
     if kind == "mean score":
         rate = _value(strongest)
         if rate <= band[0]:
-            return "too hard", f"the strongest agent ({who}) scores {rate:g} on average, at or below {band[0]:g}"
+            return "too hard", (f"the strongest agent ({who}) scores {score_text(rate)} on average, at or below "
+                                f"{score_text(band[0])}")
         if rate >= band[1]:
-            return "too easy", f"the strongest agent ({who}) scores {rate:g} on average, at or above {band[1]:g}"
+            return "too easy", (f"the strongest agent ({who}) scores {score_text(rate)} on average, at or above "
+                                f"{score_text(band[1])}")
     elif kind == "win rate":
         rate = strongest.win_rate
         if rate <= band[0]:
@@ -259,15 +266,15 @@ def _verdict(rows: list[LadderAgent], strongest: LadderAgent | None, random: Lad
             return "skill does not matter", (f"in their matchups {gap.agent if gap else who} does not clearly beat "
                                              f"random play: the interval of the gap holds 0")
         if kind == "mean score":
-            return "skill does not matter", (f"random play ({_value(random):g}) is not clearly below {who} "
-                                             f"({_value(strongest):g}): the interval of the gap holds 0")
+            return "skill does not matter", (f"random play ({score_text(_value(random))}) is not clearly below {who} "
+                                             f"({score_text(_value(strongest))}): the interval of the gap holds 0")
         return "skill does not matter", (f"random play ({random.win_rate:.1%}) is not clearly below "
                                          f"{who} ({strongest.win_rate:.1%}): the interval of the gap holds 0")
     if never_fired:
         return "dead cards", f"abilities that never took effect: {', '.join(never_fired)}"
     if kind == "mean score":
-        return "playable", (f"{who} scores {_value(strongest):g} on average (inside {band[0]:g}-{band[1]:g}), "
-                            f"clearly above random ({_value(random):g})")
+        return "playable", (f"{who} scores {score_text(_value(strongest))} on average (inside {score_text(band[0])}-"
+                            f"{score_text(band[1])}), clearly above random ({score_text(_value(random))})")
     if kind == "rating":
         return "playable", (f"{gap.agent} beats random play in their matchups ({gap.value:+.1%} "
                             f"[{gap.ci95.lo:+.1%}, {gap.ci95.hi:+.1%}])")
@@ -281,7 +288,7 @@ def _cell(kind: Figure_, e: Estimate | None) -> str:
         return "-"
     v, lo, hi = e.value, e.ci95.lo, e.ci95.hi
     if kind == "mean score":
-        return f"{v:g} [{lo:g},{hi:g}]"
+        return f"{score_text(v)} [{score_text(lo)},{score_text(hi)}]"
     if kind == "rating":
         return f"{v:+.0f} [{lo:+.0f},{hi:+.0f}]"
     return f"{v:.1%} [{lo:.1%},{hi:.1%}]"
@@ -308,7 +315,7 @@ def ladder_table(entries: Sequence[LadderStep], reference: Mapping[str, float] |
         if g is None:
             gap = "-"
         elif e.figure == "mean score":
-            gap = f"{g.value:+g} [{g.ci95.lo:+.3g},{g.ci95.hi:+.3g}]"
+            gap = f"{score_text(g.value, True)} [{score_text(g.ci95.lo, True)},{score_text(g.ci95.hi, True)}]"
         else:
             gap = f"{g.value:+.1%} [{g.ci95.lo:+.1%},{g.ci95.hi:+.1%}]"
         lines.append(f"{e.players:>7} {' '.join(cells)} {gap:>23}  {e.verdict}: {e.why}")
@@ -338,9 +345,11 @@ def ladder_table(entries: Sequence[LadderStep], reference: Mapping[str, float] |
                 if r.figure is not None:
                     extra += f", rating {_cell(e.figure, r.figure)} over {r.matchup_games} matchup games"
             for tg in r.score.targets if r.score else ():
-                extra += f", score {tg.target:g}+ {tg.rate:.1%} [{tg.ci95.lo:.1%},{tg.ci95.hi:.1%}]"
-            lines.append(f"  {e.players}p {r.agent:<12} median rounds {rm} (wins {rw}), "
-                         f"win rate {r.win_rate:.1%}{extra}" + ("  [sees hidden cards]" if r.ceiling else ""))
+                extra += f", score {score_text(tg.target)}+ {tg.rate:.1%} [{tg.ci95.lo:.1%},{tg.ci95.hi:.1%}]"
+            # a scored game has no wins: neither the rounds of won games nor a win rate says anything of it
+            outcome = "" if e.figure == "mean score" else f" (wins {rw}), win rate {r.win_rate:.1%}"
+            lines.append(f"  {e.players}p {r.agent:<12} median rounds {rm}{outcome}{extra}"
+                         + ("  [sees hidden cards]" if r.ceiling else ""))
     return "\n".join(lines)
 
 
@@ -350,13 +359,13 @@ def score_rounds_table(setups: Sequence[Setup]) -> str:
     lines = []
     for s in setups:
         if s.score_by_rounds:
-            cells = "; ".join(f"{r}: {g} games, mean {m:g}" for r, (g, m) in sorted(s.score_by_rounds.items()))
+            cells = "; ".join(f"{r}: {g} games, mean {score_text(m)}" for r, (g, m) in sorted(s.score_by_rounds.items()))
             lines.append(f"  {s.players}p {s.agent}: {cells}")
     spread = []
     for s in setups:
         if s.score_histogram:
             spread.append(f"  {s.players}p {s.agent}: "
-                          + ", ".join(f"{v:g}: {g}" for v, g in sorted(s.score_histogram.items())))
+                          + ", ".join(f"{score_text(v)}: {g}" for v, g in sorted(s.score_histogram.items())))
     if not lines:
         return ""
     return "\n".join(["score by game length (rounds: games ending then, their mean score)", *lines,

@@ -52,6 +52,24 @@ Effect = Literal["no measurable effect", "helps", "hurts"]
 Finish = Literal["win", "loss", "draw", "abandoned", "error"]
 
 
+def score_text(value: float, sign: bool = False) -> str:
+    """A scored game's figure (a mean score, its interval, a difference of means) as the text
+    report prints every one of them: two decimals at most, trailing zeros dropped, the rounding
+    of the PDF report's numbers (``#,##0.##``).  The skill gap printed ``+7.7667`` beside a mean
+    of ``10.1``.
+
+    >>> score_text(7.7667, sign=True), score_text(10.1, sign=True), score_text(9.574), score_text(-0.001)
+    ('+7.77', '+10.1', '9.57', '0')
+    >>> score_text(0.375), score_text(12.0), score_text(-2.5, sign=True)
+    ('0.38', '12', '-2.5')
+    """
+    r = round(value, 2)
+    if r == 0:
+        r = 0.0  # never "-0"
+    text = f"{r:.2f}".rstrip("0").rstrip(".") if r == r and abs(r) != float("inf") else f"{r}"
+    return f"+{text}" if sign and r >= 0 else text
+
+
 def to_json(value: object) -> Json:
     """A record (or a sequence of records) as plain JSON values: a record by its own ``to_json``,
     enums by their value, the fields of every other dataclass by name.

@@ -4,21 +4,28 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from cardkit.playtest.records import CompareRow, Interval, Summary
+from cardkit.playtest.records import CompareRow, Interval, Summary, score_text
 from cardkit.playtest.sweep import Sweep
 
 
 def table(summary: Summary) -> str:
-    head = f"{'players':>7} {'agent':<10} {'games':>6} {'done':>6} {'win rate':>9} {'95% CI':>15} {'rounds':>7} {'viol.':>5}  verdict"
+    """One line per setup, in the game's outcome: its win rate for a game won or lost, its mean score
+    (with a 95 % t interval) for a scored game, which has no wins to count."""
+    scored = any(s.mean_score is not None for s in summary.setups)
+    figure = f"{'mean score':>10}" if scored else f"{'win rate':>9}"
+    head = f"{'players':>7} {'agent':<10} {'games':>6} {'done':>6} {figure} {'95% CI':>15} {'rounds':>7} {'viol.':>5}  verdict"
     lines = [head, "-" * len(head)]
     for s in summary.setups:
-        lo, hi = s.win_rate_ci95.lo, s.win_rate_ci95.hi
         rounds = s.rounds.all.median if s.rounds.all else "-"
-        lines.append(f"{s.players:>7} {s.agent:<10} {s.games:>6} {s.completed:>6} {s.win_rate:>8.1%} "
-                     f"{f'[{lo:.1%}, {hi:.1%}]':>15} {rounds:>7} {s.violations:>5}  {s.verdict or ''}")
-        if s.mean_score is not None:
+        if scored:
             m = s.mean_score
-            lines.append(f"        mean score {m.value:g} [{m.ci95.lo:g}, {m.ci95.hi:g}]")
+            value = f"{score_text(m.value):>10}" if m is not None else f"{'-':>10}"
+            ci = f"[{score_text(m.ci95.lo)}, {score_text(m.ci95.hi)}]" if m is not None else "-"
+        else:
+            lo, hi = s.win_rate_ci95.lo, s.win_rate_ci95.hi
+            value, ci = f"{s.win_rate:>8.1%}", f"[{lo:.1%}, {hi:.1%}]"
+        lines.append(f"{s.players:>7} {s.agent:<10} {s.games:>6} {s.completed:>6} {value} "
+                     f"{ci:>15} {rounds:>7} {s.violations:>5}  {s.verdict or ''}")
         for f in s.failures[:3]:
             lines.append(f"        failure: seed {f.seed} {f.result} {f.reason} {list(f.violations[:2])}")
     never = summary.coverage.never_fired

@@ -1,6 +1,6 @@
 """Small, deterministic statistics the ladder reads by the kind of outcome a game declares: a
 mean score with Student's t interval, the difference of two means (Welch), and ratings over a
-table of matchups (Bradley-Terry, on the Elo scale, with intervals).
+table of matchups (Bradley-Terry, on the Elo scale, with intervals clustered by seed).
 
 Everything works from exact histograms (value -> games) and counts summed in a fixed order, so
 the figures are the same whatever the number of workers.  Nothing here imports the rest of the
@@ -106,7 +106,9 @@ def _solve(m: list[list[float]]) -> list[list[float]] | None:
 
 
 def bradley_terry(agents: Sequence[str], results: Mapping[tuple[str, str], tuple[float, float]],
-                  anchor: str | None = None, prior: float = 0.5) -> dict[str, tuple[float, tuple[float, float]]]:
+                  anchor: str | None = None, prior: float = 0.5,
+                  seeds: Mapping[tuple[str, str], Mapping[tuple[float, int], int]] | None = None,
+                  ) -> dict[str, tuple[float, tuple[float, float]]]:
     """Ratings over a table of matchups on the Elo scale, with 95 % intervals.
 
     ``results[(a, b)]`` is ``(points of a, games)`` against ``b`` (a win 1, a draw 1/2), for each
@@ -114,12 +116,30 @@ def bradley_terry(agents: Sequence[str], results: Mapping[tuple[str, str], tuple
     iteration), each pair given ``prior`` points each way as one drawn game (so an agent that won
     every game has a finite rating); a rating is ``400 log10`` of the strength over the ``anchor``'s
     (random play where it played; else the first agent), whose rating is 0 by definition, and each
-    interval comes from the observed Fisher information with the anchor held fixed.  The games of a
-    matchup are taken as independent (they are paired by seed: the intervals are a little narrow).
+    interval comes from the observed Fisher information with the anchor held fixed.
+
+    The games of a matchup are paired: each seed is played in both seatings, with the same deal and
+    chance outcomes, so a deal that suits one agent counts for it twice.  ``seeds[(a, b)]`` says how
+    ``a``'s points fell seed by seed, ``{(points, games completed): seeds}``; given it, the seeds are
+    the clusters of a sandwich (cluster-robust) variance, ``I^-1 B I^-1`` with ``B`` the sum over
+    seeds of the outer products of their score contributions (times ``G / (G - 1)`` for ``G``
+    seeds), read with Student's t on ``G - (k - 1)`` degrees of freedom; never narrower than the
+    model's own interval (a seat that decides games makes a seed's two games disagree, and the
+    model's width is then kept rather than a variance estimated from few seeds).  Without ``seeds``
+    the games are taken as independent, which under-covers when deals favour an agent.
 
     >>> r = bradley_terry(["random", "smart"], {("random", "smart"): (25.0, 100.0)}, anchor="random")
     >>> round(r["smart"][0]), r["random"]
     (189, (0.0, (0.0, 0.0)))
+
+    The same 100 games as 50 seeds whose two games always agree: half the information, a wider interval.
+
+    >>> paired = bradley_terry(["random", "smart"], {("random", "smart"): (25.0, 100.0)}, anchor="random",
+    ...                        seeds={("random", "smart"): {(2.0, 2): 12, (1.0, 2): 1, (0.0, 2): 37}})
+    >>> lo, hi = r["smart"][1]
+    >>> plo, phi = paired["smart"][1]
+    >>> round(paired["smart"][0]) == round(r["smart"][0]), round((phi - plo) / (hi - lo), 2)
+    (True, 1.43)
     """
     names = list(agents)
     if not names:
@@ -160,13 +180,48 @@ def bradley_terry(agents: Sequence[str], results: Mapping[tuple[str, str], tuple
                 info[i][j] -= w
     free = [i for i in range(k) if i != ref]
     inv = _solve([[info[i][j] for j in free] for i in free]) if free else []
+    robust, quantile = _clustered(names, idx, theta, seeds, free, inv) if seeds else (None, Z95)
     out: dict[str, tuple[float, tuple[float, float]]] = {}
     for i, a in enumerate(names):
         r = theta[i] * ELO
         if i == ref:
             out[a] = (0.0, (0.0, 0.0))
             continue
-        var = inv[free.index(i)][free.index(i)] if inv is not None else math.inf
-        half = Z95 * math.sqrt(max(var, 0.0)) * ELO
+        f = free.index(i)
+        var = inv[f][f] if inv is not None else math.inf
+        if robust is not None:
+            var = max(var, robust[f][f])
+        half = quantile * math.sqrt(max(var, 0.0)) * ELO
         out[a] = (r, (r - half, r + half))
     return out
+
+
+def _clustered(names: Sequence[str], idx: Mapping[str, int], theta: Sequence[float],
+               seeds: Mapping[tuple[str, str], Mapping[tuple[float, int], int]], free: Sequence[int],
+               inv: list[list[float]] | None) -> tuple[list[list[float]] | None, float]:
+    """The sandwich variance of the free log-strengths with the seeds as clusters, and the t quantile
+    its interval is read with (see :func:`bradley_terry`)."""
+    if inv is None:
+        return None, Z95
+    k = len(names)
+    meat = [[0.0] * k for _ in range(k)]
+    clusters = 0
+    for (a, b), hist in sorted(seeds.items()):
+        if a not in idx or b not in idx or a == b:
+            continue
+        i, j = idx[a], idx[b]
+        p = 1 / (1 + math.exp(theta[j] - theta[i]))
+        c = math.fsum(n * (x - g * p) ** 2 for (x, g), n in sorted(hist.items()))
+        clusters += sum(hist.values())
+        meat[i][i] += c
+        meat[j][j] += c
+        meat[i][j] -= c
+        meat[j][i] -= c
+    if clusters < 2:
+        return None, Z95
+    scale = clusters / (clusters - 1)
+    m = len(free)
+    between = [[meat[free[r]][free[c]] * scale for c in range(m)] for r in range(m)]
+    left = [[math.fsum(inv[r][t] * between[t][c] for t in range(m)) for c in range(m)] for r in range(m)]
+    robust = [[math.fsum(left[r][t] * inv[t][c] for t in range(m)) for c in range(m)] for r in range(m)]
+    return robust, t_quantile(max(1, clusters - (k - 1)))

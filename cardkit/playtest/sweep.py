@@ -349,6 +349,9 @@ class Matchup:
     #: a's wins over the seed's two games (0, 1 or 2) -> seeds: the pairing the interval reads
     per_seed: dict[int, int] = field(default_factory=dict)
     per_seed_b: dict[int, int] = field(default_factory=dict)  # the same for b
+    #: a's points over the seed's completed games (a win 1, a draw 1/2) and how many completed -> seeds:
+    #: the clusters of the rating's interval (the two games of a seed share its deal)
+    seed_points: dict[tuple[float, int], int] = field(default_factory=dict)
 
     def add(self, ab: Played, ba: Played) -> None:
         """One seed: ``ab`` with ``a`` in seat 1, ``ba`` with ``b`` in seat 1."""
@@ -364,12 +367,16 @@ class Matchup:
         self.incomplete += (ab.report.result.end is not End.COMPLETE) + (ba.report.result.end is not End.COMPLETE)
         for hist, k in ((self.per_seed, int(a1) + int(a2)), (self.per_seed_b, int(b1) + int(b2))):
             hist[k] = hist.get(k, 0) + 1
+        done = [(aw, bw) for p, aw, bw in ((ab, a1, b2), (ba, a2, b1)) if p.report.result.end is End.COMPLETE]
+        key = (sum(1.0 if aw else 0.0 if bw else 0.5 for aw, bw in done), len(done))
+        self.seed_points[key] = self.seed_points.get(key, 0) + 1
 
     def merge(self, o: Matchup) -> None:
         for name in ("seeds", "a_first", "a_second", "b_first", "b_second", "incomplete"):
             setattr(self, name, getattr(self, name) + getattr(o, name))
         _add(self.per_seed, o.per_seed)
         _add(self.per_seed_b, o.per_seed_b)
+        _add(self.seed_points, o.seed_points)
 
 
 @dataclass

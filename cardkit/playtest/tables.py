@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from cardkit.playtest.ladder import is_ceiling, paired_diff_ci
 from cardkit.playtest.records import (Advantage, Interval, MatchupCell, MetricDeclaration, MetricRow, MetricValue,
-                                      SeatRate, SeatTable, to_json)
+                                      SeatRate, SeatTable, score_text, to_json)
 from cardkit.playtest.sweep import Sweep, Tally, hist_median, hist_percentile, wilson
 from cardkit.rules.protocol import Aggregate, Cooperation, EngineInfo
 
@@ -209,6 +209,6 @@ def metric_text(decl: Sequence[MetricDeclaration], rows: Sequence[MetricRow]) ->
     for r in rows:
         cells = [f"{v.name.replace('_', ' ')} {metric_value_text(v)}" for v in r.values]
         if r.score is not None:
-            cells.append(f"score {r.score:g} (mean)")
+            cells.append(f"score {score_text(r.score)} (mean)")
         lines.append(f"  {r.players}p {r.agent}: " + ", ".join(cells))
     return "\n".join(lines)

@@ -13,7 +13,6 @@ from cardkit.layout.compose import Composer, Face, FieldFit, PrintItem, bad_fits
 from cardkit.layout.faces import load_faces
 from cardkit.layout.units import MM
 from cardkit.model import CardSet, SourceString
-from cardkit.render.images import load_art
 from cardkit.strings.locales import PSEUDO
 from cardkit.strings.localize import Localizer
 
@@ -81,8 +80,10 @@ def fit_issues(root: Path, card_set: CardSet, locale: str, fits: list[FieldFit])
 
 
 def _composer(root: Path, card_set: CardSet, loc: Localizer, units: str, variant: str | None) -> Composer:
-    return Composer(card_set, loc, load_faces(root, card_set, variant), art=lambda rel: load_art(root / rel, rel, root),
-                    options={"units": units})
+    from cardkit.render.images import art_loader  # (the artwork as the faces' `images:` asks)
+
+    book = load_faces(root, card_set, variant)
+    return Composer(card_set, loc, book, art=art_loader(root, book.images), options={"units": units})
 
 
 def english_where_too_long(root: Path, card_set: CardSet, locale: str, units: str, variant: str | None,

@@ -11,13 +11,17 @@ from __future__ import annotations
 import functools
 import io
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import Image, UnidentifiedImageError
 
 from cardkit.errors import CardkitError, Issue
+
+if TYPE_CHECKING:
+    from cardkit.layout.faces import ImageTreatment
 
 MAX_ART_PIXELS = 40_000_000
 MAX_ART_BYTES = 32 << 20
@@ -63,6 +67,33 @@ def _load_art(path: str, mtime: float, rel: str, root: str | None = None) -> Art
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise CardkitError(Issue("I001", f"not a readable image: {exc}", file=rel)) from None
     rgb.thumbnail((MAX_ART_SIDE, MAX_ART_SIDE))
+    out = io.BytesIO()
+    rgb.save(out, format="PNG", optimize=False)
+    return Art(out.getvalue(), rgb.width, rgb.height)
+
+
+def art_loader(root: Path, treatment: ImageTreatment) -> Callable[[str], Art | None]:
+    """The artwork loader a composer draws with: :func:`load_art` for a path
+    relative to ``root``, then the face file's ``images:`` treatment (None
+    for ``omit``: the element draws nothing).  Plain artwork is returned as
+    loaded, so a face file without ``images:`` prints the same bytes."""
+    def load(rel: str) -> Art | None:
+        if treatment.omit:
+            return None
+        art = load_art(root / rel, rel, root)
+        return art if treatment.plain else treated_art(art, treatment.lighten, treatment.greyscale)
+    return load
+
+
+@functools.lru_cache(maxsize=256)
+def treated_art(art: Art, lighten: float, greyscale: bool) -> Art:
+    """``art`` in greyscale and/or moved ``lighten`` of the way to white, re-encoded as plain RGB PNG."""
+    with Image.open(io.BytesIO(art.png)) as im:
+        rgb = im.convert("RGB")
+    if greyscale:
+        rgb = rgb.convert("L").convert("RGB")
+    if lighten > 0:
+        rgb = Image.blend(rgb, Image.new("RGB", rgb.size, (255, 255, 255)), min(lighten, 1.0))
     out = io.BytesIO()
     rgb.save(out, format="PNG", optimize=False)
     return Art(out.getvalue(), rgb.width, rgb.height)

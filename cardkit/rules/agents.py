@@ -530,6 +530,20 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
 
 # ------------------------------------------------------------------ names
 
+def is_ceiling(name: str, factory: object = None) -> bool:
+    """Whether an agent reads hidden information (a clairvoyant ceiling: the playtest shows it
+    and never judges by it): its factory says so with a ``clairvoyant = True`` attribute (as
+    :func:`ismcts` marks its clairvoyant search), or its name says ``clairvoyant``.  The one home
+    of the rule: :func:`parse_agent`, the playtest's agent list and its ladder all ask here.
+
+    >>> class Peek:
+    ...     clairvoyant = True
+    >>> is_ceiling("clairvoyant:50"), is_ceiling("mcts"), is_ceiling("peek", Peek())
+    (True, False, True)
+    """
+    return bool(getattr(factory, "clairvoyant", False)) or "clairvoyant" in name
+
+
 @dataclass(frozen=True)
 class AgentSpec:
     """A parsed agent name: the generic or engine agent and its budget."""
@@ -566,9 +580,7 @@ def parse_agent(name: str, engine: Engine, card_set: CardSet) -> AgentSpec:
     what there is."""
     own: Mapping[str, AgentFactory] = engine.agents()
     if name in own:
-        # a ceiling says so by a ``clairvoyant = True`` attribute, or by its name (as the playtest reads it)
-        ceiling = bool(getattr(own[name], "clairvoyant", False)) or "clairvoyant" in name
-        return AgentSpec(name, name, None, own[name], ceiling=ceiling)
+        return AgentSpec(name, name, None, own[name], ceiling=is_ceiling(name, own[name]))
     base, sep, rest = name.partition(":")
     if base not in GENERIC:
         bases = {n.split(":", 1)[0] for n in own}
@@ -587,9 +599,8 @@ def parse_agent(name: str, engine: Engine, card_set: CardSet) -> AgentSpec:
     evaluator = engine if isinstance(engine, Evaluated) else None
     if base == "flat-mc":
         return AgentSpec(name, base, budget, flat_mc(info, budget, rollout, evaluator))
-    return AgentSpec(name, base, budget,
-                     ismcts(info, budget, rollout, clairvoyant=base == "clairvoyant", evaluator=evaluator),
-                     ceiling=base == "clairvoyant")
+    factory = ismcts(info, budget, rollout, clairvoyant=base == "clairvoyant", evaluator=evaluator)
+    return AgentSpec(name, base, budget, factory, ceiling=is_ceiling(name, factory))
 
 
 def parse_agents(names: Sequence[str], engine: Engine, card_set: CardSet) -> list[AgentSpec]:

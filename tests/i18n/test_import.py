@@ -60,10 +60,12 @@ def test_csv_fills_reports_conflicts_unknown_and_ambiguous(german: Path, cli, tm
     assert f"unchanged {DE}: 0 filled, 0 overwritten, 2 unchanged, 0 conflicting" in again.out
     csv.write_text("msgctxt,translation\ngun_jam.name,Waffenstörung\n", encoding="utf-8")
     conflict = _import(cli, german, csv)
-    assert conflict.code == 0 and "1 conflicting (kept; --overwrite replaces them)" in conflict.out
+    # a conflict left unapplied is an exit status a script sees (1), not only a warning line
+    assert conflict.code == 1 and "1 conflicting (kept; --overwrite replaces them)" in conflict.out
     assert "warning[L031]: gun_jam.name: the catalog (locales/de/LC_MESSAGES/death-angel.po:" in conflict.err
     assert _de(german)["gun_jam.name"] == (("Ladehemmung",), False)
-    assert "1 overwritten" in _import(cli, german, csv, "--overwrite").out
+    overwritten = _import(cli, german, csv, "--overwrite")
+    assert overwritten.code == 0 and "1 overwritten" in overwritten.out
     assert _de(german)["gun_jam.name"] == (("Waffenstörung",), False)
 
 
@@ -234,3 +236,30 @@ def test_mangled_input_is_read_or_refused_never_a_crash(fmt: str):
             assert all(r.strings and r.line >= 1 for r in records)
 
     run()
+
+
+def test_a_conflict_left_unapplied_exits_1_dry_run_or_not_and_the_rest_is_written(german: Path, cli, tmp_path: Path):
+    first = tmp_path / "first.csv"
+    first.write_text("msgctxt,translation\ngun_jam.name,Ladehemmung\n", encoding="utf-8")
+    assert _import(cli, german, first).code == 0
+    csv = tmp_path / "de.csv"
+    csv.write_text("msgctxt,translation\ngun_jam.name,Waffenstörung\nset.teams.purple.name,Violett\n", encoding="utf-8")
+    before = _snapshot(german)
+    dry = _import(cli, german, csv, "--dry-run")
+    # the dry run predicts the run, exit status included, and writes nothing
+    assert dry.code == 1 and "dry run: nothing written" in dry.out and "warning[L031]" in dry.err
+    assert "Traceback" not in dry.err and _snapshot(german) == before
+    run = _import(cli, german, csv)
+    assert run.code == 1 and f"updated {DE}: 1 filled, 0 overwritten, 0 unchanged, 1 conflicting" in run.out
+    assert _de(german) == {"gun_jam.name": (("Ladehemmung",), False), "set.teams.purple.name": (("Violett",), False)}
+    # a file translating one string twice differently: the second is not applied, and --overwrite cannot apply it
+    twice = tmp_path / "twice.csv"
+    twice.write_text("msgctxt,translation\ngun_jam.text,A\ngun_jam.text,B\n", encoding="utf-8")
+    r = _import(cli, german, twice, "--overwrite")
+    assert r.code == 1 and "warning[L031]: gun_jam.text: a second, different translation" in r.err
+    assert _de(german)["gun_jam.text"] == (("A",), False)
+    # nothing conflicting, warnings of other kinds (an unknown key): exit 0
+    other = tmp_path / "other.csv"
+    other.write_text("msgctxt,translation\nnope.name,Nichts\ngun_jam.text,A\n", encoding="utf-8")
+    r = _import(cli, german, other)
+    assert r.code == 0 and "warning[L032]" in r.err

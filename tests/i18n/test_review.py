@@ -263,10 +263,11 @@ def test_same_inputs_same_bytes_whatever_the_workers(tmp_path: Path) -> None:
 def test_bad_arguments_are_all_reported_and_nothing_written(project: Path, cli) -> None:
     out = project / "review"
     r = cli("l10n", "review", "--root", str(project), "--out", str(out), "--locale", "de", "--locale", "zz_QQ",
-            "--locale", "en", "--set", "nope", "--dpi", "5")
+            "--locale", "en", "--locale", "../x", "--set", "nope", "--dpi", "5")
     assert r.code == 1
     lines = r.err.strip().splitlines()
-    assert sorted(line.split("error[")[1][:4] for line in lines) == ["B005", "L003", "L005", "L005", "P002"]
+    # zz_QQ is a locale name without catalogs (L005, as in every l10n command); ../x is no locale name (L003)
+    assert sorted(line.split("error[")[1][:4] for line in lines) == ["B005", "L003", "L005", "L005", "L005", "P002"]
     assert "Traceback" not in r.err and not out.exists()
 
 

@@ -37,7 +37,7 @@ def test_the_docs_table_is_the_registry_s():
     text = (REPO / "docs" / "print.md").read_text(encoding="utf-8")
     assert text.count(TABLE_START) == 1 and text.count(TABLE_END) == 1
     shown = text.split(TABLE_START)[1].split(TABLE_END)[0].strip()
-    assert shown == layout_table(), "regenerate the table: python -c 'from cardkit.layout.sheetlayout import layout_table; print(layout_table())'"
+    assert shown == layout_table(), "out of date: python tools/registries.py"
     for lay in sheet_layouts():
         assert f"| `{lay.name}`" in shown
 
@@ -75,11 +75,18 @@ def own_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     sheetlayout.sheet_layouts.cache_clear()  # (the next call reads cardkit's own folder again)
 
 
+def _guide_example() -> str:
+    """The YAML file of docs/contributing.md's "Adding a sheet layout", as written there."""
+    text = (REPO / "docs" / "contributing.md").read_text(encoding="utf-8")
+    section = text.split("\n## Adding a sheet layout\n", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```yaml\n(.*?)```", section, re.S)
+    return "\n".join(line.removeprefix("   ") for line in block.splitlines()) + "\n"
+
+
 def test_a_new_layout_is_one_file(own_registry: Path, tmp_path: Path):
-    """docs/contributing.md's worked example: gutterfold with shared cut lines."""
-    (own_registry / "shared-fold.yaml").write_text(
-        "name: shared-fold\norder: 4\nhelp: gutterfold with shared cut lines\nedges: shared\nfold: true\n"
-        "free_slots: tokens\ndoc: Gutterfold whose neighbours share one cut line.\n", encoding="utf-8")
+    """docs/contributing.md's worked example, run as written: gutterfold with shared cut lines."""
+    assert not (FOLDER / "shared-fold.yaml").exists()  # (the example's file is not in the tree)
+    (own_registry / "shared-fold.yaml").write_text(_guide_example(), encoding="utf-8")
     assert layout_names()[-1] == "shared-fold"
     sheet = plan_sheet("a4", 63 * MM, 88 * MM, None, layout="shared-fold", orientation="landscape")
     assert sheet.fold and sheet.shared and sheet.per_page == 4

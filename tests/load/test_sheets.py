@@ -12,6 +12,7 @@ formula cache and a hand-made zip bomb, each give one located
 from __future__ import annotations
 
 import functools
+import json
 import io
 import re
 import shutil
@@ -507,3 +508,80 @@ def test_any_csv_gives_cards_or_located_issues_never_an_exception(tmp_path: Path
             assert "\n" not in issue.format() and len(issue.format()) < 400, issue.format()
 
     check()
+
+
+# ------------------------------------------------------------------ one bound on the cards of a file
+
+def _storms_sheet_project(tmp_path: Path, fmt: str, cards: int, max_cards: int | None = None) -> Path:
+    """The example with its storm cards in ``storms.<fmt>``: ``cards`` rows (blank lines between
+    some), the storms kind bounded by ``max_cards`` when given."""
+    from cardkit.sheetio import Sheet, write_csv, write_ods, write_xlsx
+
+    root = _copy(EXAMPLE, tmp_path / f"p{cards}{fmt}")
+    set_dir = root / "cards" / "tidelights"
+    rows = []
+    for i in range(cards):
+        rows.append((f"s{i}", f"Storm {i}", "gale", "1", "Wind."))
+        if i % 97 == 0:
+            rows.append(("", "", "", "", ""))  # a blank row is no card
+    sheet = Sheet("storms", ("id", "name", "severity", "copies", "text"), tuple(rows))
+    data = {"csv": lambda: write_csv(sheet), "xlsx": lambda: write_xlsx([sheet]), "ods": lambda: write_ods([sheet])}[fmt]()
+    (set_dir / f"storms.{fmt}").write_bytes(data)
+    (set_dir / "storms.yaml").unlink()
+    text = (set_dir / "set.yaml").read_text(encoding="utf-8").replace("  - storms.yaml\n", f"  - storms.{fmt}\n")
+    (set_dir / "set.yaml").write_text(text, encoding="utf-8")
+    if max_cards is not None:
+        kinds = set_dir / "kinds.yaml"
+        k = kinds.read_text(encoding="utf-8")
+        kinds.write_text(k.replace("    file_kind: storms\n", f"    file_kind: storms\n    max_cards: {max_cards}\n", 1),
+                         encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize(("fmt", "cards"), [("csv", 501), ("csv", 5001), ("xlsx", 501), ("ods", 4000)])
+def test_a_sheet_of_too_many_cards_is_the_yaml_files_s006_line_at_the_kinds_bound(fmt: str, cards: int,
+                                                                                tmp_path: Path, cli):
+    """The reader allowed 5000 rows where the schema allows 500 cards (two bounds, a W002 line for
+    one and S006 for the other): now one bound, the kind's max_cards, one S006 line either way."""
+    root = _storms_sheet_project(tmp_path, fmt, cards)
+    code, lines = _validate_lines(cli, root)
+    assert code == 1
+    f = f"cards/tidelights/storms.{fmt}"
+    where = "" if fmt == "csv" else "sheet 'storms': "
+    assert lines == [f"{f}: error[S006]: {where}more than 500 cards in one file; at most 500: split the file"]
+
+
+def test_a_workbook_beyond_the_grid_is_one_w002_line_before_it_is_read(tmp_path: Path, cli):
+    """Past 5001 rows a workbook is refused by its declared grid, before the reader runs (a
+    memory guard): still one coded line."""
+    root = _storms_sheet_project(tmp_path, "xlsx", 5001)
+    code, lines = _validate_lines(cli, root)
+    assert code == 1 and len(lines) == 1 and "error[W002]" in lines[0] and "row 5001" in lines[0], lines
+
+
+def test_the_bound_is_the_kinds_max_cards_and_the_reader_reads_what_it_allows(tmp_path: Path, cli):
+    from cardkit.load.kinds import MAX_CARDS, MAX_CARDS_LIMIT
+    from cardkit.load.workbook import MAX_ROWS
+
+    schema = json.loads((REPO / "schemas" / "kinds.schema.json").read_text(encoding="utf-8"))
+
+    def find(node):
+        if isinstance(node, dict):
+            if "max_cards" in node and isinstance(node["max_cards"], dict) and "maximum" in node["max_cards"]:
+                return node["max_cards"]
+            for v in node.values():
+                if (hit := find(v)) is not None:
+                    return hit
+        return None
+
+    assert find(schema)["maximum"] == MAX_CARDS_LIMIT and MAX_ROWS == MAX_CARDS_LIMIT + 1 and MAX_CARDS < MAX_CARDS_LIMIT
+    # exactly the default bound, and a kind that allows more: every card read (the manifest counts them)
+    for fmt, cards, bound in (("csv", 500, None), ("xlsx", 600, 700)):
+        code, lines = _validate_lines(cli, _storms_sheet_project(tmp_path, fmt, cards, max_cards=bound))
+        assert not [ln for ln in lines if "error[S" in ln or "error[W" in ln], lines[:3]
+        assert any("error[C005]" in ln and f"storm {cards})" in ln for ln in lines), lines[:3]
+    root = _storms_sheet_project(tmp_path, "ods", 701, max_cards=700)
+    code, lines = _validate_lines(cli, root)
+    assert code == 1 and [ln for ln in lines if "error" in ln] == [
+        "cards/tidelights/storms.ods: error[S006]: sheet 'storms': more than 700 cards in one file; at most 700: split "
+        "the file"]

@@ -5,6 +5,7 @@ ties are never broken by name, and a scored game that is never lost draws no def
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -141,6 +142,32 @@ def test_the_scored_test_game_through_the_cli(games, cli):
     assert "score distribution (score: games)\n  2p heuristic: " in r.out
 
 
+def test_a_scored_games_text_speaks_in_scores_rounded_alike(games, cli):
+    """The terminal report of a scored game without a win threshold: its mean score with the interval
+    where a game won or lost shows its win rate (the 0.0 % win rates and "(wins -)" said nothing), and
+    every score figure (means, intervals, the skill gap) to two decimals at most, as the PDF rounds
+    them (the gap printed +7.7667 beside +10.1)."""
+    r = cli("playtest", "--root", str(games["lanterns"]), "--players", "2-3", "--games", "30", "--jobs", "1",
+            "--agent", "random", "--agent", "heuristic")
+    assert r.code in (0, 1) and "Traceback" not in r.err
+    head = r.out.splitlines()[0]
+    assert "mean score" in head and "95% CI" in head and "win rate" not in head
+    assert "win rate" not in r.out and "(wins " not in r.out
+    scores = r.out.split("declared metrics:")[0]  # the declared metrics are the game's own, not scores
+    assert not re.findall(r"\d\.\d{3,}", scores), re.findall(r"[^ ]*\d\.\d{3,}[^ ]*", scores)
+    rep = json.loads(cli("playtest", "--root", str(games["lanterns"]), "--players", "2-3", "--games", "30",
+                         "--jobs", "1", "--agent", "random", "--agent", "heuristic", "--format", "json").out)
+    for step in rep["ladder"]:
+        g = step["skill_gap"]
+        ladder = scores.split("skill ladder:")[1]
+        gap = next(ln for ln in ladder.splitlines() if ln.startswith(f"{step['players']:>7} "))
+        assert f"{g['value']:+.2f}".rstrip("0").rstrip(".") in gap  # the same figure, two decimals
+    for s in rep["setups"]:
+        m = s["mean_score"]["value"]
+        row = next(ln for ln in scores.splitlines()[2:] if ln.split()[:2] == [str(s["players"]), s["agent"]])
+        assert f"{m:.2f}".rstrip("0").rstrip(".") in row.split()
+
+
 def test_the_competitive_test_game_is_judged_from_its_matchups(games, cli):
     """Self-play seat-1 rates (planner about 46 %, random about 37 %) cannot tell the agents apart at
     200 games; the matchups can, and the verdict, the skill gap and the ladder agree with them."""
@@ -203,6 +230,8 @@ def test_the_pdf_reports_say_what_the_json_says(games, cli, tmp_path, locale):
     flat = " ".join(text.split())
     for key in ("report.mean_score", "report.ladder.gap_score", "report.chart.mean_score"):
         assert loc.ui(key) in flat
+    for key in ("report.win_rate", "report.chart.win_rate", "report.ladder.rounds_win"):  # no wins to speak of
+        assert loc.ui(key) not in flat, key
     assert loc.ui_n("report.chart.scores", 2, players=2) in flat
     assert loc.ui("report.target", target="10") in flat
     assert loc.ui("report.chart.score_rounds", agent="heuristic") in flat  # a judged agent, never the ceiling

@@ -257,6 +257,28 @@ def test_build_png_matches_the_shop_png_size_and_is_srgb(tmp_path, cli):
 
 
 # ---------------------------------------------------------------- Tabletop Simulator
+def check_saved_object(data: dict) -> list[dict]:
+    """``data`` read back against TTS's save-file structure (the schema's sources): the JSON Schema,
+    then what a schema cannot say: a deck's DeckIDs are its cards' CardIDs in order; every CardID is
+    its CustomDeck key x 100 + its index on that sheet, inside the sheet's grid; a full 10 x 7 sheet
+    hides cards behind their back (its last image is a card). Returns the states."""
+    jsonschema.validate(data, json.loads(SCHEMA.read_text(encoding="utf-8")))
+    states = data["ObjectStates"]
+    for state in states:
+        cards = state["ContainedObjects"] if state["Name"] == "DeckCustom" else [state]
+        if state["Name"] == "DeckCustom":
+            assert state["DeckIDs"] == [c["CardID"] for c in cards]
+        for index, card in enumerate(cards):
+            deck_no, slot = divmod(card["CardID"], 100)
+            assert str(deck_no) in state["CustomDeck"] and card["CustomDeck"] == {str(deck_no): state["CustomDeck"][str(deck_no)]}
+            sheet = state["CustomDeck"][str(deck_no)]
+            assert slot == index and slot < sheet["NumWidth"] * sheet["NumHeight"]
+            if len(cards) == 70:
+                assert sheet["BackIsHidden"]
+    assert len({s["GUID"] for s in states}) == len(states)
+    return states
+
+
 def test_tts_saved_object_follows_the_format(tmp_path):
     from cardkit.printing import build_tts
 
@@ -266,26 +288,44 @@ def test_tts_saved_object_follows_the_format(tmp_path):
     saved = tmp_path / "tts" / "sizes-en.json"
     assert saved in files.paths
     data = json.loads(saved.read_text(encoding="utf-8"))
-    jsonschema.validate(data, json.loads(SCHEMA.read_text(encoding="utf-8")))
-    states = data["ObjectStates"]
     total = 0
-    for state in states:
+    for state in check_saved_object(data):
         cards = state["ContainedObjects"] if state["Name"] == "DeckCustom" else [state]
         (key, deck), = state["CustomDeck"].items()
-        grid = deck["NumWidth"] * deck["NumHeight"]
-        ids = [c["CardID"] for c in cards]
-        if state["Name"] == "DeckCustom":
-            assert state["DeckIDs"] == ids
-        assert ids == [int(key) * 100 + i for i in range(len(cards))] and len(cards) <= grid
         names = [c["Nickname"] for c in cards]
         assert len(set(names)) == len(names)
         face = Path(deck["FaceURL"].removeprefix("file://"))
         w, h = Image.open(face).size
         assert w % deck["NumWidth"] == 0 and h % deck["NumHeight"] == 0
+        assert deck["NumWidth"] * deck["NumHeight"] >= len(cards)
         assert Path(deck["BackURL"].removeprefix("file://")).exists()
         total += len(cards)
     assert total == 16
-    assert len({s["GUID"] for s in states}) == len(states)
+
+
+def test_tts_full_sheets_a_second_sheet_and_a_lone_card():
+    """A full 10 x 7 sheet, a sheet of one card (a lone Card, not a deck) and a third sheet: deck
+    numbers 1, 2, 3 and CardIDs 100-169, 200, 300-301, as the format counts them."""
+    from cardkit.layout.tts import TtsDeck, saved_object, unique_names
+
+    names = unique_names(["Ada"] * 70)
+    decks = [TtsDeck("big 1", "file:///t/a-1.png", "file:///t/back.png", False, 10, 7, tuple(names)),
+             TtsDeck("one", "file:///t/b-1.png", "file:///t/back.png", False, 1, 1, ("Solo",)),
+             TtsDeck("pair", "file:///t/c-1.png", "file:///t/c-backs-1.png", True, 2, 1, ("X", "Y"))]
+    data = json.loads(json.dumps(saved_object("Game (en)", decks)))  # (as written and read back)
+    states = check_saved_object(data)
+    assert [s["Name"] for s in states] == ["DeckCustom", "Card", "DeckCustom"]
+    assert states[0]["DeckIDs"] == list(range(100, 170)) and states[1]["CardID"] == 200
+    assert states[2]["DeckIDs"] == [300, 301] and states[2]["CustomDeck"]["3"]["UniqueBack"] is True
+    assert states[1]["Nickname"] == "Solo" and len(set(names)) == 70
+    broken = json.loads(json.dumps(data))  # the check fails on what the format would misread
+    broken["ObjectStates"][2]["ContainedObjects"][1]["CardID"] = 201
+    with pytest.raises(AssertionError):
+        check_saved_object(broken)
+    broken = json.loads(json.dumps(data))
+    broken["ObjectStates"][0]["CustomDeck"]["1"]["Type"] = 7
+    with pytest.raises(jsonschema.ValidationError):
+        check_saved_object(broken)
 
 
 def test_tts_names_are_in_the_chosen_language(tmp_path):
