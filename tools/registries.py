@@ -1,5 +1,6 @@
-"""Write what cardkit's registries generate: run after adding or changing an element kind or a
-translation check (docs/contributing.md, "Adding an element kind", "Adding a translation check").
+"""Write what cardkit's registries generate: run after adding or changing an element kind, a
+translation check or a sheet layout (docs/contributing.md, "Adding an element kind", "Adding a
+translation check", "Adding a sheet layout").
 
     python tools/registries.py          # rewrite the generated parts
     python tools/registries.py --check  # write nothing; exit 1 when a part is out of date
@@ -9,10 +10,12 @@ translation check (docs/contributing.md, "Adding an element kind", "Adding a tra
 * ``docs/authoring.md``, "Elements": the table of element kinds
   (:func:`cardkit.layout.elements.docs_table`);
 * ``docs/translation.md``, "Checks": the table of translation checks
-  (:func:`cardkit.i18n.registry.docs_table`).
+  (:func:`cardkit.i18n.registry.docs_table`);
+* ``docs/print.md``, "Sheets": the table of sheet layouts, between its two markers
+  (:func:`cardkit.layout.sheetlayout.layout_table`).
 
-``tests/layout/test_element_kinds.py`` and ``tests/i18n/test_check_registry.py`` fail while a
-part is out of date.
+``tests/layout/test_element_kinds.py``, ``tests/i18n/test_check_registry.py`` and
+``tests/layout/test_sheet_layouts.py`` fail while a part is out of date.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from cardkit.i18n import registry as checks  # noqa: E402
-from cardkit.layout import elements  # noqa: E402
+from cardkit.layout import elements, sheetlayout  # noqa: E402
 
 
 def splice_table(text: str, heading: str, table: str) -> str:
@@ -36,6 +39,12 @@ def splice_table(text: str, heading: str, table: str) -> str:
     while end < len(text) and text.startswith("|", end):
         end = text.index("\n", end) + 1
     return text[:start] + table + "\n" + text[end:]
+
+
+def splice_marked(text: str, start: str, end: str, table: str) -> str:
+    """``text`` with what lies between the lines ``start`` and ``end`` replaced by ``table``."""
+    head = text.index(start) + len(start)
+    return text[:head] + "\n" + table + "\n" + text[text.index(end, head):]
 
 
 def face_schema_text(text: str) -> str:
@@ -49,10 +58,13 @@ def outputs() -> dict[Path, str]:
     face = REPO / "schemas" / "face.schema.json"
     authoring = REPO / "docs" / "authoring.md"
     translation = REPO / "docs" / "translation.md"
+    print_md = REPO / "docs" / "print.md"
     return {
         face: face_schema_text(face.read_text(encoding="utf-8")),
         authoring: splice_table(authoring.read_text(encoding="utf-8"), "### Elements", elements.docs_table()),
         translation: splice_table(translation.read_text(encoding="utf-8"), "## Checks", checks.docs_table()),
+        print_md: splice_marked(print_md.read_text(encoding="utf-8"), sheetlayout.TABLE_START, sheetlayout.TABLE_END,
+                                sheetlayout.layout_table()),
     }
 
 

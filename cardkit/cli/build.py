@@ -10,6 +10,7 @@ import typer
 
 from cardkit.errors import CardkitError, Issue, Severity
 from cardkit.cli.app import build_app
+from cardkit.layout.sheetlayout import layout_help
 from cardkit.cli.common import SET_HELP, RootOpt, _clean_project, _Progress, _set_id, allow_out
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ def _colours(colour: str, ink_limit: float):  # -> ColourOptions
     return ColourOptions(space, ink_limit)  # type: ignore[arg-type]
 
 
-LAYOUT_HELP = "grid (each card with its own bleed), shared-edge (cards share cut lines) or gutterfold (fronts and backs on one side, folded)"
+LAYOUT_HELP = layout_help()  # from the registry of sheet layouts (cardkit/layout/sheetlayouts/)
 VARIANT_HELP = "a variant of the faces, declared under `variants` in faces.yaml (e.g. printer-friendly); adds -<variant> to the file names"
 
 

@@ -273,9 +273,7 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
                     boxes[k] = face.template.fields.get(f.field)
     _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report, set_icon_names(root / card_set.directory, root),
                       book)
-    _fit_sheet_texts(items + extras, loc, locale, report, entries, book)
-    _fit_team_markers(card_set, loc, locale, report, book)
-    _fit_token_page_and_footers(items + extras, card_set, loc, locale, report, book)
+    _fit_furniture(root, items + extras, card_set, loc, locale, report, entries, book)
 
     def where(domain: str, msgctxt: str) -> tuple[str, int]:
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
@@ -306,118 +304,60 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
 
 
 _ORDINAL = {1: "", 2: "second ", 3: "third "}
-SHEET_PAPER, SHEET_DUPLEX = "a4", "long-edge"  # what cardkit build prints by default
 
 
-def _fit_sheet_texts(items: list[Any], loc: Any, locale: str, report: CheckReport,
-                     entries: dict[tuple[str, str], Entry], book: FontBook) -> None:
-    """The interface strings printed beside the cards, laid out as the PDF
-    lays them out (A4, long-edge duplex, one calibration page per card size):
-    the calibration help box, whose strings share one box (T950 on the one
-    that grew most over its share), and the slot labels of the crosses, which
-    must fit across a card.  A string already reported is not reported again
-    (every set prints the same calibration page)."""
-    from cardkit.layout.compose import FieldFit
-    from cardkit.layout.sheet import plan_sheet
-    from cardkit.printing import (
-        HELP_PAD, SCALE_ROOM, calibration_label_width, calibration_texts, help_box_layout, size_groups)
+def _fit_furniture(root: Path, items: list[Any], card_set: Any, loc: Any, locale: str, report: CheckReport,
+                   entries: dict[tuple[str, str], Entry], book: FontBook) -> None:
+    """The texts printed beside the cards, as the furniture modules report their fits
+    (:func:`cardkit.printing.furniture.furniture_fits`: every named paper, orientation,
+    layout and duplex mode): the calibration help box, whose strings share one box (T950
+    on the one that grew most over its share), the slot labels, the token page's texts
+    and the page footers.  A text is the translation's to fix on a sheet where its
+    English fits (a paper too small for the English is the paper's limit, not the
+    translator's).  T950 on each string's own entry, once, naming the first sheet
+    where it does not fit (the default A4 grid first; the interface strings are shared by
+    every set, so a string already reported is not reported again)."""
+    from cardkit.printing import size_groups
+    from cardkit.printing.furniture import furniture_fits
+    from cardkit.strings.localize import Localizer
 
     done = {(f.locale, f.set, f.msgctxt, f.check) for f in report.findings}
 
-    def add(key: str, message: str) -> None:
-        domain = loc.ui_domain(key)
-        if (locale, domain, key, "T950") in done:
-            return
-        done.add((locale, domain, key, "T950"))
-        file, line = loc.where_ui(key)
-        report.findings.append(Finding("T950", Severity.ERROR, locale, domain, key, file, line, message))
+    def add(key: str, message: str) -> bool:
+        ui = key.startswith("ui:")
+        msgctxt = key.removeprefix("ui:")
+        domain = loc.ui_domain(msgctxt) if ui else card_set.id
+        if (locale, domain, msgctxt, "T950") in done:
+            return False
+        done.add((locale, domain, msgctxt, "T950"))
+        file, line = loc.where_ui(msgctxt) if ui else loc.where(msgctxt)
+        report.findings.append(Finding("T950", Severity.ERROR, locale, domain, msgctxt, file, line, message))
+        return True
 
-    for group in size_groups(items):
-        t = group[0].front.template
-        sheet = plan_sheet(SHEET_PAPER, t.width, t.height, None)
-        keys, headings, paragraphs = calibration_texts(sheet, loc, SHEET_DUPLEX)
-        box, res = help_box_layout(sheet, locale, headings, paragraphs, book)
-        if res.status in ("below_min", "overflow"):
-            head = f"calibration page, help box: {res.describe()}"
-            x, y, w, h = box
-            column = (x, y, w - 2 * HELP_PAD, h - 2 * HELP_PAD - SCALE_ROOM)  # the text's own room
-            f = FieldFit("calibration", "help", ",".join(f"ui:{k}" for k in keys), locale, "", res, column)
-            blamed = blame(f, [(loc.ui_domain(k), k) for k in keys], entries)
+    groups = [(g[0].front.template.width, g[0].front.template.height, len(g)) for g in size_groups(items)]
+    english = furniture_fits(card_set, Localizer(root, "en", card_set), book, groups)
+    fits_in_english = {(f.place, f.sheet, f.keys) for f in english if f.ok}
+    title_left_out = False
+    for fit in furniture_fits(card_set, loc, book, groups):
+        if fit.ok or not fit.keys or (fit.place, fit.sheet, fit.keys) not in fits_in_english:
+            continue
+        if fit.box is not None and len(fit.keys) > 1:  # the help box: blame the string that grew most
+            keys = [k.removeprefix("ui:") for k in fit.keys]
+            head = f"{fit.place}: {fit.detail}"
+            blamed = blame(fit.box, [(loc.ui_domain(k), k) for k in keys], entries)
             for rank, b in enumerate(blamed, 1):
                 e = b.entry
-                add(e.msgctxt, f"{head}; of the {len(keys)} strings sharing this box, this one grew "
-                               f"{_ORDINAL.get(rank, f'{rank}th')}most over its share: {len(e.translation)} characters "
-                               f"against about {b.share} (English {len(e.source)})")
+                add(f"ui:{e.msgctxt}", f"{head}; of the {len(keys)} strings sharing this box, this one grew "
+                                       f"{_ORDINAL.get(rank, f'{rank}th')}most over its share: {len(e.translation)} "
+                                       f"characters against about {b.share} (English {len(e.source)}) ({fit.sheet})")
             if not blamed:
-                add("calibration.help", head)
-        for side in ("front", "back"):
-            width = calibration_label_width(sheet, locale, loc.ui(f"calibration.{side}"), book)
-            if width > sheet.card_w:
-                add(f"calibration.{side}", f"calibration page, slot label: {width / 2.835:.1f} mm wide, the card "
-                                           f"{sheet.card_w / 2.835:.1f} mm")
-
-
-def _fit_team_markers(card_set: Any, loc: Any, locale: str, report: CheckReport, book: FontBook) -> None:
-    """The team names of the set manifest as the token page prints them, one
-    across each team's marker, shrunk as far as the printer shrinks them
-    (:func:`cardkit.printing.token_text_fit`): T950 on a name wider than the
-    marker's white ring even at its minimum size (the build's P010)."""
-    from cardkit.printing import TokenText, token_page_fits
-
-    for t in token_page_fits(book, card_set, loc):
-        if t.fit.kind is TokenText.TEAM_NAME and not t.fit.ok:
-            file, line = loc.where(t.key)
-            report.findings.append(Finding(
-                "T950", Severity.ERROR, locale, card_set.id, t.key, file, line,
-                f"token page, team marker: {t.fit.describe()}"))
-
-
-def _fit_token_page_and_footers(items: list[Any], card_set: Any, loc: Any, locale: str, report: CheckReport,
-                                book: FontBook) -> None:
-    """The token page's own interface strings as it prints them: each token's
-    label and the team markers' label (``tokens.team``) across their disc, shrunk
-    as the printer shrinks them (:func:`cardkit.printing.token_text_fit`), the heading and ``tokens.cut`` between the page's margins;
-    and ``set.title`` in the page footers (A4, as cardkit build prints them),
-    which shrink to 4 pt and are then left out.  T950 on each string's own
-    entry, once (the interface strings are shared by every set)."""
-    from cardkit.layout.sheet import plan_sheet
-    from cardkit.printing import (
-        LANGUAGE_NAMES, TokenText, footer_place, game_tokens, size_groups, token_page_fits)
-
-    done = {(f.locale, f.set, f.msgctxt, f.check) for f in report.findings}
-
-    def add(key: str, message: str, ui: bool = True) -> None:
-        domain = loc.ui_domain(key) if ui else card_set.id
-        if (locale, domain, key, "T950") in done:
-            return
-        done.add((locale, domain, key, "T950"))
-        file, line = loc.where_ui(key) if ui else loc.where(key)
-        report.findings.append(Finding("T950", Severity.ERROR, locale, domain, key, file, line, message))
-
-    groups = size_groups(items)
-    sheets = [plan_sheet(SHEET_PAPER, g[0].front.template.width, g[0].front.template.height, None) for g in groups]
-    title = loc.ui("sheet.title", title=loc.card("set.title"), language=LANGUAGE_NAMES.get(locale, locale))
-    total = sum((len(g) + sh.per_page - 1) // sh.per_page for g, sh in zip(groups, sheets))
-    title_fits = True
-    for sheet in sheets:
-        footer = f"{title} · {total}/{total}"  # the widest page number
-        if footer_place(book, sheet, footer, locale) is None:
-            title_fits = False
-            add("set.title", f"page footer: '{footer}' fits in no footer band at 4 pt: it is left out", ui=False)
-    tokens = game_tokens(card_set, loc)
-    if not sheets or (not tokens and not card_set.teams):
-        return
-    what = {TokenText.TOKEN_LABEL: "token label: ", TokenText.TEAM_LABEL: "team marker: the label ",
-            TokenText.HEADING: "heading: ", TokenText.INSTRUCTION: "instruction: "}
-    for t in token_page_fits(book, card_set, loc, sheets[0].page_w, title):  # the printer's fit (the build's P010)
-        if not t.fit.ok and t.key and t.fit.kind in what:
-            add(t.key.removeprefix("ui:"), f"token page, {what[t.fit.kind]}{t.fit.describe()}", ui=t.key.startswith("ui:"))
-    heading = loc.ui("tokens.title") if "tokens.title" in loc.set_ui else title
-    footer = f"{title} · {heading}"
-    if title_fits and footer_place(book, sheets[0], footer, locale) is None:  # else reported on set.title
-        add("tokens.title" if "tokens.title" in loc.set_ui else "set.title",
-            f"token page footer: '{footer}' fits in no footer band at 4 pt: it is left out",
-            ui="tokens.title" in loc.set_ui)
+                add("ui:calibration.help", fit.message())
+            continue
+        if fit.place == "token page footer" and title_left_out:  # said once, on set.title
+            continue
+        if fit.place == "page footer":
+            title_left_out = True
+        add(fit.keys[0], fit.message())
 
 
 def _split_key(key: str, card_set: Any) -> tuple[str, str]:

@@ -144,12 +144,12 @@ def render_faces(root: Path, card_set: CardSet, locale: str, folder: Path, dpi: 
     """Compose every distinct face of ``card_set`` in ``locale`` (print order,
     fronts then backs of each card) and write one PNG per face into ``folder``."""
     from cardkit.layout.ops import Text
-    from cardkit.printing import _faces_by_id, compose_set, face_files, faces_pdf
+    from cardkit.printing import compose_set, face_files, faces_by_id, faces_pdf
     from cardkit.render.images import png_bytes, rasterize_pages
 
     items, extras = compose_set(root, card_set, locale)
     out: list[RenderedFace] = []
-    files = face_files(root, card_set, folder, _faces_by_id(items + extras))
+    files = face_files(root, card_set, folder, faces_by_id(items + extras))
     folder.mkdir(parents=True, exist_ok=True)
     if not files:
         return out

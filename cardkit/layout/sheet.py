@@ -58,6 +58,7 @@ from typing import Literal
 
 from cardkit.errors import CardkitError, Issue
 from cardkit.layout.ops import Line
+from cardkit.layout.sheetlayout import layout_names, sheet_layout
 from cardkit.layout.units import INCH, MM
 
 PAPERS: dict[str, tuple[float, float]] = {  # portrait: width, height
@@ -70,8 +71,8 @@ Orientation = Literal["auto", "portrait", "landscape"]
 ORIENTATIONS: tuple[Orientation, ...] = ("auto", "portrait", "landscape")
 MIN_BLEED = 1 * MM  # the least bleed a sheet plans for at home...
 MIN_BLEED_PRESS = 3 * MM  # ...and for a print shop (CMYK)
-Layout = Literal["grid", "shared-edge", "gutterfold"]
-LAYOUTS: tuple[Layout, ...] = ("grid", "shared-edge", "gutterfold")
+Layout = str  # a name of the registry (cardkit.layout.sheetlayout)
+LAYOUTS: tuple[Layout, ...] = layout_names()
 DEFAULT_BLEED = 3 * MM
 DEFAULT_MARGIN = 4 * MM
 MAX_MARGIN = 25 * MM
@@ -106,7 +107,7 @@ class Sheet:
 
     @property
     def shared(self) -> bool:
-        return self.layout == "shared-edge"
+        return sheet_layout(self.layout).shared
 
     @property
     def pitch_x(self) -> float:
@@ -222,11 +223,12 @@ def _count(page: float, card: float, bleed: float, margin: float, shared: bool, 
 
 def _grid(pw: float, ph: float, w: float, h: float, b: float, margin: float, layout: Layout,
           cap: tuple[int, int]) -> tuple[int, int, Literal["", "vertical", "horizontal"]]:
-    shared = layout == "shared-edge"
-    if layout != "gutterfold":
+    lay = sheet_layout(layout)
+    shared = lay.shared
+    if not lay.fold:
         return (_count(pw, w, b, margin, shared, False, cap[0]), _count(ph, h, b, margin, shared, False, cap[1]), "")
-    vertical = (_count(pw, w, b, margin, False, True, cap[0]), _count(ph, h, b, margin, False, False, cap[1]))
-    horizontal = (_count(pw, w, b, margin, False, False, cap[0]), _count(ph, h, b, margin, False, True, cap[1]))
+    vertical = (_count(pw, w, b, margin, shared, True, cap[0]), _count(ph, h, b, margin, shared, False, cap[1]))
+    horizontal = (_count(pw, w, b, margin, shared, False, cap[0]), _count(ph, h, b, margin, shared, True, cap[1]))
     if horizontal[0] * horizontal[1] > vertical[0] * vertical[1]:
         return (*horizontal, "horizontal")
     return (*vertical, "vertical")
@@ -274,8 +276,8 @@ def check_sheet_options(paper: str, bleed: float | None, margin: float, layout: 
         issues.append(bad_paper)
     if orientation not in ORIENTATIONS:
         issues.append(Issue("B012", f"unknown --orientation '{orientation}' (use {', '.join(ORIENTATIONS)})"))
-    if layout not in LAYOUTS:
-        issues.append(Issue("B008", f"unknown --layout '{layout}' (use {', '.join(LAYOUTS)})"))
+    if layout not in layout_names():
+        issues.append(Issue("B008", f"unknown --layout '{layout}' (use {', '.join(layout_names())})"))
     if not 0 <= margin <= MAX_MARGIN:
         issues.append(Issue("B007", f"--margin {margin / MM:g} mm is outside 0-{MAX_MARGIN / MM:g} mm"))
     if bleed is not None and not 0 <= bleed <= MAX_BLEED:
@@ -349,7 +351,7 @@ def _no_fit(paper: str, pw: float, ph: float, w: float, h: float, b: float, marg
     holds its back across the fold, the way that needs less paper)."""
     edge = margin + max(b, MARK_ROOM)
     need_w, need_h = w + 2 * edge, h + 2 * edge
-    if layout == "gutterfold":
+    if sheet_layout(layout).fold:
         side_by_side = (2 * (edge + w + b + FOLD_GAP), need_h)
         stacked = (need_w, 2 * (edge + h + b + FOLD_GAP))
         need_w, need_h = min(side_by_side, stacked, key=lambda s: s[0] * s[1])

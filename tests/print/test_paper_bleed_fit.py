@@ -116,15 +116,32 @@ def test_a4_landscape_gutterfold_of_death_angel(tmp_path):
     card_set = load_project(REPO).card_set("death-angel")
     auto = build_pdf(REPO, card_set, "en", layout="gutterfold", out=tmp_path / "g.pdf")
     assert auto.sheets[0].landscape and auto.sheets[0].cols * auto.sheets[0].rows == 4
-    # 129 cards (128 and the quick reference) 4 a page: 33 sheets, the calibration page and the token page
-    assert auto.pages == 35
+    # 129 cards (128 and the quick reference) 4 a page: 33 sheets and the calibration page; the tokens and
+    # team markers (12 + 6 discs) go in the 3 free slots of the last sheet, 6 a slot (issue 33: at most 34)
+    assert auto.pages == 34
+    last = PdfReader(str(auto.path)).pages[-1].extract_text()
+    assert last.count("Combat team") == 6 and last.split().count("Support") == 12 and "Quick reference" in last
     bare = build_pdf(REPO, card_set, "en", layout="gutterfold", out=tmp_path / "n.pdf", calibration="none")
-    assert bare.pages <= 34
+    assert bare.pages == 33
     portrait = plan_sheet("a4", 63 * MM, 88 * MM, None, layout="gutterfold", orientation="portrait")
     assert portrait.per_page == 3  # what the 45-page file had
     n = len(PdfReader(str(auto.path)).pages)
     assert check_pdf(auto.path, pages=range(0, 3)).problems == []
     assert check_pdf(auto.path, pages=range(n - 3, n)).problems == []
+
+
+def test_a_gutterfold_sheet_without_free_slots_keeps_its_token_page(tmp_path):
+    """On A4 portrait, 3 a sheet, Death Angel's 129 cards fill their last sheet: the tokens
+    have no free slot, so they print on the token page as before (43 sheets, the calibration
+    page, the token page)."""
+    card_set = load_project(REPO).card_set("death-angel")
+    result = build_pdf(REPO, card_set, "en", layout="gutterfold", orientation="portrait", out=tmp_path / "p.pdf")
+    assert result.pages == 45
+    reader = PdfReader(str(result.path))
+    last, before = reader.pages[-1].extract_text(), reader.pages[-2].extract_text()
+    assert last.count("Combat team") == 6 and "Cut along the outlines" in last and "Quick reference" not in last
+    assert "Combat team" not in before and "Quick reference" in before
+    assert check_pdf(result.path, pages=range(len(reader.pages) - 2, len(reader.pages))).problems == []
 
 
 @pytest.mark.parametrize("calibration,cal_pages", [("every-size", 6), ("first", 2), ("none", 0)])

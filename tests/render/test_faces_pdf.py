@@ -7,7 +7,7 @@ from __future__ import annotations
 from reportlab import rl_config
 
 from cardkit.load.project import load_project
-from cardkit.printing import _faces_by_id, compose_set, face_pdf, faces_pdf
+from cardkit.printing import compose_set, face_pdf, faces_by_id, faces_pdf
 from cardkit.render.images import rasterize, rasterize_pages
 from cardkit.render.pdf import binary_streams
 from tests.conftest import REPO
@@ -16,7 +16,7 @@ from tests.conftest import REPO
 def test_faces_in_one_document_rasterize_as_each_alone():
     card_set = load_project(REPO).card_set("deep-strike")
     items, extras = compose_set(REPO, card_set, "ko")
-    faces = _faces_by_id(items + extras)[:6]  # fronts and backs, Korean text, maps, art
+    faces = faces_by_id(items + extras)[:6]  # fronts and backs, Korean text, maps, art
     alone = [rasterize(face_pdf(f, 0), 1.0).tobytes() for f in faces]
     ascii_doc = faces_pdf(faces, 0, "review")
     binary_doc = faces_pdf(faces, 0, "review", for_raster=True)

@@ -172,7 +172,7 @@ def test_replayed_faces_write_what_drawing_them_writes(tmp_path):
     from PIL import Image
 
     from cardkit.layout.ops import Group, Picture, Poly, Rect
-    from cardkit.printing import _place
+    from cardkit.printing import place_face
     from cardkit.render.images import load_art
     from cardkit.render.pdf import PdfDocument
 
@@ -186,7 +186,7 @@ def test_replayed_faces_write_what_drawing_them_writes(tmp_path):
         doc = PdfDocument((600, 850), "replay", replay=replay)
         for start in range(0, len(faces), 9):
             chunk = faces[start:start + 9]
-            doc.draw([_place(f, (i % 3) * 190, (i // 3) * 260, 8.5, i % 2 == 1) for i, f in enumerate(chunk)])
+            doc.draw([place_face(f, (i % 3) * 190, (i // 3) * 260, 8.5, i % 2 == 1) for i, f in enumerate(chunk)])
             if start % 2 == 0:
                 doc.draw([picture, Poly([(0.0, 0.0), (30.0, 0.0), (15.0, 20.0)], fill="#aa0000")])  # type: ignore[arg-type]
             doc.end_page()
