@@ -4,7 +4,7 @@ PNGs, a print shop's files or Tabletop Simulator sheets."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
 import typer
 
@@ -62,28 +62,38 @@ def _parse_margin(margin: str) -> float:
     return to_pt(margin)
 
 
+def _option_length(name: str, value: str, parse: Callable[[str], Any]) -> tuple[Any, list[Issue]]:
+    """One length option parsed, its problems named after the option (``--margin: bad length ...``)."""
+    from dataclasses import replace
+
+    try:
+        return parse(value), []
+    except CardkitError as exc:
+        return None, [replace(i, message=f"{name}: {i.message}") for i in exc.issues]
+
+
 def _sheet_options(paper: str, orientation: str, calibration: str, bleed: str | None,
-                   margin: float | None = None, layout: str | None = None) -> dict[str, Any]:
-    """``--paper``, ``--orientation``, ``--calibration`` and ``--bleed`` as
+                   margin: str | None = None, layout: str | None = None) -> dict[str, Any]:
+    """``--paper``, ``--orientation``, ``--calibration``, ``--bleed`` and (given) ``--margin`` as
     :func:`cardkit.printing.build_pdf` takes them, for the main job and ``build
-    pdf`` alike.  Given ``margin`` and ``layout`` too (the main job, which builds
-    many PDFs), every bad option is refused at once before anything is built."""
+    pdf`` alike.  The lengths' parse errors are collected together; given ``layout`` too
+    (the main job, which builds many PDFs), every bad option is refused at once before
+    anything is built."""
     from cardkit.layout.sheet import check_sheet_options
     from cardkit.printing import CALIBRATION
 
     options: dict[str, Any] = {"paper": paper.strip().lower(), "orientation": orientation.lower(),
                                "calibration": calibration}
-    issues: list[Issue] = []
-    try:
-        options["bleed"] = _parse_bleed(bleed)
-    except CardkitError as exc:
-        issues += exc.issues
-        options["bleed"] = None
-    if margin is not None and layout is not None:
+    options["bleed"], issues = _option_length("--bleed", bleed or "auto", lambda v: _parse_bleed(v))
+    if margin is not None:
+        options["margin"], bad_margin = _option_length("--margin", margin, _parse_margin)
+        issues += bad_margin
+    if layout is not None:
         if calibration not in CALIBRATION:
             issues.append(Issue("B013", f"unknown --calibration '{calibration}' (use {', '.join(CALIBRATION)})"))
-        try:
-            check_sheet_options(options["paper"], options["bleed"], margin, layout, options["orientation"])
+        try:  # (a margin that did not parse is said above, not again as out of range)
+            check_sheet_options(options["paper"], options["bleed"], options.get("margin") or 0.0, layout,
+                                options["orientation"])
         except CardkitError as exc:
             issues += exc.issues
     if issues:
@@ -208,9 +218,8 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     from cardkit.printing import build_pdf
 
     started = time.perf_counter()
-    margin_pt = _parse_margin(margin)
     colours = _colours(colour, ink_limit)
-    sheet = _sheet_options(paper, orientation, calibration, bleed, margin_pt, layout)
+    sheet = _sheet_options(paper, orientation, calibration, bleed, margin, layout)  # (holds the margin in points)
     project = _clean_project(root)
     summary_loc = _summary_localizer(root, locale)  # an unknown locale fails here, before anything is written
     from cardkit.plugins import engine_for, plugin_for
@@ -240,7 +249,7 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     with _Progress("PDFs", len(jobs), "PDFs", enabled=True) as bar:
         for n, (set_id, pdf_locale) in enumerate(jobs):
             bar.update(n, f"PDF {set_id} {pdf_locale}")
-            result = build_pdf(root, project.card_set(set_id), pdf_locale, layout=layout, margin=margin_pt,
+            result = build_pdf(root, project.card_set(set_id), pdf_locale, layout=layout,
                                colours=colours, variant=variant, **sheet)
             cards += result.cards
             _echo_warnings(result.warnings)
@@ -294,8 +303,8 @@ def build_pdf_cmd(root: RootOpt = Path("."),
     sid = _set_id(project, set_id)
     coverage = _coverage_lines(root, project, [sid], [locale], min_coverage) if sid in project.sets else []
     result = build_pdf(root, project.card_set(sid), locale, duplex=duplex, mode=mode, out=out, units=units,
-                       layout=layout, margin=_parse_margin(margin), colours=colours, variant=variant,
-                       **_sheet_options(paper, orientation, calibration, bleed))
+                       layout=layout, colours=colours, variant=variant,
+                       **_sheet_options(paper, orientation, calibration, bleed, margin))
     for line in coverage:
         typer.echo(line)
     _echo_warnings(result.warnings)

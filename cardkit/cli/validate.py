@@ -120,7 +120,7 @@ def _quality_issues(root: Path, loaded, book, safe_zone: float | None = None) ->
     from cardkit.layout.faces import FACE_FILE
     from cardkit.layout.quality import font_issues, quality_issues
     from cardkit.load.yamlsafe import read_yaml_file
-    from cardkit.render.images import load_art
+    from cardkit.render.images import art_loader
 
     fonts = font_issues()
     if fonts:
@@ -139,7 +139,8 @@ def _quality_issues(root: Path, loaded, book, safe_zone: float | None = None) ->
         art = next((a for a, cid in art_of.items() if cid == card_id and a in message), "")
         return loaded.issue(code, message, card_set.cards[card_id].origin, fields.get(card_id + art, "art"))
 
-    args = (card_set, Localizer(root, "en", card_set), book, None, lambda rel: load_art(root / rel, rel))
+    # the artwork as it prints: the faces' `images:` (lighten, greyscale, omit) applied, as the PDF builder does
+    args = (card_set, Localizer(root, "en", card_set), book, None, art_loader(root, book.images))
     try:
         if safe_zone is None:
             return quality_issues(args, book, doc, card_issue, art_of)

@@ -18,7 +18,8 @@ Rules, so a finding is predictable:
   (rectangle, circle, polygon, or raster image) that covers the centre of the
   run's box: its advance width by where glyphs reach (0.75 of the size above
   the baseline, 0.24 below; the font's ascent would add its line gap).  On a raster image the image's
-  mean colour under the box is used (sampled with Pillow); in a rotated group
+  mean colour under the box is used (sampled with Pillow, from the artwork as it prints: after the
+  faces' ``images:``, lightened, greyscale or, omitted, not there at all); in a rotated group
   an image is skipped.  SVG icons are never a background.
 * A line is a frame line near the cut when both ends of one of its straight
   segments (rectangle sides, polygon sides, lines) lie less than the safe zone
@@ -288,7 +289,8 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
     """Q001-Q003 on every face the set prints (see the module doc).
 
     ``composer_args`` are the :class:`Composer` arguments (set, localizer,
-    face book, font book, art loader); ``card_origin(id, code, message)``
+    face book, font book, art loader: the one the PDF builder draws with, so the art is judged
+    as it prints, after the faces' ``images:``); ``card_origin(id, code, message)``
     makes an issue at a card's ``art`` field and ``art_of`` maps art paths to
     the first card that names them; ``safe_zone``: Q002's distance from the
     trim (a print service's own, :attr:`cardkit.print.presets.ShopPreset.safe`)."""
@@ -296,8 +298,9 @@ def quality_issues(composer_args: tuple[Any, ...], book: FaceBook, doc: YamlDoc,
     loader = composer_args[4]
 
     def remember(rel: str) -> Any:
-        a = loader(rel)
-        loaded_art.setdefault(a.png, rel)
+        a = loader(rel)  # (None: the faces' `images: {omit: true}`, the element draws nothing)
+        if a is not None:
+            loaded_art.setdefault(a.png, rel)
         return a
 
     comp = _Tracing(*composer_args[:4], art=remember)

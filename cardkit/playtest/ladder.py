@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from cardkit.playtest.records import (VERDICTS, Balance, Estimate, Figure_, Interval, LadderAgent, LadderStep,
                                       SeatBalance, Setup, SkillGap, Verdict, score_text)
-from cardkit.playtest.stats import bradley_terry, welch_ci
+from cardkit.playtest.stats import bradley_terry, seed_diff_ci, welch_ci
 from cardkit.rules.agents import is_ceiling as rule_is_ceiling
 from cardkit.playtest.sweep import Sweep, metric_shares, score_figures, wilson
 from cardkit.rules.protocol import Cooperation, EngineInfo, Outcome
@@ -120,13 +120,24 @@ class _Matchups:
         return cls(points, wins, games, seeds)
 
     def diff(self, a: str, b: str) -> tuple[float, tuple[float, float]] | None:
-        """a's win rate minus b's in their games against each other (Newcombe's paired interval:
-        one's win is the other's loss)."""
+        """a's win rate minus b's in their games against each other, its interval clustered by seed
+        (:func:`~cardkit.playtest.stats.seed_diff_ci`: both seatings of a seed share its deal, so
+        they are one trial, not two); never narrower than Newcombe's paired interval over the games
+        (one's win is the other's loss), which is kept when the seeds are too few or agree too well
+        (a seat that decides games makes a seed's two games split)."""
         n = self.games.get((a, b), 0)
         if not n:
             return None
         aw, bw = self.wins[(a, b)], self.wins[(b, a)]
-        return round((aw - bw) / n, 4), paired_diff_ci(0, aw, bw, n - aw - bw)
+        lo, hi = paired_diff_ci(0, aw, bw, n - aw - bw)
+        if (a, b) in self.seeds:
+            clustered = seed_diff_ci(self.seeds[(a, b)])
+        else:  # (the pair is kept once, as b against a: b's points, the difference turned round)
+            turned = seed_diff_ci(self.seeds.get((b, a), {}))
+            clustered = None if turned is None else (-turned[0], (-turned[1][1], -turned[1][0]))
+        if clustered is not None:
+            lo, hi = min(lo, clustered[1][0]), max(hi, clustered[1][1])
+        return round((aw - bw) / n, 4), (lo, hi)
 
 
 def ladder(sweep: Sweep, setups: Sequence[Setup], band: tuple[float, float], never_fired: list[str],

@@ -307,7 +307,8 @@ class SeatBalance:
 class SkillGap:
     """The strongest judged agent's figure minus random play's: win rates (Newcombe's interval), mean
     scores (Welch's interval) or, in a competitive game, the two agents' win rates in their matchup
-    games (Newcombe's paired interval)."""
+    games (an interval clustered by seed, never narrower than Newcombe's paired one: see
+    :func:`cardkit.playtest.stats.seed_diff_ci`)."""
 
     agent: str
     value: float

@@ -87,6 +87,31 @@ def welch_ci(a: Mapping[float, int], b: Mapping[float, int]) -> tuple[float, tup
     return d, (d - half, d + half)
 
 
+def seed_diff_ci(seed_points: Mapping[tuple[float, int], int], games_per_seed: int = 2
+                 ) -> tuple[float, tuple[float, float]] | None:
+    """a's win rate minus b's in their matchup, per game, with a 95 % interval clustered by seed.
+
+    ``seed_points`` is ``{(a's points, games completed): seeds}`` (a win 1, a draw 1/2), each seed
+    played ``games_per_seed`` times (both seatings of one deal).  In a seed, a's wins minus b's are
+    ``2 x points - games completed`` (a game not completed is won by neither); the seeds are the
+    independent units, so the interval is Student's t over the seeds' differences per game (on
+    ``G - 1`` degrees of freedom for ``G`` seeds), clipped to -1..1.  None with fewer than two seeds.
+
+    Seeds whose two games agree (a deal that suits a, twice) count once, not twice:
+
+    >>> d, (lo, hi) = seed_diff_ci({(2.0, 2): 30, (0.0, 2): 10})
+    >>> d, round(lo, 3), round(hi, 3)
+    (0.5, 0.22, 0.78)
+    """
+    hist: dict[float, int] = {}
+    for (x, done), n in sorted(seed_points.items()):
+        y = (2 * x - done) / games_per_seed
+        hist[y] = hist.get(y, 0) + n
+    if sum(hist.values()) < 2:
+        return None
+    return mean_ci(hist, (-1.0, 1.0))
+
+
 def _solve(m: list[list[float]]) -> list[list[float]] | None:
     """The inverse of a small square matrix (Gauss-Jordan with partial pivoting); None if singular."""
     n = len(m)

@@ -88,3 +88,50 @@ def test_contrast_on_a_raster_image_samples_the_image(project: Path, cli, shade:
         assert q001[0].endswith(f" {ratio:.2f}:1, below 3:1 for bold or large text ('brother_scipio')"), q001
     else:
         assert q001 == [], result.err
+
+
+def _caption_over_art(project: Path, shade: tuple[int, int, int], images: str) -> int:
+    """White caption text over one card's artwork (a plain ``shade``), the faces' ``images:`` set to
+    ``images`` for the file as written; the caption's line in faces.yaml."""
+    from PIL import Image
+
+    d = project / "cards" / "death-angel"
+    Image.new("RGB", (900, 850), shade).save(d / "scipio.png")
+    marines = d / "marines.yaml"
+    marines.write_text(marines.read_text(encoding="utf-8") + "    art: scipio.png\n", encoding="utf-8")
+    faces = d / "faces.yaml"
+    image = "      - {type: image, if: art, field: art, box: [8mm, 27mm, W - 16mm, 44mm], fit: contain}\n"
+    caption = "      - {type: text, if: art, name: caption, style: label, box: [10mm, 50mm, 40mm, 6mm], value: Caption, colour: \"#ffffff\"}\n"
+    text = faces.read_text(encoding="utf-8")
+    assert image in text and "\nsize: " in text
+    text = text.replace(image, image + caption).replace("\nsize: ", f"\nimages: {images}\nsize: ", 1)
+    faces.write_text(text, encoding="utf-8")
+    return text[:text.index(caption)].count("\n") + 1
+
+
+def test_contrast_judges_the_art_as_the_faces_images_option_prints_it(project: Path, cli):
+    """Dark art under white text is fine as drawn (the test above); lightened 90 % towards white by
+    the faces' ``images:`` it prints pale, and the white caption on it is flagged, measured against
+    the lightened pixels (the colour the PDF builder's artwork loader gives)."""
+    from PIL import Image
+
+    line = _caption_over_art(project, (20, 24, 40), "{lighten: 0.9}")
+    result = cli("validate", "--root", str(project))
+    assert result.code == 0, result.err
+    q001 = [ln for ln in result.err.splitlines() if "[Q001]" in ln]
+    printed = Image.blend(Image.new("RGB", (1, 1), (20, 24, 40)), Image.new("RGB", (1, 1), (255, 255, 255)), 0.9)
+    shade = "#{:02x}{:02x}{:02x}".format(*printed.getpixel((0, 0)))
+    assert len(q001) == 1 and q001[0].startswith(f"cards/death-angel/faces.yaml:{line}:9: warning[Q001]: text "
+                                                 f"contrast #ffffff on {shade} (image): "), result.err
+
+
+def test_art_the_faces_omit_is_not_judged(project: Path, cli):
+    """``images: {omit: true}``: no artwork prints, so none is sampled as the caption's background
+    (and its resolution is not judged: a 9 x 9 px image would be Q003 if it printed)."""
+    from PIL import Image
+
+    _caption_over_art(project, (236, 232, 220), "{omit: true}")
+    Image.new("RGB", (9, 9), (236, 232, 220)).save(project / "cards" / "death-angel" / "scipio.png")
+    result = cli("validate", "--root", str(project))
+    assert result.code == 0 and "Traceback" not in result.err, result.err
+    assert "(image)" not in result.err and "[Q003]" not in result.err, result.err

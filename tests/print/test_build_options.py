@@ -119,3 +119,28 @@ def test_bad_sheet_options_of_the_main_job_are_all_reported_before_anything_is_w
     assert lines and all(LINE.match(ln) for ln in lines) and "Traceback" not in result.err, result.err
     assert sorted(ln.split("error[")[1][:4] for ln in lines) == ["B001", "B002", "B012", "B013"]
     assert not (game / "output").exists()
+
+
+def test_a_margin_that_does_not_parse_is_reported_with_the_other_sheet_options(game: Path, cli):
+    """--margin's parse error (U001) joins B001/B002/B012/B013 in one run, named after its option,
+    and nothing is written (it used to stop the build alone, before the others were looked at)."""
+    margin = "4 furlongs"
+    result = cli("build", "--root", str(game), "--paper", "a2", "--orientation", "sideways", "--calibration", "some",
+                 "--bleed", "12mm", "--margin", margin)
+    assert result.code == 1
+    lines = [ln for ln in result.err.splitlines() if ln.strip()]
+    assert lines and all(LINE.match(ln) for ln in lines) and "Traceback" not in result.err, result.err
+    codes = sorted(ln.split("error[")[1][:4] for ln in lines)
+    assert codes == ["B001", "B002", "B012", "B013", "U001"], codes
+    assert any("--margin" in ln and margin in ln for ln in lines), lines
+    assert not (game / "output").exists()
+
+
+def test_build_pdf_reports_a_bad_margin_and_a_bad_bleed_together(game: Path, cli, tmp_path: Path):
+    out = tmp_path / "one.pdf"
+    result = cli("build", "pdf", "--root", str(game), "--bleed", "wide", "--margin", "4 furlongs", "--out", str(out))
+    assert result.code == 1 and "Traceback" not in result.err, result.err
+    lines = [ln for ln in result.err.splitlines() if ln.strip()]
+    assert len(lines) == 2 and all(LINE.match(ln) for ln in lines), lines
+    assert {ln.split(": error")[1].split(": ")[1] for ln in lines} == {"--bleed", "--margin"}, lines
+    assert not out.exists()
