@@ -181,7 +181,7 @@ def run_auto(root: Path, set_id: str, counts: Sequence[int], agents: Sequence[st
                                    u.stopped) if u.games else None)
     for (p, a), u in sorted(gaps.items()):
         rows.append(SequentialUnit("skill gap", p, u.agent, None, u.games,
-                                   Interval.of(gap_ivs.get((p, a, "random"), (-1.0, 1.0)), digits), u.stopped))
+                                   Interval.of(gap_ivs.get((p, a, "random"), (-1.0, 1.0))), u.stopped))
     for mk, u in sorted(matchups.items()):
         rows.append(SequentialUnit("matchup", u.players, u.agent, None, u.games,
                                    Interval.of(match_ivs.get(mk, (-1.0, 1.0))), u.stopped))
@@ -266,7 +266,7 @@ def _judge(setups: dict[tuple[int, str], _Unit], gaps: dict[tuple[int, str], _Un
                 continue
             s = settle(u.cs.interval(), (0.5,), prec_diff)
             if s.settled:
-                stop(u, s.why)
+                stop(u, "clear of 0" if s.why == "clear of the band" else s.why)
             elif at_max:
                 stop(u, "maximum reached")
     lows: dict[int, float] = {}
