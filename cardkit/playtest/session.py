@@ -172,16 +172,22 @@ def run(request: PlaytestRequest, progress: Progress | None = None, project: Pro
 
     started = time.perf_counter()
     check_sequential(request)
-    if project is None:
-        from cardkit.load.project import load_project
+    if project is None and not request.root.is_dir():
+        raise CardkitError(f"--root {request.root} is not a folder", code="P001")
+    if project is None and request.set_id is not None:  # the sweep's own cache: loaded once per process
+        from cardkit.playtest.sweep import _card_set
 
-        if not request.root.is_dir():
-            raise CardkitError(f"--root {request.root} is not a folder", code="P001")
-        project = load_project(request.root)
-        if project.issues:
-            raise CardkitError(project.issues)
-    set_id = request.set_id if request.set_id is not None else (min(project.sets) if project.sets else "")
-    card_set = project.card_set(set_id)
+        set_id = request.set_id
+        card_set = _card_set(str(request.root.resolve()), set_id)
+    else:
+        if project is None:
+            from cardkit.load.project import load_project
+
+            project = load_project(request.root)
+            if project.issues:
+                raise CardkitError(project.issues)
+        set_id = request.set_id if request.set_id is not None else (min(project.sets) if project.sets else "")
+        card_set = project.card_set(set_id)
     engine = engine_for(card_set.game, "playtest")
     named = list(request.agents)
     known = agents_for(engine, card_set, named or ["random", "mcts"])  # the generic ones named, or the defaults
