@@ -29,7 +29,7 @@ from pathlib import Path
 from cardkit.playtest.ladder import is_ceiling
 from cardkit.playtest.records import AnytimeIntervals, Interval, Sequential, SequentialUnit
 from cardkit.playtest.sequential import ConfidenceSequence, settle
-from cardkit.playtest.sweep import Backend, Batch, BatchResult, Sweep, Variant, _results
+from cardkit.playtest.sweep import Backend, Batch, BatchResult, Sweep, Variant, _results, usable_cores
 from cardkit.rules.protocol import Cooperation, EngineInfo, Outcome
 
 __all__ = ["CHUNK", "DEFAULT_MAX", "FIRST_ROUND", "Auto", "Schedule", "run_auto"]
@@ -84,6 +84,7 @@ def run_auto(root: Path, set_id: str, counts: Sequence[int], agents: Sequence[st
              progress: Callable[[int, int], None] | None = None) -> Auto:
     """Play a sequential sweep (see the module's text): the merged sweep, its anytime-valid intervals
     and how it played.  ``judged``: the agents whose impact pairs are played (``impact_cards``)."""
+    jobs = jobs or usable_cores()  # 0: one worker per usable core, as a fixed sweep
     scored = info.outcome is Outcome.SCORED
     competitive = info.cooperation is Cooperation.COMPETITIVE
     span = 1.0
