@@ -85,6 +85,12 @@ def main() -> None:
         agree += e.verdict == f.verdict
         print(f"{e.players:>7} {e.verdict:<24} {f.verdict:<24} {'yes' if e.verdict == f.verdict else 'NO'}")
     print(f"verdicts agree: {agree} of {len(fixed_steps)}")
+    seq = auto.result.sequential
+    if seq is not None:
+        print(f"\nauto: {seq.rounds} rounds; per figure its seeds and why it stopped")
+        for u in seq.units:
+            what = f"{u.what} {u.players}p {u.agent}" + (f" {u.card}" if u.card else "")
+            print(f"  {what:<40} {u.games:>6} [{u.interval.lo:g}, {u.interval.hi:g}] {u.stopped}")
     if args.impact:
         def rows(done: Playtest) -> dict[tuple[str, int, str], tuple[float, float]]:
             out = {}
