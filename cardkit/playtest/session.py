@@ -277,6 +277,7 @@ def run(request: PlaytestRequest, progress: Progress | None = None, project: Pro
         sweep = run_sweep(batches, jobs=request.jobs, backend=backend, scheduler=request.scheduler,
                           progress=(lambda done, n: report(done * total // n, total)) if report else None)
         games_label = games
+        played += sum((b.seeds[1] - b.seeds[0]) * len(b.variants) for b in batches)  # the variants' games too
     summary = summarize(sweep, (lo, hi), engine.abilities(card_set, counts), ceiling_names, anytime)
     reference = dict(engine.reference(card_set, min(counts))) if isinstance(engine, Referenced) else {}
     impact_rows = teams = None
