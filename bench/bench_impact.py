@@ -23,9 +23,10 @@ sys.path.insert(0, str(ROOT))
 from cardkit._compiled import engine_build  # noqa: E402
 from cardkit.load.project import load_project  # noqa: E402
 from cardkit.games.death_angel.rules_engine import ENGINE  # noqa: E402
-from cardkit.playtest.impact import impact_cards, impact_rows, plan_impact  # noqa: E402
+from cardkit.playtest import PlaytestRequest, run  # noqa: E402
+from cardkit.playtest.impact import impact_cards  # noqa: E402
 from cardkit.playtest.records import ImpactRow  # noqa: E402
-from cardkit.playtest.sweep import run_sweep, usable_cores  # noqa: E402
+from cardkit.playtest.sweep import usable_cores  # noqa: E402
 
 TARGET_S = 90.0
 
@@ -76,12 +77,14 @@ def main() -> None:
           f"{'CPU s/jobs':>10} {'target':>7}")
     runs = []
     for seed in args.seeds:
-        batches = plan_impact(ROOT, "death-angel", [args.players], [args.agent], args.games, seed, cards, 4)
+        request = PlaytestRequest(ROOT, "death-angel", (args.players,), (args.agent,), args.games, seed=seed,
+                                  jobs=jobs, impact=True, certify_every=4)
         cpu, t = _cpu(), time.perf_counter()
-        sweep = run_sweep(batches, jobs=jobs)
+        result = run(request).result  # the library call of `cardkit playtest --impact` (audit and summary included)
         wall, cpu = time.perf_counter() - t, _cpu() - cpu
-        rows = impact_rows(sweep, card_set, cards, fixed)
-        played = sum(p.games for p in sweep.paired.values()) + sum(x.games for x in sweep.tallies.values())
+        rows = list(result.impact or ())
+        played = (sum(r.games for r in rows if isinstance(r, ImpactRow))
+                  + sum(s.games for s in result.summary.setups))
         print(f"{seed:>7} {args.players:>7} {args.games:>10} {played:>8} {jobs:>5} {wall:>8.1f} {cpu:>8.1f} "
               f"{cpu / jobs:>10.1f} {TARGET_S:>6.0f}s", flush=True)
         runs.append([r for r in rows if isinstance(r, ImpactRow)])

@@ -2,9 +2,9 @@
 
     python bench/bench_playtest.py [--games 2000] [--jobs 0] [--certify-every 4]
 
-Runs the same batches as ``cardkit playtest --players 1-6 --games N`` (setup
-audit and report left out) on local worker processes and prints the wall time
-per configuration: bulk only, and with the default share of certified batches.
+Runs ``cardkit playtest --players 1-6 --games N --agent heuristic`` through the library call
+(``cardkit.playtest.run``: audit, sweep and summary; no printing) on local worker processes and
+prints the wall time per configuration: bulk only, and with the default share of certified batches.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ sys.path.insert(0, str(ROOT))
 
 from cardkit._compiled import engine_build  # noqa: E402
 
-from cardkit.playtest.sweep import plan, run_sweep, usable_cores  # noqa: E402
+from cardkit.playtest import PlaytestRequest, run  # noqa: E402
+from cardkit.playtest.sweep import usable_cores  # noqa: E402
 
 TARGET_S = 15.0
 
@@ -35,11 +36,12 @@ def main() -> None:
     print(f"{'sweep':<34} {'games':>7} {'jobs':>5} {'wall s':>8} {'games/s':>8} {'target':>8}")
     for label, certify in (("heuristic, bulk", 0), (f"heuristic, 1 batch in {args.certify_every} certified",
                                                        args.certify_every)):
-        batches = plan(ROOT, "death-angel", range(1, 7), ["heuristic"], args.games, 1, certify)
+        request = PlaytestRequest(ROOT, "death-angel", tuple(range(1, 7)), ("heuristic",), args.games, seed=1,
+                                  jobs=jobs, certify_every=certify)
         t = time.perf_counter()
-        sweep = run_sweep(batches, jobs=jobs)
+        done = run(request)  # the library call of `cardkit playtest` (audit and summary included)
         dt = time.perf_counter() - t
-        played = sum(tally.games for tally in sweep.tallies.values())
+        played = done.games_played
         assert played == 6 * args.games
         print(f"{label:<34} {played:>7} {jobs:>5} {dt:>8.1f} {played / dt:>8.0f} {TARGET_S:>7.0f}s")
 

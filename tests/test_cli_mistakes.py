@@ -63,8 +63,8 @@ def run(cardkit: Path, root: Path, *args: str, timeout: float = 300) -> subproce
 
 # (arguments, exit code, words the message must hold)
 MISTAKES = [
-    (["playtest", "--games", "-5"], 2, "'--games'"),
-    (["playtest", "--games", "many"], 2, "'--games'"),
+    (["playtest", "--games", "-5"], 1, "error[G080]"),
+    (["playtest", "--games", "many"], 1, "error[G080]"),
     (["preview", "--port", "99999", "--no-open"], 2, "'--port'"),  # (was: an internal OverflowError, exit 70)
     (["playtest", "--players", "9", "--games", "2"], 1, "--players 9: the game plays 1-6"),
     (["playtest", "--players", "one", "--games", "2"], 1, "error[G001]"),

@@ -6,7 +6,9 @@ the same seeds are played with the set as it is and with that card's ability swi
 takes effect).
 The paired difference in win rate gets Newcombe's interval for paired
 proportions (:func:`paired_ci`), which uses the pairing (the same seeds) and,
-unlike the normal approximation, stays sensible when few games differ.
+unlike the normal approximation, stays sensible when few games differ.  In a scored
+game the effect reads the outcome value instead (the first seat's score, paired
+differences with a normal interval), never the win rate.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 from cardkit.model import CardSet
 from cardkit.playtest.records import (Effect, GroupRate, ImpactEntry, ImpactRow, Interval, PairedMetric, TeamTable,
                                       Unswitchable)
 from cardkit.playtest.sweep import BATCH, Batch, Paired, Sweep, Variant, hist_median, wilson
-from cardkit.rules.protocol import Engine, Switchable
+from cardkit.rules.protocol import Engine, Outcome, Switchable
 
 Z95 = 1.959963984540054
 GROUP = 22  # cards per batch: each batch replays the base games once for its group
@@ -88,27 +90,44 @@ def effect_word(lo: float, hi: float) -> Effect:
 
 
 def impact_rows(sweep: Sweep, card_set: CardSet, cards: list[str], unablatable: list[str],
-                note: str = NOT_SWITCHABLE) -> list[ImpactEntry]:
-    """One row per ablated card and setup, ranked: the cards whose loss costs the most wins first."""
-    rows = [_row(p, sweep) for (label, _players, _agent), p in sweep.paired.items() if label in cards]
-    rows.sort(key=lambda r: (r.players, r.agent, r.win_rate_delta, r.card))
+                note: str = NOT_SWITCHABLE,
+                intervals: Mapping[tuple[str, int, str], tuple[float, float]] | None = None) -> list[ImpactEntry]:
+    """One row per ablated card and setup, ranked: the cards whose loss costs the most first (wins, or
+    in a scored game the outcome value: the first seat's score).  ``intervals``: (card, players,
+    agent) -> the interval of the change to report instead of the fixed-count one (a sequential
+    sweep's confidence sequence, in the change's own units)."""
+    rows = [_row(p, sweep, (intervals or {}).get(key)) for key, p in sweep.paired.items() if key[0] in cards]
+    rows.sort(key=lambda r: (r.players, r.agent, r.score_delta if r.score_delta is not None else r.win_rate_delta,
+                             r.card))
     out: list[ImpactEntry] = list(rows)
     out += [Unswitchable(cid, note) for cid in unablatable]
     return out
 
 
-def _row(p: Paired, sweep: Sweep) -> ImpactRow:
+def _row(p: Paired, sweep: Sweep, interval: tuple[float, float] | None = None) -> ImpactRow:
     n = p.games
     delta = (p.wins_variant - p.wins_base) / n
+    scored = p.info is not None and p.info.outcome is Outcome.SCORED
     lo, hi = paired_ci(n, p.wins_base, p.wins_variant, p.only_base, p.only_variant)
+    if interval is not None and not scored:
+        lo, hi = interval
     rb = hist_median(p.rounds_base) if p.rounds_base else None
     rv = hist_median(p.rounds_variant) if p.rounds_variant else None
     base = sweep.tallies.get((p.players, p.agent))
     fired = base.fired.get(p.label, 0) if base else 0
+    effect = effect_word(lo, hi)
+    score: dict[str, Any] = {}
+    if scored:  # the outcome value decides, not the win rate (a scored game may have no winner at all)
+        mean, slo, shi = _mean_ci(p.value_variant - p.value_base, p.value_diff_sq, n)
+        if interval is not None:
+            slo, shi = interval
+        effect = effect_word(slo, shi)
+        score = {"score_base": round(p.value_base / n, 3), "score_ablated": round(p.value_variant / n, 3),
+                 "score_delta": round(mean, 3), "score_ci95": Interval.of((slo, shi), 3)}
     return ImpactRow(p.label, p.players, p.agent, n, round(p.wins_base / n, 4), round(p.wins_variant / n, 4),
                      round(delta, 4), Interval.of((lo, hi)), p.only_base + p.only_variant,
                      (rv - rb) if rb is not None and rv is not None else None, _paired_metrics(p), fired,
-                     p.fired_variant, effect_word(lo, hi))
+                     p.fired_variant, effect, **score)
 
 
 def _paired_metrics(p: Paired) -> tuple[PairedMetric, ...]:
@@ -165,6 +184,9 @@ def impact_table(rows: Sequence[ImpactEntry], names: dict[str, str] | None = Non
         lines.append(f"{r.players:>7} {r.agent:<10} {names.get(r.card, r.card)[:28]:<28} "
                      f"{r.win_rate_base:>8.1%} {r.win_rate_ablated:>6.1%} {r.win_rate_delta:>+7.1%} "
                      f"{f'[{lo:+.1%}, {hi:+.1%}]':>17} {rd:>6} {_delta(r, metric)}  {r.effect}")
+        if r.score_delta is not None and r.score_ci95 is not None:  # a scored game: the effect reads the score
+            lines.append(f"{'':>7} {'':<10} {'':<28} mean score {r.score_base:g} -> {r.score_ablated:g} "
+                         f"({r.score_delta:+g} [{r.score_ci95.lo:+g}, {r.score_ci95.hi:+g}])")
     return "\n".join(lines)
 
 

@@ -15,8 +15,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from cardkit.playtest.records import (VERDICTS, Balance, Estimate, Figure_, Interval, LadderAgent, LadderStep,
-                                      SeatBalance, Setup, SkillGap, Verdict, score_text)
+from cardkit.playtest.records import (VERDICTS, AnytimeIntervals, Balance, Estimate, Figure_, Interval, LadderAgent,
+                                      LadderStep, SeatBalance, Setup, SkillGap, Verdict, score_text)
 from cardkit.playtest.stats import bradley_terry, seed_diff_ci, welch_ci
 from cardkit.rules.agents import is_ceiling as rule_is_ceiling
 from cardkit.playtest.sweep import Sweep, metric_shares, score_figures, wilson
@@ -141,10 +141,11 @@ class _Matchups:
 
 
 def ladder(sweep: Sweep, setups: Sequence[Setup], band: tuple[float, float], never_fired: list[str],
-           ceilings: frozenset[str] = frozenset()) -> list[LadderStep]:
+           ceilings: frozenset[str] = frozenset(), anytime: AnytimeIntervals | None = None) -> list[LadderStep]:
     """One entry per player count: the agents by the figure the game's outcome calls for (win rate,
     mean score, or a rating from the matchups), the agents tied for the top, the skill gap, the
-    verdict and, for a competitive game, the first seat's advantage as a balance finding."""
+    verdict and, for a competitive game, the first seat's advantage as a balance finding.
+    ``anytime``: a sequential sweep's intervals of the differences, which then decide ties and the gap."""
     info = next((t.info for t in sweep.tallies.values() if t.info is not None), None)
     kind = _figure_kind(info)
     out = []
@@ -183,7 +184,7 @@ def ladder(sweep: Sweep, setups: Sequence[Setup], band: tuple[float, float], nev
                 figure, vs_random, matchup_games))
         rows.sort(key=lambda r: (-_value(r), r.agent))  # the name orders the display only, never a tie
         judged = [r for r in rows if not r.ceiling and r.figure is not None]
-        diff = _differ(kind, sweep, players, table)
+        diff = _differ(kind, sweep, players, table, anytime)
         leader = max(judged, key=lambda r: (_value(r), r.figure.ci95.lo if r.figure else 0.0, r.games),
                      default=None)
         tied = tuple(r.agent for r in judged if leader is not None and (r is leader or _holds_zero(diff(leader, r))))
@@ -226,10 +227,26 @@ def _holds_zero(d: tuple[float, tuple[float, float]] | None) -> bool:
     return d is None or d[1][0] <= 0 <= d[1][1]
 
 
-def _differ(kind: Figure_, sweep: Sweep, players: int, table: _Matchups | None
+def _differ(kind: Figure_, sweep: Sweep, players: int, table: _Matchups | None,
+            anytime: AnytimeIntervals | None = None
             ) -> Callable[[LadderAgent, LadderAgent], tuple[float, tuple[float, float]] | None]:
     """How two agents of one player count are compared: the difference of their figures with its
-    95 % interval (the same test decides ties and the skill gap)."""
+    95 % interval (the same test decides ties and the skill gap); a sequential sweep's
+    anytime-valid interval of the difference where it has one."""
+    plain = _plain_differ(kind, sweep, players, table)
+    if anytime is None:
+        return plain
+    seq = anytime.matchups if kind == "rating" else anytime.gaps
+
+    def differ(a: LadderAgent, b: LadderAgent) -> tuple[float, tuple[float, float]] | None:
+        d = plain(a, b)
+        iv = seq.get((players, a.agent, b.agent))
+        return d if d is None or iv is None else (d[0], iv)
+    return differ
+
+
+def _plain_differ(kind: Figure_, sweep: Sweep, players: int, table: _Matchups | None
+                  ) -> Callable[[LadderAgent, LadderAgent], tuple[float, tuple[float, float]] | None]:
     def rates(a: LadderAgent, b: LadderAgent) -> tuple[float, tuple[float, float]]:
         return a.win_rate - b.win_rate, diff_ci(a.wins, a.games, b.wins, b.games)
 

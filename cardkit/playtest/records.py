@@ -361,6 +361,12 @@ class ImpactRow:
     fired_games: int
     fired_when_ablated: int
     effect: Effect
+    #: a scored game: the first seat's mean score with the ability on and off, the paired change and
+    #: its 95 % interval; the effect and the ranking read these, not the win rate
+    score_base: float | None = None
+    score_ablated: float | None = None
+    score_delta: float | None = None
+    score_ci95: Interval | None = None
 
     def to_json(self) -> dict[str, Json]:
         out: dict[str, Json] = {
@@ -368,6 +374,9 @@ class ImpactRow:
             "win_rate_base": self.win_rate_base, "win_rate_ablated": self.win_rate_ablated,
             "win_rate_delta": self.win_rate_delta, "ci95": self.ci95.to_json(), "games_changed": self.games_changed,
             "rounds_delta": self.rounds_delta}
+        if self.score_delta is not None and self.score_ci95 is not None:
+            out.update({"score_base": self.score_base, "score_ablated": self.score_ablated,
+                        "score_delta": self.score_delta, "score_ci95": self.score_ci95.to_json()})
         for m in self.metrics:
             out[f"{m.name}_delta"] = m.delta
             out[f"{m.name}_ci95"] = m.ci95.to_json()
@@ -491,6 +500,61 @@ class MetricRow:
     score: float | None = None
 
 
+# ------------------------------------------------------------------ sequential (``--games auto``) runs
+ANYTIME = ("anytime-valid 95 % confidence sequences (betting, Waudby-Smith and Ramdas): each interval "
+           "marked so holds at every number of games at once, so it stays valid however the run decided "
+           "to stop")
+
+
+@dataclass(frozen=True)
+class AnytimeIntervals:
+    """The anytime-valid intervals of a sequential sweep, in the figures' own units, that the
+    report shows instead of the fixed-count ones: per setup its figure (win rate, or mean score),
+    per ordered pair of agents of a player count the difference of their figures on the same seeds
+    (``gaps``), per matchup a's win share minus b's."""
+
+    figures: Mapping[tuple[int, str], tuple[float, float]]  # (players, agent) -> interval
+    gaps: Mapping[tuple[int, str, str], tuple[float, float]]  # (players, a, b) -> interval of a - b
+    matchups: Mapping[tuple[int, str, str], tuple[float, float]]  # (players, a, b) -> interval of a - b
+
+
+@dataclass(frozen=True)
+class SequentialUnit:
+    """One figure a sequential sweep watched: how many games (seeds) it played and why it stopped."""
+
+    what: Literal["setup", "skill gap", "matchup", "impact"]
+    players: int
+    agent: str  # "a|b" for a matchup or a skill gap
+    card: str | None
+    games: int
+    interval: Interval  # in the figure's units
+    stopped: str  # "clear of the band", "precision reached", "maximum reached", "not judged"
+
+    def to_json(self) -> dict[str, Json]:
+        out: dict[str, Json] = {"what": self.what, "players": self.players, "agent": self.agent}
+        if self.card is not None:
+            out["card"] = self.card
+        out.update({"games": self.games, "interval": self.interval.to_json(), "stopped": self.stopped})
+        return out
+
+
+@dataclass(frozen=True)
+class Sequential:
+    """How a ``--games auto`` run played: rounds of seeds, the maximum, the precision asked for."""
+
+    rounds: int
+    first_round: int
+    max_games: int
+    precision: float | None  # points of the figure (percentage points of a rate, score units)
+    units: tuple[SequentialUnit, ...]
+    games: int  # games played in all (a matchup seed and an impact pair count two)
+
+    def to_json(self) -> dict[str, Json]:
+        return {"intervals": ANYTIME, "rounds": self.rounds, "first_round": self.first_round,
+                "max_games": self.max_games, "precision": self.precision, "games_played": self.games,
+                "units": to_json(self.units)}
+
+
 # ------------------------------------------------------------------ the whole report
 @dataclass(frozen=True)
 class Summary:
@@ -527,6 +591,7 @@ class PlaytestResult:
     teams: tuple[TeamTable, ...] | None = None
     elapsed_s: float = 0.0
     engine: str = ""
+    sequential: Sequential | None = None  # a ``--games auto`` run: its rounds and anytime-valid intervals
 
     def to_json(self) -> dict[str, Json]:
         out: dict[str, Json] = {"set": self.set_id, "seed": self.seed, "agents": list(self.agents),
@@ -537,6 +602,8 @@ class PlaytestResult:
         if self.impact is not None:
             out["impact"] = to_json(self.impact)
             out["teams"] = to_json(self.teams or ())
+        if self.sequential is not None:
+            out["sequential"] = self.sequential.to_json()
         out["elapsed_s"] = self.elapsed_s
         out["engine"] = self.engine
         return out

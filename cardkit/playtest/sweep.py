@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from cardkit.plugins import GamePlugin
     from cardkit.model import CardSet
-from cardkit.playtest.records import (Coverage, Estimate, Failure, Figure, Finish, Interval, Rounds, Score, ScoreTarget,
+from cardkit.playtest.records import (AnytimeIntervals, Coverage, Estimate, Failure, Figure, Finish, Interval, Rounds, Score, ScoreTarget,
                                       SeatRow, Setup, Spread, Summary)
 
 BATCH = 250
@@ -72,6 +72,14 @@ class Played:
             return (r.seats[0].result if r.seats else Result.DRAW).value
         return "abandoned" if r.end is End.ABANDONED else "error"
 
+    def value(self, scored: bool) -> float:
+        """The game's outcome value: the first seat's score in a scored game, else 1 for a win and 0
+        otherwise (an incomplete game: 0 either way)."""
+        r = self.report.result
+        if r.end is not End.COMPLETE or not r.seats:
+            return 0.0
+        return float(r.seats[0].score) if scored else float(r.seats[0].result is Result.WIN)
+
     def metric(self, name: str, kind: MetricKind) -> int | float:
         """A declared metric's value in this game (0 when the game did not report it); counts and flags are integers."""
         v = self.report.metrics.get(name, 0)
@@ -101,6 +109,9 @@ class Batch:
     #: two agents of a competitive game playing each other: every seed is played with the first agent in
     #: seat 1 and the second in seat 2, then swapped (common random numbers: the same deal and chance)
     matchup: tuple[str, str] | None = None
+    #: also return every game's outcome value in seed order (:attr:`BatchResult.trace`): what a sequential
+    #: (``--games auto``) sweep feeds its confidence sequences; off for fixed sweeps (constant memory)
+    trace: bool = False
 
 
 @dataclass(frozen=True)
@@ -302,6 +313,11 @@ class Paired:
     sums_variant: dict[str, int | float] = field(default_factory=dict)
     diff_sq: dict[str, int | float] = field(default_factory=dict)  # sum of (variant - base)^2 per seed
     fired_variant: int = 0  # variant games in which the ablated card's ability still took effect (must stay 0)
+    #: the outcome value (:meth:`Played.value`: a scored game's first-seat score, else a win as 1) summed
+    #: over the base games and the variant games, and the sum of squared paired differences
+    value_base: float = 0.0
+    value_variant: float = 0.0
+    value_diff_sq: float = 0.0
 
     def add(self, base: Played, var: Played) -> None:
         self.games += 1
@@ -310,6 +326,11 @@ class Paired:
         self.wins_variant += vw
         self.only_base += bw and not vw
         self.only_variant += vw and not bw
+        scored = self.info is not None and self.info.outcome is Outcome.SCORED
+        vb, vv = base.value(scored), var.value(scored)
+        self.value_base += vb
+        self.value_variant += vv
+        self.value_diff_sq += (vv - vb) ** 2
         for rec, h in ((base, self.rounds_base), (var, self.rounds_variant)):
             if rec.report.result.end is End.COMPLETE:
                 rounds = rec.report.result.rounds
@@ -324,7 +345,8 @@ class Paired:
     def merge(self, o: Paired) -> None:
         if self.info is None:
             self.info = o.info
-        for name in ("games", "wins_base", "wins_variant", "only_base", "only_variant", "fired_variant"):
+        for name in ("games", "wins_base", "wins_variant", "only_base", "only_variant", "fired_variant",
+                     "value_base", "value_variant", "value_diff_sq"):
             setattr(self, name, getattr(self, name) + getattr(o, name))
         for name in ("rounds_base", "rounds_variant", "sums_base", "sums_variant", "diff_sq"):
             _add(getattr(self, name), getattr(o, name))
@@ -384,6 +406,11 @@ class BatchResult:
     tally: Tally | None  # None for a matchup batch
     paired: dict[str, Paired] = field(default_factory=dict)  # variant label -> paired tally
     matchup: Matchup | None = None
+    #: a traced batch (:attr:`Batch.trace`): per game in seed order, "" -> the base game's outcome value,
+    #: a variant label -> the variant's value minus the base's, "matchup" -> a's wins minus b's over the
+    #: seed's two games
+    trace: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    seeds: tuple[int, int] = (0, 0)  # the batch's seeds, [start, stop)
 
 
 @dataclass
@@ -506,11 +533,14 @@ def run_matchup(batch: Batch) -> BatchResult:
     factories = agents_for(engine_of(cs), cs, [a, b])
     game = _game(batch.root, batch.set_id, None, batch.players)
     m = Matchup(batch.players, a, b)
+    trace = []
     for s in range(*batch.seeds):
         ab = play_game(game, seated([factories[a](2 * s), factories[b](2 * s + 1)], s), s, batch.certify)
         ba = play_game(game, seated([factories[b](2 * s + 1), factories[a](2 * s)], s), s, batch.certify)
+        before = (m.a_first + m.a_second) - (m.b_first + m.b_second)
         m.add(ab, ba)
-    return BatchResult(None, matchup=m)
+        trace.append(float((m.a_first + m.a_second) - (m.b_first + m.b_second) - before))
+    return BatchResult(None, matchup=m, trace={"matchup": tuple(trace)} if batch.trace else {}, seeds=batch.seeds)
 
 
 def plan_matchups(root: Path, set_id: str, players: Iterable[int], agents: Sequence[str], games: int, seed: int,
@@ -543,19 +573,26 @@ def run_batch(batch: Batch) -> BatchResult:
     info = engine.info(cs)
     make_agent = agents_for(engine, cs, [batch.agent])[batch.agent]
     base = _game(batch.root, batch.set_id, None, batch.players)
-    out = BatchResult(Tally(batch.players, batch.agent, info))
+    out = BatchResult(Tally(batch.players, batch.agent, info), seeds=batch.seeds)
     records = [play_game(base, make_agent, s, batch.certify) for s in range(*batch.seeds)]
     if batch.count_base:
         assert out.tally is not None
         for r in records:
             out.tally.add(r)
+    scored = info.outcome is Outcome.SCORED
+    if batch.trace:
+        out.trace[""] = tuple(r.value(scored) for r in records)
     for v in batch.variants:
         game = _game(v.root, batch.set_id, v.ablate, batch.players)
         p = out.paired[v.label] = Paired(v.label, batch.players, batch.agent, info)
+        diffs = []
         for r in records:
             var = play_game(game, make_agent, r.seed, False)
             p.add(r, var)
             p.fired_variant += v.ablate is not None and v.ablate in var.report.fired
+            diffs.append(var.value(scored) - r.value(scored))
+        if batch.trace:
+            out.trace[v.label] = tuple(diffs)
     return out
 
 
@@ -816,16 +853,17 @@ def _scored(t: Tally) -> dict[str, Any]:
 
 
 def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str] | frozenset[str],
-              ceilings: Iterable[str] = ()) -> Summary:
+              ceilings: Iterable[str] = (), anytime: AnytimeIntervals | None = None) -> Summary:
     """The report of a sweep: one entry per setup, the ability coverage and the verdicts
-    (``ceilings``: agents that see hidden information, shown but never judged)."""
+    (``ceilings``: agents that see hidden information, shown but never judged).  ``anytime``: a
+    sequential sweep's intervals, shown and judged instead of the fixed-count ones."""
     from cardkit.playtest import tables
     from cardkit.playtest.ladder import ladder
 
-    drafts = [setup_of(sweep.tallies[key]) for key in sorted(sweep.tallies)]
+    drafts = [_anytime(setup_of(sweep.tallies[key]), anytime) for key in sorted(sweep.tallies)]
     fired = sorted({c for t in sweep.tallies.values() for c in t.fired} & set(all_cards))
     never = sorted(set(all_cards) - set(fired))
-    steps = ladder(sweep, drafts, band, never, frozenset(ceilings))
+    steps = ladder(sweep, drafts, band, never, frozenset(ceilings), anytime)
     verdicts = {e.players: e.verdict for e in steps}
     # every agent's row carries its player count's verdict, read from the strongest agent
     setups = tuple(replace(s, verdict=verdicts[s.players]) for s in drafts)
@@ -833,3 +871,13 @@ def summarize(sweep: Sweep, band: tuple[float, float], all_cards: set[str] | fro
     return Summary(setups, Coverage(tuple(fired), tuple(never)), tuple(steps),
                    tuple(tables.matchups(sweep, frozenset(ceilings))) if sweep.matchups else (),
                    tuple(tables.declarations(info)) if info is not None else ())
+
+
+def _anytime(s: Setup, anytime: AnytimeIntervals | None) -> Setup:
+    """A setup with its figure's anytime-valid interval (a sequential sweep's), when there is one."""
+    iv = anytime.figures.get((s.players, s.agent)) if anytime is not None else None
+    if iv is None:
+        return s
+    if s.mean_score is not None:
+        return replace(s, mean_score=Estimate(s.mean_score.value, Interval.of(iv, 3)))
+    return replace(s, win_rate_ci95=Interval.of(iv))

@@ -68,16 +68,15 @@ def _playability(root: Path, card_set: CardSet) -> PlayabilityFact:
     setup audit (the build summary words the facts in the reader's language)."""
     from cardkit.games.death_angel.facts import AuditFailed, DeathAngelFacts
     from cardkit.games.death_angel.audit import audit
-    from cardkit.games.death_angel.rules_engine import ENGINE
-    from cardkit.playtest.sweep import plan, run_sweep, summarize
+    from cardkit.playtest import PlaytestRequest, run
 
     rules = getattr(card_set, "rules", None)
     counts = list(range(rules.min_players, rules.max_players + 1)) if rules else []
     problems = audit(card_set, counts)
     if problems:
         return AuditFailed(card_set.id, problems[0].card, problems[0].message)
-    result = summarize(run_sweep(plan(root.resolve(), card_set.id, counts, ["heuristic"], 100, 1), jobs=0),
-                       (0.0, 1.0), set(ENGINE.abilities(card_set, counts)))
+    result = run(PlaytestRequest(root, card_set.id, tuple(counts), ("heuristic",), 100, seed=1, band="0,1",
+                                 certify_every=0)).result.summary
     complete = all(s.completed == s.games and not s.violations for s in result.setups)
     return DeathAngelFacts(card_set.id, 100, complete, tuple((s.players, s.win_rate) for s in result.setups),
                            len(result.coverage.never_fired))

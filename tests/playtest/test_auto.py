@@ -1,0 +1,188 @@
+"""``--games auto`` (cardkit/playtest/auto.py) and the library call ``cardkit.playtest.run``: rounds of
+seeds until every verdict has settled, the maximum, the same report for any number of workers, the
+option errors as coded lines, and the coverage of the intervals under this stopping rule."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+import cardkit.plugins
+from cardkit.playtest import PlaytestRequest, run
+from cardkit.playtest.auto import DEFAULT_MAX, FIRST_ROUND, Schedule, _judge, _Unit
+from tests.conftest import REPO
+from tests.games.lanterns.engine import PLUGIN as LANTERNS
+from tests.games.trumps.engine import PLUGIN as TRUMPS
+
+
+def _json(cli, *args: str) -> tuple[int, dict]:
+    r = cli("playtest", *args, "--format", "json")
+    assert r.out.startswith("{"), r.err
+    rep = json.loads(r.out)
+    rep.pop("elapsed_s")
+    return r.code, rep
+
+
+def _units(rep: dict) -> dict[tuple[str, int, str], dict]:
+    return {(u["what"], u["players"], u["agent"]): u for u in rep["sequential"]["units"]}
+
+
+def test_a_clear_case_stops_early_and_says_its_intervals_are_anytime_valid(cli):
+    """Death Angel at 3 players: the heuristic wins about 10 %, random play never: both the band's
+    edges and the gap are clear long before the maximum."""
+    code, rep = _json(cli, "--players", "3", "--games", "auto", "--jobs", "1")
+    seq = rep["sequential"]
+    assert "anytime-valid" in seq["intervals"] and seq["max_games"] == DEFAULT_MAX
+    units = _units(rep)
+    heur, gap = units[("setup", 3, "heuristic")], units[("skill gap", 3, "heuristic|random")]
+    assert heur["stopped"] == "clear of the band" and gap["stopped"] == "clear of 0"
+    assert FIRST_ROUND <= heur["games"] < DEFAULT_MAX
+    assert all(u["stopped"] != "maximum reached" for u in seq["units"])
+    # the report shows the sequence's interval, not the fixed-count one, and judges by it
+    setup = next(s for s in rep["setups"] if s["agent"] == "heuristic")
+    assert setup["games"] == heur["games"] and setup["win_rate_ci95"] == heur["interval"]
+    step = rep["ladder"][0]
+    assert step["skill_gap"]["ci95"] == gap["interval"] and step["skill_gap"]["ci95"][0] > 0
+    assert seq["games_played"] == sum(s["games"] for s in rep["setups"]) < 2 * DEFAULT_MAX
+
+
+def test_a_close_case_goes_on_to_the_maximum(cli):
+    """A band edge at the heuristic's own rate: its interval can never clear it, so it plays on until
+    ``--max-games``, in the rounds 50, 100, 200 (the last one cut at the maximum)."""
+    code, rep = _json(cli, "--players", "3", "--games", "auto", "--max-games", "130", "--band", "0.1,0.9",
+                      "--jobs", "1")
+    heur = _units(rep)[("setup", 3, "heuristic")]
+    assert heur["games"] == 130 and heur["stopped"] == "maximum reached"
+    lo, hi = heur["interval"]
+    assert lo < 0.1 < hi
+    assert rep["sequential"]["rounds"] == 3
+
+
+def test_a_precision_stops_a_close_case_before_the_maximum(cli):
+    code, rep = _json(cli, "--players", "3", "--games", "auto", "--max-games", "800", "--band", "0.1,0.9",
+                      "--precision", "15", "--jobs", "1")
+    heur = _units(rep)[("setup", 3, "heuristic")]
+    lo, hi = heur["interval"]
+    assert heur["stopped"] == "precision reached" and heur["games"] < 800 and hi - lo <= 0.30
+
+
+def test_jobs_1_and_2_give_the_same_json(cli):
+    a = _json(cli, "--players", "2-3", "--games", "auto", "--max-games", "200", "--jobs", "1")
+    b = _json(cli, "--players", "2-3", "--games", "auto", "--max-games", "200", "--jobs", "2")
+    assert a == b
+
+
+def test_the_library_call_gives_what_the_command_prints(cli):
+    code, rep = _json(cli, "--players", "2", "--games", "30", "--jobs", "1")
+    done = run(PlaytestRequest(REPO, players=(2,), games=30, jobs=1))
+    mine = json.loads(json.dumps(done.result.to_json()))  # keys as the JSON text has them
+    mine.pop("elapsed_s")
+    assert mine == rep and done.games_played == 60
+    assert "sequential" not in rep  # a fixed-count report is unchanged
+
+
+@pytest.mark.parametrize("args, codes", [
+    (("--games", "many"), ["G080"]),
+    (("--games", "0"), ["G080"]),
+    (("--games", "auto", "--precision", "0"), ["G081"]),
+    (("--games", "auto", "--precision", "-2", "--max-games", "0"), ["G080", "G081"]),
+    (("--games", "100", "--precision", "5"), ["G083"]),
+    (("--games", "auto", "--compare", "."), ["G083"]),
+])
+def test_bad_sequential_options_are_coded_lines_all_at_once(cli, args, codes):
+    r = cli("playtest", "--players", "1", *args)
+    assert r.code == 1 and "Traceback" not in r.err
+    lines = [ln for ln in r.err.splitlines() if ln.strip()]
+    assert sorted(ln.split("error[")[1][:4] for ln in lines) == codes, r.err
+    assert all(": error[" in ln for ln in lines)
+
+
+@pytest.fixture()
+def games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Copies of the scored and the competitive test games, their plugins registered in-process."""
+    roots = {}
+    for name in ("lanterns", "trumps"):
+        roots[name] = tmp_path / name
+        shutil.copytree(REPO / "tests" / "games" / name, roots[name],
+                        ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    from cardkit.playtest import sweep
+
+    monkeypatch.setattr(sweep, "_CACHE", {})
+    monkeypatch.setattr(sweep, "_GAMES", {})
+    cardkit.plugins.register(LANTERNS)
+    cardkit.plugins.register(TRUMPS)
+    return roots
+
+
+def test_a_scored_game_runs_on_its_score_placed_in_its_range(games, cli):
+    """Lanterns (scores 0-12, never won): the sequences run on the score placed in [0, 1] and the
+    report shows the mean score's interval in score units."""
+    code, rep = _json(cli, "--root", str(games["lanterns"]), "--players", "2", "--agent", "random",
+                      "--agent", "heuristic", "--games", "auto", "--max-games", "100", "--jobs", "1")
+    setup = next(s for s in rep["setups"] if s["agent"] == "heuristic")
+    unit = _units(rep)[("setup", 2, "heuristic")]
+    lo, hi = setup["mean_score"]["ci95"]
+    assert [lo, hi] == unit["interval"] and 0 <= lo < setup["mean_score"]["value"] < hi <= 12
+    gap = _units(rep)[("skill gap", 2, "heuristic|random")]
+    assert gap["stopped"] == "clear of 0" and rep["ladder"][0]["skill_gap"]["ci95"] == gap["interval"]
+    assert gap["interval"][0] > 0  # in score units: the heuristic scores more
+
+
+def test_the_impact_of_a_card_in_a_scored_game_reads_the_score_not_the_win_rate():
+    """Nobody wins a scored co-operative game: switching a card off that costs 3 points a game leaves
+    the win rate at 0 but must show as an ability that helps."""
+    from cardkit.playtest.impact import _row
+    from cardkit.playtest.sweep import Paired, Played, Sweep
+    from cardkit.rules.core import EndReason
+    from cardkit.rules.protocol import End, GameReport, GameResult, Result, SeatResult
+    from tests.playtest.test_outcomes import SCORED
+
+    def game(seed: int, score: float) -> Played:
+        seat = SeatResult(Result.DRAW, score)
+        return Played(seed, GameReport(GameResult(End.COMPLETE, EndReason("deck out"), 10, (seat, seat))))
+
+    p = Paired("lamp", 2, "heuristic", SCORED)
+    for seed in range(60):
+        base = 9.0 + seed % 3
+        p.add(game(seed, base), game(seed, base - 3.0 + (seed % 2)))
+    row = _row(p, Sweep())
+    assert row.win_rate_delta == 0.0 and row.ci95.lo <= 0 <= row.ci95.hi
+    assert row.score_delta == -2.5 and row.score_ci95 is not None and row.score_ci95.hi < 0
+    assert row.effect == "helps" and row.score_base == 10.0 and row.score_ablated == 7.5
+    assert row.to_json()["score_delta"] == -2.5
+
+
+def test_a_competitive_game_plays_its_matchups_in_rounds_too(games, cli):
+    code, rep = _json(cli, "--root", str(games["trumps"]), "--players", "2", "--agent", "random",
+                      "--agent", "planner", "--games", "auto", "--max-games", "100", "--jobs", "1")
+    units = [u for u in rep["sequential"]["units"] if u["what"] == "matchup"]
+    assert len(units) == 1 and 0 < units[0]["games"] <= 100
+    cell = rep["ladder"][0]
+    assert cell["figure"] == "rating"
+
+
+# ------------------------------------------------------------------ coverage under this stopping rule
+@pytest.mark.parametrize("p", (0.01, 0.5, 0.9))
+def test_the_stopping_rule_of_auto_keeps_95_percent_coverage_over_1000_runs(p: float) -> None:
+    """1,000 simulated setups of a known win rate, each played in auto's rounds (50, 100, 200, ...
+    seeds, at most 400) and stopped by auto's own decision (:func:`_judge`: clear of the default band,
+    or 5 points either side): the interval it reports holds the true rate in at least 95 % of runs."""
+    rng = random.Random(int(p * 1000) + 1)
+    schedule = Schedule(max_games=400, precision=5.0)
+    held = 0
+    for _ in range(1000):
+        u = _Unit("setup", 1, "agent")
+        r = 0
+        while not u.stopped:
+            target = schedule.target(r)
+            u.cs.extend(1.0 if rng.random() < p else 0.0 for _ in range(target - u.games))
+            r += 1
+            _judge({(1, "agent"): u}, {}, {}, {}, (0.03, 0.80), 0.05, 0.025, frozenset(), False,
+                   target >= schedule.max_games)
+        lo, hi = u.cs.interval()
+        held += lo <= p <= hi
+    assert held >= 950, f"the true rate {p} was held in {held} of 1000 runs"
