@@ -91,7 +91,9 @@ def search_digest() -> str:
                 option = sample_chance(st, chance) if d.player == CHANCE else choose(st, d)
                 h.update(f"{d.player} {d.kind} {option.text()}\n".encode())
                 st.apply(option)
-            h.update(repr(st.report()).encode())
+            report = st.report()  # (sets sorted: their order changes with the process's string hashes)
+            h.update(repr((report.result, sorted(report.metrics.items()), sorted(report.fired), report.violations,
+                           report.groups)).encode())
     return h.hexdigest()
 
 
