@@ -42,7 +42,7 @@ from cardkit.playtest.records import (Coverage, Estimate, Failure, Figure, Finis
                                       SeatRow, Setup, Spread, Summary)
 
 #: a batch holds about the work of this many games of random play; its games are cut from blocks of
-#: this many seeds (a search game costs about a hundred random ones: :func:`batch_games`)
+#: this many seeds (a search game costs hundreds of random ones: :func:`batch_games`)
 BATCH = 250
 MAX_FAILURES = 20  # failed games kept per setup (the ones with the smallest seeds), for their reproduce command
 
@@ -110,12 +110,12 @@ def batch_games(agent: str, variants: int = 0) -> int:
     """Games in a batch of ``agent`` (each game also played on ``variants`` variants of the set): about
     :data:`BATCH` games of random play's work by the agent's expected cost
     (:func:`cardkit.rules.agents.expected_cost`), at least one game, at most :data:`BATCH`.  A random
-    game's batch holds 250 games, an ``mcts`` game's two: a sweep of search games is cut into
+    game's batch holds 250 games, an ``mcts`` game's one: a sweep of search games is cut into
     batches small enough to spread over every worker of a cluster, and a batch of random games is
     not cut into slivers.
 
-    >>> batch_games("random"), batch_games("mcts"), batch_games("mcts", variants=17), batch_games("flat-mc:1")
-    (250, 2, 1, 12)
+    >>> batch_games("random"), batch_games("mcts:4"), batch_games("mcts"), batch_games("flat-mc:1")
+    (250, 2, 1, 2)
     """
     from cardkit.rules.agents import expected_cost
 

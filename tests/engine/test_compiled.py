@@ -216,6 +216,14 @@ def test_engine_sources_type_check_for_mypyc(tmp_path):
     assert out.stdout.startswith("Success: no issues found"), out.stdout[-3000:]
 
 
+def test_compiled_modules_have_no_doctests():
+    """pytest collects doctests by importing the module file's name, and an in-place compiled build
+    leaves an extension module beside the source: the collection would fail on it. A compiled
+    module's examples go in a test file."""
+    with_examples = [m for m in _compiled.MODULES if ">>>" in _compiled.source_path(m).read_text(encoding="utf-8")]
+    assert with_examples == []
+
+
 def test_a_failed_compile_still_builds_the_pure_engine(tmp_path):
     """Compiling asked for (CARDKIT_COMPILE=1) on a machine whose C compiler
     fails (CC=false): the build hook says so and

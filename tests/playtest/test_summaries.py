@@ -181,15 +181,16 @@ def test_search_games_go_in_small_batches_that_certify_the_same_games():
     from cardkit.playtest.sweep import BATCH, batch_games, plan_matchups
 
     games = 2 * BATCH + 7
-    p = plan(REPO, "death-angel", [2, 5], ["random", "mcts", "flat-mc:3", "mcts:50ms"], games, 3, 2)
+    p = plan(REPO, "death-angel", [2, 5], ["random", "mcts", "flat-mc:1", "mcts:50ms"], games, 3, 2)
     batches = list(p)
     assert len(p) == len(batches) and p[-1] == batches[-1] and p[7:19] == batches[7:19]
     with pytest.raises(IndexError):
         p[len(p)]
-    assert batch_games("random") == BATCH and 1 < batch_games("mcts") < 10 and batch_games("mcts:50ms") == 1
+    assert batch_games("random") == BATCH and batch_games("mcts") == 1 and batch_games("mcts:50ms") == 1
+    assert 1 < batch_games("flat-mc:1") < 10
     certified: dict[str, set[int]] = {}
     for n in (2, 5):
-        for a in ("random", "mcts", "flat-mc:3", "mcts:50ms"):
+        for a in ("random", "mcts", "flat-mc:1", "mcts:50ms"):
             mine = [b for b in batches if b.players == n and b.agent == a]
             assert all(b.seeds[1] - b.seeds[0] <= batch_games(a) for b in mine)
             assert len(mine) == len({b.seeds for b in mine}) >= -(-games // batch_games(a))
@@ -201,5 +202,6 @@ def test_search_games_go_in_small_batches_that_certify_the_same_games():
     # card impact: a batch plays each game once per card of its group too, so its batches are smaller still
     impact = plan_impact(REPO, "death-angel", [1], ["mcts"], 12, 0, [f"c{i}" for i in range(17)])
     assert [b.seeds for b in impact] == [(s, s + 1) for s in range(12)]
-    matchups = plan_matchups(REPO, "death-angel", [2], ["random", "mcts"], 9, 0)
-    assert [b.seeds for b in matchups] == [(s, min(9, s + batch_games("mcts"))) for s in range(0, 9, batch_games("mcts"))]
+    matchups = plan_matchups(REPO, "death-angel", [2], ["random", "flat-mc:1"], 9, 0)
+    size = batch_games("flat-mc:1")
+    assert [b.seeds for b in matchups] == [(s, min(9, s + size)) for s in range(0, 9, size)]
