@@ -117,7 +117,7 @@ def test_dask_backend_matches_local(cli):
 
 def test_a_search_sweep_on_a_local_dask_cluster_matches_local(cli):
     """Search games on a Dask cluster (``distributed.LocalCluster``: two worker processes, reached by
-    its scheduler's address) in batches sized by their cost (a few games each), beside random games in
+    its scheduler's address) in batches sized by their cost (one game each), beside random games in
     one batch: the same JSON as the local backend."""
     from distributed import LocalCluster
 
