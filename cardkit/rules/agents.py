@@ -650,8 +650,8 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
 
 #: what one playout of a generic search agent's budget costs, in games of random play: a playout is
 #: a game's tail played by the rollout policy, and a search game plays its budget at every decision
-#: (an mcts:20 game measured 40x a random game on the duel test game, 750x on Tidelights and
-#: 1,300-1,500x on Death Angel, compiled: docs/benchmarks.md; 25 a playout makes it 500x)
+#: (an mcts:20 game measured 40x to 1,500x a random game on the bundled and test engines, compiled:
+#: docs/benchmarks.md; 25 a playout makes it 500x)
 PLAYOUT_COST = 25.0
 #: options a flat-mc decision spreads its budget over (it plays N playouts per option)
 FLAT_OPTIONS = 4
