@@ -54,7 +54,8 @@ setup(name="cardkit-engine", packages=[], py_modules=[], ext_modules=exts,
 
 
 # The training run of the profile-guided build: the games a playtest plays (every
-# agent, every player count, some checked step by step), on seeds no benchmark uses.
+# agent, every player count, some checked step by step, and the generic search
+# agents), on seeds no benchmark uses.
 TRAIN = r"""
 import sys
 from pathlib import Path
@@ -79,6 +80,17 @@ for agent, games, certified in (("heuristic", 40, 4), ("random", 20, 2), ("passi
                     st.apply(choose(st, st.decision))
             else:
                 play(st, choose)
+# the generic search agents (cardkit.rules.agents) on the same engine, through the protocol
+from cardkit.plugins import engine_for
+from cardkit.rules.agents import parse_agent, play as play_generic
+import random
+engine = engine_for(cards.game, "train")
+for name, players, games in (("mcts", 1, 3), ("mcts", 3, 2), ("flat-mc:3", 2, 1), ("clairvoyant:8", 1, 1)):
+    factory = parse_agent(name, engine, cards).factory
+    game = engine.new_game(cards, players)
+    for seed in range(games):
+        st = game.new_state(2_000_000 + seed)
+        play_generic(st, [factory(seed)] * players, random.Random(seed))
 """
 PGO_GENERATE = ("-fprofile-generate", "-fprofile-update=single")
 PGO_USE = ("-fprofile-use", "-fprofile-partial-training", "-fprofile-correction",

@@ -3,12 +3,14 @@ the same games: prints a table.
 
     python bench/engine_hashes.py [--root R] [--set S] [--players 1-4] [--games N] [--seed S]
                                   [--agents random,heuristic,mcts] [--save F] [--against F]
+                                  [--plugin module:PLUGIN]
 
 For each agent and player count, ``--games`` games (seeds S..S+N-1, every seat played by one agent
 made from the seed, chance from ``random.Random(seed)``, as ``bench/bench_mcts.py`` plays them) are
 played; every decision's kind, seat and chosen option (text form) and the finished game's report
 (result, metrics, abilities fired) are hashed, one SHA-256 per agent and player count.  ``--save``
-writes them to a JSON file, ``--against`` compares and exits 1 on any difference.  Defaults: the
+writes them to a JSON file, ``--against`` compares and exits 1 on any difference; ``--plugin``
+registers a game plugin from an importable module (a test game: ``tests.games.duel.engine:PLUGIN``).  Defaults: the
 example game Tidelights, its engine imported from its source folder.  Death Angel's own
 ``bench/game_hashes.py`` hashes its event log as well; this one needs nothing but the protocol.
 
@@ -43,6 +45,7 @@ def main() -> int:
     ap.add_argument("--agents", default="random,heuristic,mcts")
     ap.add_argument("--save", type=Path)
     ap.add_argument("--against", type=Path)
+    ap.add_argument("--plugin", default="", help="register a game plugin from a module (tests.games.duel.engine:PLUGIN)")
     args = ap.parse_args()
 
     import cardkit
@@ -51,6 +54,11 @@ def main() -> int:
     from cardkit.rules.agents import parse_agent, sample_chance
     from cardkit.rules.protocol import CHANCE
 
+    if args.plugin:
+        import importlib
+
+        module, _, attr = args.plugin.partition(":")
+        register(getattr(importlib.import_module(module), attr or "PLUGIN"))
     if args.set == "tidelights" and "tidelights" not in plugins():
         from tidelights_engine.plugin import PLUGIN
 

@@ -1,6 +1,7 @@
 """The compiled rules engine: which build of the engine this process runs.
 
-The rules engine, the agents and the card model they read (:data:`MODULES`) are
+The rules engine, the agents (the game's own and the generic search of
+:mod:`cardkit.rules.agents`) and the card model they read (:data:`MODULES`) are
 plain, typed Python.  ``CARDKIT_COMPILE=1 pip install ...`` has ``hatch_build.py``
 compile them with mypyc into C extension modules (when a C compiler is at hand);
 a plain install, or one without a compiler, runs the same sources as they are.  Both builds play the same games, to
@@ -45,6 +46,9 @@ MODULES = (
     "cardkit.games.death_angel.invariants",
     "cardkit.games.death_angel.agents",
     "cardkit.games.death_angel.search",
+    # the generic agents (random, flat-mc, mcts, clairvoyant): search on any engine, compiled with the
+    # engine; outside engines (pure Python) are driven through the protocol's Python calls alike
+    "cardkit.rules.agents",
 )
 GROUP = "cardkit_engine"  # mypyc's shared library: cardkit_engine__mypyc.<abi>.so beside the package
 MANIFEST = "_compiled.json"

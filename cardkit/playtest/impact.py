@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping
 from cardkit.model import CardSet
 from cardkit.playtest.records import (Effect, GroupRate, ImpactEntry, ImpactRow, Interval, PairedMetric, TeamTable,
                                       Unswitchable)
-from cardkit.playtest.sweep import BATCH, Batch, Paired, Sweep, Variant, hist_median, wilson
+from cardkit.playtest.sweep import Batch, Paired, Sweep, Variant, batch_games, hist_median, seed_ranges, wilson
 from cardkit.rules.protocol import Engine, Outcome, Switchable
 
 Z95 = 1.959963984540054
@@ -37,9 +37,9 @@ def plan_impact(root: Path, set_id: str, players: Iterable[int], agents: Iterabl
     out = []
     for p in players:
         for a in agents:
-            for start in range(0, games, BATCH):
-                stop = min(games, start + BATCH)
-                certify = bool(certify_every) and (start // BATCH) % certify_every == 0
+            size = min(batch_games(a, len(group)) for group in groups)
+            for block, start, stop in seed_ranges(games, size):
+                certify = bool(certify_every) and block % certify_every == 0
                 for g, group in enumerate(groups):
                     out.append(Batch(str(root), set_id, p, a, (seed + start, seed + stop), certify and g == 0,
                                      tuple(Variant(c, str(root), c) for c in group), count_base=g == 0))

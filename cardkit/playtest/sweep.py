@@ -1,6 +1,7 @@
 """Simulation sweeps: many seeded games per player count and agent, in constant memory.
 
-Games are split into fixed batches (by player count, agent and seed range).
+Games are split into fixed batches (by player count, agent and seed range), sized
+by the expected cost of the agent's games (:func:`batch_games`).
 A batch plays its games in a worker process and returns a :class:`BatchResult`:
 a mergeable :class:`Tally` per setup (counts and exact histograms, never one
 record per game) and, when the batch also plays *variants* of the card set on
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 from cardkit.playtest.records import (AnytimeIntervals, Coverage, Estimate, Failure, Figure, Finish, Interval, Rounds, Score, ScoreTarget,
                                       SeatRow, Setup, Spread, Summary)
 
+#: a batch holds about the work of this many games of random play; its games are cut from blocks of
+#: this many seeds (a search game costs hundreds of random ones: :func:`batch_games`)
 BATCH = 250
 MAX_FAILURES = 20  # failed games kept per setup (the ones with the smallest seeds), for their reproduce command
 
@@ -114,6 +117,36 @@ class Batch:
     trace: bool = False
 
 
+def batch_games(agent: str, variants: int = 0) -> int:
+    """Games in a batch of ``agent`` (each game also played on ``variants`` variants of the set): about
+    :data:`BATCH` games of random play's work by the agent's expected cost
+    (:func:`cardkit.rules.agents.expected_cost`), at least one game, at most :data:`BATCH`.  A random
+    game's batch holds 250 games, an ``mcts`` game's one: a sweep of search games is cut into
+    batches small enough to spread over every worker of a cluster, and a batch of random games is
+    not cut into slivers.
+
+    >>> batch_games("random"), batch_games("mcts:4"), batch_games("mcts"), batch_games("flat-mc:1")
+    (250, 2, 1, 2)
+    """
+    from cardkit.rules.agents import expected_cost
+
+    return max(1, min(BATCH, int(BATCH // (expected_cost(agent) * (1 + variants)))))
+
+
+def seed_ranges(games: int, size: int) -> Iterator[tuple[int, int, int]]:
+    """``(block, start, stop)`` of every batch of a setup's ``games``: blocks of :data:`BATCH` seeds
+    (certification counts blocks, so it checks the same games whatever the batch size), each cut into
+    batches of ``size`` games.
+
+    >>> list(seed_ranges(5, 2)), list(seed_ranges(600, 250))
+    ([(0, 0, 2), (0, 2, 4), (0, 4, 5)], [(0, 0, 250), (1, 250, 500), (2, 500, 600)])
+    """
+    for block, first in enumerate(range(0, games, BATCH)):
+        end = min(games, first + BATCH)
+        for start in range(first, end, size):
+            yield block, start, min(end, start + size)
+
+
 @dataclass(frozen=True)
 class Plan(Sequence[Batch]):
     """The batches of a sweep in a fixed order, made on demand: a plan of millions of games
@@ -128,11 +161,17 @@ class Plan(Sequence[Batch]):
     certify_every: int = 0
     variants: tuple[Variant, ...] = ()
 
-    def _per_setup(self) -> int:
-        return -(-self.games // BATCH)
+    def _per_setup(self) -> tuple[tuple[int, int], ...]:
+        """(games per batch, batches per setup) of every agent (:func:`batch_games`)."""
+        out = []
+        full, rest = divmod(self.games, BATCH)
+        for a in self.agents:
+            size = batch_games(a, len(self.variants))
+            out.append((size, full * -(-BATCH // size) + -(-rest // size)))
+        return tuple(out)
 
     def __len__(self) -> int:
-        return len(self.players) * len(self.agents) * self._per_setup()
+        return len(self.players) * sum(n for _, n in self._per_setup())
 
     @overload
     def __getitem__(self, i: int) -> Batch: ...
@@ -147,10 +186,17 @@ class Plan(Sequence[Batch]):
             i += len(self)
         if not 0 <= i < len(self):
             raise IndexError(i)
-        setup, k = divmod(i, self._per_setup())
-        p, a = divmod(setup, len(self.agents))
-        start, stop = k * BATCH, min(self.games, (k + 1) * BATCH)
-        certify = bool(self.certify_every) and k % self.certify_every == 0
+        per_setup = self._per_setup()
+        p, k = divmod(i, sum(n for _, n in per_setup))
+        a = 0
+        while k >= per_setup[a][1]:
+            k -= per_setup[a][1]
+            a += 1
+        size = per_setup[a][0]
+        block, j = divmod(k, -(-BATCH // size))  # the k-th batch: the j-th of its block of BATCH seeds
+        start = block * BATCH + j * size
+        stop = min(self.games, (block + 1) * BATCH, start + size)
+        certify = bool(self.certify_every) and block % self.certify_every == 0
         return Batch(self.root, self.set_id, self.players[p], self.agents[a], (self.seed + start, self.seed + stop),
                      certify, self.variants)
 
@@ -555,8 +601,8 @@ def plan_matchups(root: Path, set_id: str, players: Iterable[int], agents: Seque
             continue
         for i, a in enumerate(names):
             for b in names[i + 1:]:
-                for k, start in enumerate(range(0, games, BATCH)):
-                    stop = min(games, start + BATCH)
+                size = min(batch_games(a), batch_games(b))
+                for k, start, stop in seed_ranges(games, size):
                     certify = bool(certify_every) and k % certify_every == 0
                     out.append(Batch(str(root), set_id, p, f"{a}|{b}", (seed + start, seed + stop), certify,
                                      matchup=(a, b)))

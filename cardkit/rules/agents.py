@@ -68,6 +68,7 @@ seat 0's value.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import re
@@ -105,6 +106,8 @@ WORLDS = 8
 #: beats the policy's by more than this many standard errors (a bundled game solo, 50 games: 0 won
 #: without it, 5 with it; docs/search-agent.md)
 ANCHOR = 1.0
+#: playouts between two collections of young objects while a search runs (see :class:`_Paused`)
+COLLECT_EVERY = 32
 #: the largest budgets a name may ask for
 MAX_PLAYOUTS = 1_000_000
 MAX_SECONDS = 600.0
@@ -136,11 +139,8 @@ _BUDGET = re.compile(r"(?P<n>\d{1,9}(?:\.\d{1,6})?)(?P<unit>ms|s)?")
 
 
 def parse_budget(text: str) -> Budget:
-    """``200`` playouts, ``50ms`` or ``1.5s`` per decision.
-
-    >>> parse_budget("200"), parse_budget("50ms").seconds
-    (Budget(playouts=200, seconds=0.0), 0.05)
-    """
+    """``200`` playouts, ``50ms`` or ``1.5s`` per decision (tests/rules/test_agents.py; a compiled
+    module has no doctests: pytest would collect its extension module beside the source)."""
     m = _BUDGET.fullmatch(text.strip())
     if m is None:
         raise ValueError(f"not a budget: {text[:20]!r} (a number of playouts such as 200, or a time such as 50ms or 2s)")
@@ -254,6 +254,37 @@ class _Clock:
         return self.done == 0 or time.perf_counter() < self.deadline
 
 
+class _Paused:
+    """Python's cyclic garbage collector, paused while one search runs.
+
+    A search makes a copy of the game per playout and drops it a few hundred decisions later; an
+    engine's states often hold reference cycles (a state and the generator of its rules code), so
+    each copy is garbage only the cyclic collector frees.  Left to its thresholds the collector runs
+    every 700 allocations, scans the copy still in play again and again and moves it into older
+    generations, whose collections cost more: a quarter of a search's time on the bundled engine.
+    Paused, and asked to collect the young generation every :data:`COLLECT_EVERY` playouts (the
+    memory a search holds stays bounded, whatever its budget) and once at the end, it frees the same
+    garbage for a fraction of the work.  Nothing a game does depends on when garbage is freed, so the
+    games are the same; a collector paused by the caller stays paused."""
+
+    __slots__ = ("paused",)
+
+    def __init__(self) -> None:
+        self.paused = gc.isenabled()
+        if self.paused:
+            gc.disable()
+
+    def tick(self, done: int) -> None:
+        if self.paused and done % COLLECT_EVERY == 0:
+            gc.collect(0)
+
+    def resume(self) -> None:
+        if self.paused:
+            self.paused = False
+            gc.collect(0)
+            gc.enable()
+
+
 def play(state: State, seats: Sequence[Agent], rng: random.Random, limit: int = PLAYOUT_LIMIT) -> int:
     """Play ``state`` on with one agent per seat, chance drawn from ``rng`` by its
     probabilities, until the game ends or ``limit`` decisions; the decisions taken."""
@@ -269,17 +300,107 @@ def play(state: State, seats: Sequence[Agent], rng: random.Random, limit: int = 
 
 
 # ------------------------------------------------------------------ the agents
+# The agents and their factories are small classes with ``__call__`` rather than closures: compiled
+# with the engine (cardkit/_compiled.py) they are native objects whose fields are C slots, and a
+# factory can carry a mark such as ``clairvoyant`` (a compiled function takes no attributes).
+
+class RandomAgent:
+    """A uniformly random legal option (chance decisions by their probabilities)."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, state: State, decision: Decision) -> Option:
+        if decision.player == CHANCE:
+            return sample_chance(state, self.rng)
+        return decision.options[self.rng.randrange(len(decision.options))]
+
 
 def random_agent(seed: int) -> Agent:
     """A uniformly random legal option (chance decisions by their probabilities)."""
-    rng = random.Random(seed)
+    return RandomAgent(seed)
 
-    def agent(state: State, decision: Decision) -> Option:
+
+class FlatMC:
+    """Flat Monte Carlo, an :data:`~cardkit.rules.protocol.AgentFactory` (see :func:`flat_mc`)."""
+
+    clairvoyant = False
+
+    def __init__(self, info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
+                 evaluator: Evaluated | None = None, paired: bool = True, anchor: float = ANCHOR) -> None:
+        self.values = Values(info, evaluator)
+        self.budget = budget
+        self.rollout = rollout
+        self.paired = paired
+        self.anchor = anchor
+
+    def __call__(self, seed: int) -> Agent:
+        return FlatMCAgent(self, seed)
+
+
+class FlatMCAgent:
+    """One seeded flat Monte Carlo player."""
+
+    def __init__(self, spec: FlatMC, seed: int) -> None:
+        self.spec = spec
+        self.rng = random.Random(seed)
+        self.policy: Agent | None = spec.rollout(self.rng.getrandbits(63)) if spec.rollout is not None else None
+
+    def __call__(self, state: State, decision: Decision) -> Option:
+        rng, spec, policy, values = self.rng, self.spec, self.policy, self.spec.values
         if decision.player == CHANCE:
             return sample_chance(state, rng)
-        return decision.options[rng.randrange(len(decision.options))]
-
-    return agent
+        options = decision.options
+        n_options = len(options)
+        if n_options == 1:
+            return options[0]
+        me = decision.player
+        budget = spec.budget
+        totals = [0.0] * n_options
+        seen: list[list[float]] = [[] for _ in options]
+        clock = _Clock(budget if budget.seconds else Budget(playouts=budget.playouts * n_options))
+        deal = 0
+        left = values.left(1)
+        collector = _Paused()  # (see there: the same games, less time in the garbage collector)
+        try:
+            while clock.more():
+                i = clock.done % n_options
+                if spec.paired:
+                    if i == 0:
+                        deal = rng.getrandbits(63)
+                    world = state.determinize(me, random.Random(deal))
+                else:
+                    world = state.determinize(me, rng)
+                world.apply(options[i])
+                _rollout(world, policy, rng, left)
+                v = values.value(world, me)
+                totals[i] += v
+                seen[i].append(v)
+                clock.done += 1
+                collector.tick(clock.done)
+        finally:
+            collector.resume()
+        done = clock.done
+        best = 0
+        best_mean = -2.0
+        for i in range(n_options):
+            n = done // n_options + (1 if i < done % n_options else 0)
+            mean = totals[i] / n if n else -1.0
+            if mean > best_mean:  # ties to the first option
+                best, best_mean = i, mean
+        if spec.paired and spec.anchor > 0 and policy is not None:
+            look = state.determinize(me, rng)
+            own = policy(look, look.decision) if look.decision is not None else None
+            k = best
+            for j in range(n_options):
+                if options[j] == own:
+                    k = j
+                    break
+            if k != best and not _paired_better(seen[best], seen[k], spec.anchor):
+                best = k
+        return options[best]
 
 
 def flat_mc(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
@@ -289,51 +410,7 @@ def flat_mc(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = Non
     ``paired``: the options of one round share one determinization (common random numbers);
     ``anchor``: with a rollout policy and ``paired``, an option other than the policy's own is played only
     where its paired difference from the policy's beats 0 by more than ``anchor`` standard errors."""
-    values = Values(info, evaluator)
-
-    def factory(seed: int) -> Agent:
-        rng = random.Random(seed)
-        policy = rollout(rng.getrandbits(63)) if rollout is not None else None
-
-        def agent(state: State, decision: Decision) -> Option:
-            if decision.player == CHANCE:
-                return sample_chance(state, rng)
-            options = decision.options
-            if len(options) == 1:
-                return options[0]
-            me = decision.player
-            totals = [0.0] * len(options)
-            seen: list[list[float]] = [[] for _ in options]
-            clock = _Clock(budget if budget.seconds else Budget(playouts=budget.playouts * len(options)))
-            deal = 0
-            while clock.more():
-                i = clock.done % len(options)
-                if paired:
-                    if i == 0:
-                        deal = rng.getrandbits(63)
-                    world = state.determinize(me, random.Random(deal))
-                else:
-                    world = state.determinize(me, rng)
-                world.apply(options[i])
-                _rollout(world, policy, rng, values.left(1))
-                v = values.value(world, me)
-                totals[i] += v
-                seen[i].append(v)
-                clock.done += 1
-            rounds = [clock.done // len(options) + (1 if i < clock.done % len(options) else 0) for i in range(len(options))]
-            means = [t / n if n else -1.0 for t, n in zip(totals, rounds)]
-            best = max(range(len(options)), key=lambda i: (means[i], -i))
-            if paired and anchor > 0 and policy is not None:
-                look = state.determinize(me, rng)
-                own = policy(look, look.decision) if look.decision is not None else None
-                k = next((j for j, o in enumerate(options) if o == own), best)
-                if k != best and not _paired_better(seen[best], seen[k], anchor):
-                    best = k
-            return options[best]
-
-        return agent
-
-    return factory
+    return FlatMC(info, budget, rollout, evaluator, paired, anchor)
 
 
 class _Node:
@@ -399,52 +476,70 @@ def _settled(root: _Node, left: int) -> bool:
     return first - second > left
 
 
-def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
-           clairvoyant: bool = False, early_stop: bool = True, reuse: bool = True,
-           evaluator: Evaluated | None = None, normalize: bool = True, worlds: int = WORLDS,
-           anchor: float = ANCHOR) -> AgentFactory:
-    """Single-observer information-set MCTS (see the module docstring);
-    ``clairvoyant`` searches copies of the true state instead (a ceiling);
-    ``early_stop=False`` spends a playout budget whole (the same choice, at full cost);
-    ``reuse=False`` starts every decision from an empty tree;
-    ``evaluator``: the engine's :class:`Evaluated` hook (playouts cut off and evaluated);
-    ``normalize``: UCB reads the means in the range of values the search has seen (else as they are);
-    ``worlds``: playouts cycle through this many determinizations drawn per decision (0: a new one
-    each), so that the options are compared on the same imagined worlds (common random numbers);
-    ``anchor``: with a rollout policy, the search leaves the policy's choice only for an option whose
-    mean value beats the policy's by more than ``anchor`` standard errors (0: whenever it is visited more)."""
-    values = Values(info, evaluator)
-    cooperative = values.cooperative
+class ISMCTS:
+    """Information-set MCTS, an :data:`~cardkit.rules.protocol.AgentFactory` (see :func:`ismcts`);
+    ``clairvoyant`` is the playtest's mark of a ceiling."""
 
-    def factory(seed: int) -> Agent:
-        rng = random.Random(seed)
-        policy = rollout(rng.getrandbits(63)) if rollout is not None else None
+    def __init__(self, info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
+                 clairvoyant: bool = False, early_stop: bool = True, reuse: bool = True,
+                 evaluator: Evaluated | None = None, normalize: bool = True, worlds: int = WORLDS,
+                 anchor: float = ANCHOR) -> None:
+        self.values = Values(info, evaluator)
+        self.budget = budget
+        self.rollout = rollout
+        self.clairvoyant = clairvoyant
+        self.early_stop = early_stop
+        self.reuse = reuse
+        self.normalize = normalize
+        self.worlds = worlds
+        self.anchor = anchor
+
+    def __call__(self, seed: int) -> Agent:
+        return ISMCTSAgent(self, seed)
+
+
+class ISMCTSAgent:
+    """One seeded IS-MCTS player; it keeps the subtree of its last choice (tree reuse)."""
+
+    def __init__(self, spec: ISMCTS, seed: int) -> None:
+        self.spec = spec
+        self.rng = random.Random(seed)
+        self.policy: Agent | None = spec.rollout(self.rng.getrandbits(63)) if spec.rollout is not None else None
         # the subtree of the last choice, its seat and what that seat would know next (tree reuse)
-        carried: list[tuple[_Node, int, str] | None] = [None]
+        self.carried: tuple[_Node, int, str] | None = None
 
-        def agent(state: State, decision: Decision) -> Option:
-            kept, carried[0] = carried[0], None
-            if decision.player == CHANCE:
-                return sample_chance(state, rng)
-            options = decision.options
-            if len(options) == 1:
-                return options[0]
-            me = decision.player
-            root = _Node()
-            clock = _Clock(budget)
-            if reuse and kept is not None and kept[1] == me and state.information_state(me) == kept[2]:
-                root = kept[0]  # the same seat decides next, knowing just what the search foresaw
-                clock.done = min(sum(c.visits for c in root.children.values()), budget.playouts or MAX_PLAYOUTS)
-            first = None  # the rollout policy's choice: the tie-break when the search found no difference
-            if policy is not None:
-                look = state.clone() if clairvoyant else state.determinize(me, rng)
-                if look.decision is not None and look.decision.player == me:
-                    first = policy(look, look.decision)
-            low, high = 1.0, 0.0  # the range of the values backed up in this search (normalize)
-            dealt = [rng.getrandbits(63) for _ in range(worlds)] if worlds and not clairvoyant else []
-            iteration = 0
+    def __call__(self, state: State, decision: Decision) -> Option:
+        spec, rng, policy = self.spec, self.rng, self.policy
+        values = spec.values
+        budget = spec.budget
+        clairvoyant = spec.clairvoyant
+        cooperative = values.cooperative
+        kept, self.carried = self.carried, None
+        if decision.player == CHANCE:
+            return sample_chance(state, rng)
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        me = decision.player
+        root = _Node()
+        clock = _Clock(budget)
+        if spec.reuse and kept is not None and kept[1] == me and state.information_state(me) == kept[2]:
+            root = kept[0]  # the same seat decides next, knowing just what the search foresaw
+            clock.done = min(sum(c.visits for c in root.children.values()), budget.playouts or MAX_PLAYOUTS)
+        first: Option | None = None  # the rollout policy's choice: the tie-break when the search found no difference
+        if policy is not None:
+            look = state.clone() if clairvoyant else state.determinize(me, rng)
+            look_decision = look.decision
+            if look_decision is not None and look_decision.player == me:
+                first = policy(look, look_decision)
+        low, high = 1.0, 0.0  # the range of the values backed up in this search (normalize)
+        dealt = [rng.getrandbits(63) for _ in range(spec.worlds)] if spec.worlds and not clairvoyant else []
+        limit = values.limit
+        iteration = 0
+        collector = _Paused()  # (see there: the same games, less time in the garbage collector)
+        try:
             while clock.more():
-                span = high - low if normalize and high > low else 0.0
+                span = high - low if spec.normalize and high > low else 0.0
                 if clairvoyant:
                     world = state.clone()
                 elif dealt:
@@ -455,7 +550,7 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                 node = root
                 path: list[tuple[_Node, int]] = []
                 expanded = False
-                while not expanded and len(path) < values.limit:
+                while not expanded and len(path) < limit:
                     d = world.decision
                     if d is None:
                         break
@@ -466,10 +561,12 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                             child = node.children[option] = _Node()
                         path.append((child, CHANCE))
                     else:
-                        untried = []
-                        best, best_value = None, -math.inf
+                        untried: list[Option] = []
+                        best: Option | None = None
+                        best_value = -math.inf
+                        children = node.children
                         for o in d.options:
-                            c = node.children.get(o)
+                            c = children.get(o)
                             if c is None:
                                 untried.append(o)
                             else:
@@ -481,13 +578,13 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                         if untried:
                             # the rollout policy's own choice is tried first (one call, at the new node only)
                             hint = policy(world, d) if policy is not None and len(untried) > 1 else None
-                            option = hint if hint in untried else untried[rng.randrange(len(untried))]
-                            child = node.children[option] = _Node()
+                            option = hint if hint is not None and hint in untried else untried[rng.randrange(len(untried))]
+                            child = children[option] = _Node()
                             child.available = 1
                             expanded = True
                         else:
                             assert best is not None
-                            option, child = best, node.children[best]
+                            option, child = best, children[best]
                         path.append((child, d.player))
                     world.apply(option)
                     node = child
@@ -504,28 +601,81 @@ def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None
                         n.total += got
                         n.squares += got * got
                 clock.done += 1
-                if early_stop and budget.playouts and _settled(root, budget.playouts - clock.done):
+                collector.tick(clock.done)
+                if spec.early_stop and budget.playouts and _settled(root, budget.playouts - clock.done):
                     break
-            visits = [(root.children[o].visits if o in root.children else 0) for o in options]
-            means = [_mean(root.children.get(o)) for o in options]
-            choice = options[max(range(len(options)), key=lambda i: (visits[i], means[i], options[i] == first, -i))]
-            if anchor > 0 and first is not None and choice != first and first in root.children:
-                if not _better(root.children[choice], root.children[first], anchor):
-                    choice = first  # the search found no difference it can trust: play as the policy would
-            child = root.children.get(choice)
-            if reuse and child is not None and child.children:
-                # keep the chosen subtree when this seat decides next and nothing it could not foresee
-                # came between (no other seat, no chance): one world shows what the seat would then know
-                ahead = state.clone() if clairvoyant else state.determinize(me, rng)
-                ahead.apply(choice)
-                if ahead.decision is not None and ahead.decision.player == me:
-                    carried[0] = (child, me, ahead.information_state(me))
-            return choice
+        finally:
+            collector.resume()
+        choice = options[0]
+        best_key: tuple[int, float, bool, int] | None = None
+        for i, o in enumerate(options):
+            c = root.children.get(o)
+            key4 = (c.visits if c is not None else 0, _mean(c), o == first, -i)
+            if best_key is None or key4 > best_key:
+                choice, best_key = o, key4
+        if spec.anchor > 0 and first is not None and choice != first and first in root.children:
+            if not _better(root.children[choice], root.children[first], spec.anchor):
+                choice = first  # the search found no difference it can trust: play as the policy would
+        chosen = root.children.get(choice)
+        if spec.reuse and chosen is not None and chosen.children:
+            # keep the chosen subtree when this seat decides next and nothing it could not foresee
+            # came between (no other seat, no chance): one world shows what the seat would then know
+            ahead = state.clone() if clairvoyant else state.determinize(me, rng)
+            ahead.apply(choice)
+            ahead_decision = ahead.decision
+            if ahead_decision is not None and ahead_decision.player == me:
+                self.carried = (chosen, me, ahead.information_state(me))
+        return choice
 
-        return agent
 
-    factory.clairvoyant = clairvoyant  # type: ignore[attr-defined]  # the playtest's mark of a ceiling
-    return factory
+def ismcts(info: EngineInfo, budget: Budget, rollout: AgentFactory | None = None,
+           clairvoyant: bool = False, early_stop: bool = True, reuse: bool = True,
+           evaluator: Evaluated | None = None, normalize: bool = True, worlds: int = WORLDS,
+           anchor: float = ANCHOR) -> AgentFactory:
+    """Single-observer information-set MCTS (see the module docstring);
+    ``clairvoyant`` searches copies of the true state instead (a ceiling; the factory's
+    ``clairvoyant`` attribute says so to the playtest);
+    ``early_stop=False`` spends a playout budget whole (the same choice, at full cost);
+    ``reuse=False`` starts every decision from an empty tree;
+    ``evaluator``: the engine's :class:`Evaluated` hook (playouts cut off and evaluated);
+    ``normalize``: UCB reads the means in the range of values the search has seen (else as they are);
+    ``worlds``: playouts cycle through this many determinizations drawn per decision (0: a new one
+    each), so that the options are compared on the same imagined worlds (common random numbers);
+    ``anchor``: with a rollout policy, the search leaves the policy's choice only for an option whose
+    mean value beats the policy's by more than ``anchor`` standard errors (0: whenever it is visited more)."""
+    return ISMCTS(info, budget, rollout, clairvoyant, early_stop, reuse, evaluator, normalize, worlds, anchor)
+
+
+# ------------------------------------------------------------------ cost
+
+#: what one playout of a generic search agent's budget costs, in games of random play: a playout is
+#: a game's tail played by the rollout policy, and a search game plays its budget at every decision
+#: (an mcts:20 game measured 40x to 1,500x a random game on the bundled and test engines, compiled:
+#: docs/benchmarks.md; 25 a playout makes it 500x)
+PLAYOUT_COST = 25.0
+#: options a flat-mc decision spreads its budget over (it plays N playouts per option)
+FLAT_OPTIONS = 4
+#: the cost of a game of an agent with a time budget, per second a decision: it spends its time
+#: whatever the engine, so such a game is costly whatever the machine (a batch of one game)
+SECOND_COST = 10_000.0
+
+
+def expected_cost(name: str) -> float:
+    """The expected CPU cost of one game played by the agent ``name``, in games of random play: what
+    the playtest sizes its batches by (a batch holds about the same work whatever its agent).  Read
+    from the name alone: a generic search agent by its budget, anything else (random, an engine's own
+    agent) as one random game (tests/rules/test_agents.py)."""
+    base, sep, rest = name.partition(":")
+    if base not in GENERIC or base == "random":
+        return 1.0
+    try:
+        budget = parse_budget(rest) if sep else Budget(playouts=DEFAULT_PLAYOUTS[base])
+    except ValueError:
+        return 1.0
+    if budget.seconds:
+        return max(1.0, SECOND_COST * budget.seconds)
+    playouts = budget.playouts * (FLAT_OPTIONS if base == "flat-mc" else 1)
+    return max(1.0, PLAYOUT_COST * playouts)
 
 
 # ------------------------------------------------------------------ names
@@ -535,12 +685,7 @@ def is_ceiling(name: str, factory: object = None) -> bool:
     and never judges by it): its factory says so with a ``clairvoyant = True`` attribute (as
     :func:`ismcts` marks its clairvoyant search), or its name says ``clairvoyant``.  The one home
     of the rule: :func:`parse_agent`, the playtest's agent list and its ladder all ask here.
-
-    >>> class Peek:
-    ...     clairvoyant = True
-    >>> is_ceiling("clairvoyant:50"), is_ceiling("mcts"), is_ceiling("peek", Peek())
-    (True, False, True)
-    """
+    (Its examples are in tests/rules/test_agents.py: a compiled module carries no doctests.)"""
     return bool(getattr(factory, "clairvoyant", False)) or "clairvoyant" in name
 
 

@@ -137,8 +137,33 @@ class Rng:
     forced: list[int] = field(default_factory=list)  # die results a rule scenario dictates, in order
 
     def __post_init__(self) -> None:
-        self._r = random.Random(self.seed)
-        self._bits = self._r.getrandbits
+        # the generator is made at the first draw: a game copied for a search gets its generator
+        # from the game it copies (shared until either draws: :meth:`copy`), and a determinized copy
+        # a new one that its playout may never draw from, so neither seeds one in vain
+        self._r: random.Random | None = None
+        self._shared = False
+
+    def _stream(self) -> random.Random:
+        """The generator, this Rng's own: seeded at the first draw, copied at the first draw after
+        :meth:`copy` shared it (a copy in the same state, so the draws are the same)."""
+        r = self._r
+        if r is None:
+            r = self._r = random.Random(self.seed)
+        elif self._shared:
+            own: random.Random = random.Random.__new__(random.Random)
+            own.setstate(r.getstate())
+            r = self._r = own
+            self._shared = False
+        return r
+
+    def copy(self) -> "Rng":
+        """An independent Rng in the same state, with the same log and forced rolls: it shares this
+        one's generator until either of them draws (copy on write)."""
+        new = Rng(self.seed, list(self.log), list(self.forced))
+        if self._r is not None:
+            new._r = self._r
+            new._shared = self._shared = True
+        return new
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n): the Mersenne Twister's bits, drawn by
@@ -146,7 +171,10 @@ class Rng:
         seed gives the same games as ever, here without the Python-level
         layers of the random module (and unchanged if they ever change)."""
         k = n.bit_length()
-        getrandbits = self._bits
+        stream = self._r
+        if stream is None or self._shared:
+            stream = self._stream()
+        getrandbits = stream.getrandbits
         r: int = getrandbits(k)
         while r >= n:
             r = getrandbits(k)
@@ -170,10 +198,12 @@ class Rng:
         return items[i]
 
     def getstate(self) -> Any:
-        return self._r.getstate()
+        return self._stream().getstate()
 
     def setstate(self, state: Any) -> None:
-        self._r.setstate(state)
+        own: random.Random = random.Random.__new__(random.Random)
+        own.setstate(state)
+        self._r, self._shared = own, False
 
 
 class GameOver(Exception):

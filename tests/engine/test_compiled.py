@@ -1,12 +1,15 @@
 """The compiled and the pure-Python engine are one engine: the same games, to the
-byte, and a compiled build never runs once its sources have changed."""
+byte (the game's own agents and the generic search agents alike), and a compiled
+build never runs once its sources have changed."""
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.machinery
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +19,7 @@ from cardkit.games.death_angel.agents import AGENTS, play
 from cardkit.games.death_angel.engine import Game
 from cardkit.load.project import load_project
 from cardkit.rules.core import Option, Rng
+from cardkit.rules.protocol import Engine
 from tests.conftest import REPO
 
 def games_digest(games: int) -> str:
@@ -33,14 +37,75 @@ def games_digest(games: int) -> str:
     return h.hexdigest()
 
 
-def run_games(pure: bool, games: int = 6) -> tuple[str, str]:
-    """(whether the engine was compiled, games_digest) from a fresh process."""
+#: the generic search agents' games hashed pure and compiled: (engine, set folder, set, agent, players, seeds)
+SEARCH_GAMES = (
+    ("death-angel", REPO, "death-angel", "mcts:8", 1, 3),
+    ("death-angel", REPO, "death-angel", "mcts:6", 3, 2),
+    ("death-angel", REPO, "death-angel", "flat-mc:2", 2, 1),
+    ("death-angel", REPO, "death-angel", "clairvoyant:4", 1, 1),
+    ("death-angel", REPO, "death-angel", "random", 4, 3),
+    ("duel", REPO / "tests" / "games" / "duel", "duel", "mcts:12", 2, 4),
+    ("duel", REPO / "tests" / "games" / "duel", "duel", "flat-mc:3", 2, 2),
+    ("tidelights", REPO / "examples" / "tidelights", "tidelights", "mcts:6", 2, 1),
+)
+#: decisions played per game of SEARCH_GAMES (many search decisions, short of whole long games)
+SEARCH_DECISIONS = 60
+
+
+def _search_engine(name: str) -> Engine:
+    """Death Angel (compiled with cardkit) and two pure-Python outside engines."""
+    if name == "duel":
+        from tests.games.duel.engine import ENGINE
+
+        return ENGINE
+    if name == "tidelights":
+        path = str(REPO / "examples" / "tidelights" / "engine")
+        if path not in sys.path:
+            sys.path.insert(0, path)
+        return importlib.import_module("tidelights_engine.engine").engine()  # type: ignore[no-any-return]
+    from cardkit.games.death_angel.rules_engine import DeathAngelEngine
+
+    return DeathAngelEngine()
+
+
+def search_digest() -> str:
+    """One hash over seeded games of the generic agents (:mod:`cardkit.rules.agents`: IS-MCTS,
+    flat Monte Carlo, the clairvoyant ceiling, random) on Death Angel and on two outside engines:
+    every decision's seat, kind and chosen option, and the state reached (its report)."""
+    from cardkit.rules.agents import parse_agent, sample_chance
+    from cardkit.rules.protocol import CHANCE
+
+    h = hashlib.sha256()
+    for engine_name, root, set_id, agent, players, seeds in SEARCH_GAMES:
+        engine = _search_engine(engine_name)
+        card_set = load_project(root).card_set(set_id)
+        factory = parse_agent(agent, engine, card_set).factory
+        game = engine.new_game(card_set, players)
+        for seed in range(seeds):
+            st = game.new_state(seed)
+            choose, chance = factory(seed), random.Random(seed)
+            for _ in range(SEARCH_DECISIONS):
+                d = st.decision
+                if d is None:
+                    break
+                option = sample_chance(st, chance) if d.player == CHANCE else choose(st, d)
+                h.update(f"{d.player} {d.kind} {option.text()}\n".encode())
+                st.apply(option)
+            report = st.report()  # (sets sorted: their order changes with the process's string hashes)
+            h.update(repr((report.result, sorted(report.metrics.items()), sorted(report.fired), report.violations,
+                           report.groups)).encode())
+    return h.hexdigest()
+
+
+def run_games(pure: bool, games: int = 6, digest: str = "games_digest") -> tuple[str, str]:
+    """(whether the engine was compiled, ``digest(games)``) from a fresh process."""
     env = dict(os.environ)
     env.pop("CARDKIT_PURE", None)
     if pure:
         env["CARDKIT_PURE"] = "1"
-    code = ("from cardkit._compiled import is_compiled; from tests.engine.test_compiled import games_digest;"
-            f"d = games_digest({games}); print(is_compiled(), d)")
+    call = f"{digest}({games})" if digest == "games_digest" else f"{digest}()"
+    code = (f"from cardkit._compiled import is_compiled; from tests.engine.test_compiled import {digest};"
+            f"d = {call}; print(is_compiled(), d)")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env,
                          capture_output=True, text=True, check=True).stdout.split()
     return out[0], out[1]
@@ -50,6 +115,16 @@ def test_pure_and_installed_builds_play_the_same_games():
     pure_build, pure = run_games(pure=True)
     build, installed = run_games(pure=False)
     assert pure_build == "False"  # CARDKIT_PURE really ran the sources
+    assert build == str(_compiled.is_compiled())
+    assert installed == pure
+
+
+def test_pure_and_installed_builds_search_alike():
+    """The generic search agents, compiled with the engine when it is (cardkit/_compiled.py), choose
+    as their pure-Python sources do: the same decisions on Death Angel and on outside engines."""
+    pure_build, pure = run_games(pure=True, digest="search_digest")
+    build, installed = run_games(pure=False, digest="search_digest")
+    assert pure_build == "False"
     assert build == str(_compiled.is_compiled())
     assert installed == pure
 
@@ -139,6 +214,14 @@ def test_engine_sources_type_check_for_mypyc(tmp_path):
     out = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), *sources],
                          cwd=REPO, capture_output=True, text=True)
     assert out.stdout.startswith("Success: no issues found"), out.stdout[-3000:]
+
+
+def test_compiled_modules_have_no_doctests():
+    """pytest collects doctests by importing the module file's name, and an in-place compiled build
+    leaves an extension module beside the source: the collection would fail on it. A compiled
+    module's examples go in a test file."""
+    with_examples = [m for m in _compiled.MODULES if ">>>" in _compiled.source_path(m).read_text(encoding="utf-8")]
+    assert with_examples == []
 
 
 def test_a_failed_compile_still_builds_the_pure_engine(tmp_path):

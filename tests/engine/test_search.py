@@ -81,3 +81,19 @@ def test_determinize_keeps_what_players_know(game):
     other = _shuffled_hidden(before, random.Random(2))
     determinize(other, random.Random(1))
     assert _hidden(other) == _hidden(st)
+
+
+def test_determinize_draws_exactly_as_the_random_module():
+    """The determinization shuffles and picks in compiled code, drawing from the search's stream
+    exactly as ``random.Random.shuffle`` and ``randrange`` would: the same worlds, the same games."""
+    from cardkit.games.death_angel.search import _below, _shuffle
+
+    for seed in range(60):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 7, 38, 64, 65, 1000):
+            deck, same = list(range(n)), list(range(n))
+            _shuffle(deck, ours)
+            theirs.shuffle(same)
+            assert deck == same
+            assert _below(ours, n) == theirs.randrange(n)
+        assert ours.getstate() == theirs.getstate()

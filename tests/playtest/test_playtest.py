@@ -115,6 +115,24 @@ def test_dask_backend_matches_local(cli):
     assert _strip(local) == _strip(dask)
 
 
+def test_a_search_sweep_on_a_local_dask_cluster_matches_local(cli):
+    """Search games on a Dask cluster (``distributed.LocalCluster``: two worker processes, reached by
+    its scheduler's address) in batches sized by their cost (one game each), beside random games in
+    one batch: the same JSON as the local backend."""
+    from distributed import LocalCluster
+
+    from cardkit.playtest.sweep import batch_games, plan
+
+    args = ("--players", "1", "--games", "8", "--agent", "mcts:8", "--agent", "random")
+    batches = plan(REPO, "death-angel", [1], ["mcts:8", "random"], 8, 1)
+    assert batch_games("mcts:8") < 8 and len(batches) >= 3  # the search games spread over both workers
+    local = _run(cli, *args, "--jobs", "1")
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        dask = _run(cli, *args, "--backend", "dask", "--scheduler", cluster.scheduler_address)
+    assert _strip(local) == _strip(dask)
+    assert [(s["agent"], s["games"]) for s in local["setups"]] == [("mcts:8", 8), ("random", 8)]
+
+
 def test_pdf_report(cli, tmp_path: Path):
     from pypdf import PdfReader
 

@@ -171,3 +171,37 @@ def test_a_plan_makes_its_batches_on_demand_in_the_fixed_order():
     assert list(p) == want and len(p) == 12 and p[-1] == want[-1] and p[4:6] == want[4:6]
     with pytest.raises(IndexError):
         p[12]
+
+
+def test_search_games_go_in_small_batches_that_certify_the_same_games():
+    """Batches are sized by the agent's expected cost: a random game's batch holds BATCH games, an
+    ``mcts`` game's a few; the batches of each setup cover its seeds once, in order, never straddle a
+    block of BATCH seeds, and certify the same games as the random agent's batches of the same seeds."""
+    from cardkit.playtest.impact import plan_impact
+    from cardkit.playtest.sweep import BATCH, batch_games, plan_matchups
+
+    games = 2 * BATCH + 7
+    p = plan(REPO, "death-angel", [2, 5], ["random", "mcts", "flat-mc:1", "mcts:50ms"], games, 3, 2)
+    batches = list(p)
+    assert len(p) == len(batches) and p[-1] == batches[-1] and p[7:19] == batches[7:19]
+    with pytest.raises(IndexError):
+        p[len(p)]
+    assert batch_games("random") == BATCH and batch_games("mcts") == 1 and batch_games("mcts:50ms") == 1
+    assert 1 < batch_games("flat-mc:1") < 10
+    certified: dict[str, set[int]] = {}
+    for n in (2, 5):
+        for a in ("random", "mcts", "flat-mc:1", "mcts:50ms"):
+            mine = [b for b in batches if b.players == n and b.agent == a]
+            assert all(b.seeds[1] - b.seeds[0] <= batch_games(a) for b in mine)
+            assert len(mine) == len({b.seeds for b in mine}) >= -(-games // batch_games(a))
+            seeds = [s for b in mine for s in range(*b.seeds)]
+            assert seeds == list(range(3, 3 + games))  # every seed once, in order
+            assert all((b.seeds[0] - 3) // BATCH == (b.seeds[1] - 4) // BATCH for b in mine)  # within a block
+            certified[a] = {s for b in mine if b.certify for s in range(*b.seeds)}
+            assert certified[a] == {s for s in range(3, 3 + games) if (s - 3) // BATCH % 2 == 0}
+    # card impact: a batch plays each game once per card of its group too, so its batches are smaller still
+    impact = plan_impact(REPO, "death-angel", [1], ["mcts"], 12, 0, [f"c{i}" for i in range(17)])
+    assert [b.seeds for b in impact] == [(s, s + 1) for s in range(12)]
+    matchups = plan_matchups(REPO, "death-angel", [2], ["random", "flat-mc:1"], 9, 0)
+    size = batch_games("flat-mc:1")
+    assert [b.seeds for b in matchups] == [(s, min(9, s + size)) for s in range(0, 9, size)]

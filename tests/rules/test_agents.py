@@ -65,6 +65,17 @@ def test_budgets_parse_as_playouts_or_time():
             parse_budget(bad)
 
 
+def test_expected_cost_of_a_game_by_the_agents_budget():
+    """What the playtest sizes its batches by: a search game by its budget, anything else as a random game."""
+    from cardkit.rules.agents import PLAYOUT_COST, SECOND_COST, expected_cost
+
+    assert parse_budget("200") == Budget(playouts=200) and parse_budget("50ms").seconds == 0.05
+    assert expected_cost("random") == expected_cost("heuristic") == expected_cost("mcts:nonsense") == 1.0
+    assert expected_cost("mcts") == expected_cost("mcts:20") == expected_cost("clairvoyant") == 20 * PLAYOUT_COST
+    assert expected_cost("flat-mc:5") == 5 * 4 * PLAYOUT_COST
+    assert expected_cost("mcts:2s") == 2 * SECOND_COST and expected_cost("mcts:50ms") == SECOND_COST / 20
+
+
 def test_agent_names_generic_and_the_engines_own():
     specs = parse_agents(["random", "greedy", "flat-mc", "mcts", "mcts:30", "mcts:20ms", "clairvoyant:10"], ENGINE,
                          duel_set())
@@ -317,3 +328,16 @@ def test_the_library_check_per_engine_finds_no_dependence_on_hidden_cards():
     issues, _ = hidden_independence(ENGINE, duel_set(), 2, factory("clairvoyant:60"), games=6)
     assert issues and {i.code for i in issues} == {"N021"}
     assert issues[0].format().startswith("cards/duel: error[N021]: 2 players, seed ")
+
+
+def test_a_ceiling_is_marked_by_its_factory_or_named_clairvoyant():
+    from cardkit.rules.agents import is_ceiling
+
+    class Peek:
+        clairvoyant = True
+
+    class Plain:
+        clairvoyant = False
+
+    assert (is_ceiling("clairvoyant:50"), is_ceiling("mcts"), is_ceiling("peek", Peek()),
+            is_ceiling("peek", Plain())) == (True, False, True, False)

@@ -218,9 +218,7 @@ class Board:
             return new
 
         self.seed = src.seed
-        self.rng = Rng(src.rng.seed, forced=list(src.rng.forced))
-        self.rng.setstate(src.rng.getstate())
-        self.rng.log = list(src.rng.log)
+        self.rng = src.rng.copy()  # (the generator shared until one of them draws: Rng.copy)
         self.events = list(src.events)
         s = src.stats
         self.stats = Stats(Counter(s.fired), s.kills, s.deaths, s.support_short, Counter(s.reshuffles), s.locations,

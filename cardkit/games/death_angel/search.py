@@ -24,7 +24,7 @@ bounds what any player could reach (the skill ceiling).
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Final, TypeVar
 
 from cardkit.games.death_angel import kinds as K
 from cardkit.games.death_angel.board import Board
@@ -37,12 +37,32 @@ ROLLOUTS: Final = 8  # rollouts per option at each action choice (the default bu
 HORIZON: Final = 2  # rounds a rollout plays before the evaluation scores it (measured better than to the end)
 SEARCHED: Final = (K.ACTION,)  # the decisions searched; all others: the heuristic
 
+T = TypeVar("T")
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (n >= 1), drawn exactly as the random module draws it (its rejection
+    sampling of ``getrandbits``, as :meth:`cardkit.rules.core.Rng.below`), here in compiled code."""
+    k = n.bit_length()
+    r: int = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def _shuffle(items: list[T], rng: random.Random) -> None:
+    """``rng.shuffle(items)``, the same permutation from the same draws (Fisher-Yates from the end):
+    a search determinizes before every playout, and the random module's own shuffle is Python."""
+    for i in range(len(items) - 1, 0, -1):
+        j = _below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
+
 
 def determinize(st: Board, rng: random.Random) -> None:
     """Replace everything the players cannot know by a draw consistent with what they know."""
     # Genestealer deck and blip piles: face down, only their sizes are known
     pool = sorted(st.gs_deck + st.left + st.right, key=lambda c: c.uid)
-    rng.shuffle(pool)
+    _shuffle(pool, rng)
     n_deck, n_left = len(st.gs_deck), len(st.left)
     st.gs_deck = pool[:n_deck]
     st.left = pool[n_deck:n_deck + n_left]
@@ -52,7 +72,7 @@ def determinize(st: Board, rng: random.Random) -> None:
     deck = st.event_deck
     fixed = [i for i, c in enumerate(deck) if c in st.scouted]
     free = sorted(c for c in deck if c not in st.scouted)
-    rng.shuffle(free)
+    _shuffle(free, rng)
     it = iter(free)
     st.event_deck = [deck[i] if i in fixed else next(it) for i in range(len(deck))]
     # location deck: each card's tier is known (the setup card), which card of the tier is not
@@ -62,7 +82,7 @@ def determinize(st: Board, rng: random.Random) -> None:
     redrawn: list[Location] = []
     for loc in st.location_deck:
         cands = [c for c in st.game.locations_by_tier.get(loc.tier, ()) if c.id not in seen]
-        pick = cands[rng.randrange(len(cands))]
+        pick = cands[_below(rng, len(cands))]
         seen.add(pick.id)
         redrawn.append(pick)
     st.location_deck = redrawn
