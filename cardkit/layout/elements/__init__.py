@@ -46,6 +46,27 @@ COMMON_PROPERTIES: Mapping[str, Any] = MappingProxyType({
     "where": {"$ref": "#/$defs/cond"},
 })
 
+# Schema fragments several kinds share (one home each; the kinds spread them in place, so the
+# generated schema keeps its key order).
+#: ``box``: where an element sits on the card
+BOX: Mapping[str, Any] = MappingProxyType({
+    "type": "array",
+    "items": {"$ref": "#/$defs/length"},
+    "minItems": 4,
+    "maxItems": 4,
+    "description": "[x, y, width, height] from the bottom-left of the trim box",
+})
+#: the font role of a text
+ROLE: Mapping[str, Any] = MappingProxyType({"enum": ["title", "body", "bold", "italic", "bolditalic", "number"]})
+#: how a text box fits its text: size, smallest size, alignment, line cap, leading (after ``role``)
+TEXT_FIT: Mapping[str, Any] = MappingProxyType({
+    "size": {"$ref": "#/$defs/length"},
+    "min": {"$ref": "#/$defs/length"},
+    "align": {"enum": ["left", "center", "right"]},
+    "max_lines": {"type": "integer", "minimum": 0, "maximum": 50},
+    "leading": {"type": "number", "minimum": 0.5, "maximum": 3},
+})
+
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 

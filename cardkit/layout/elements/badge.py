@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from cardkit.layout.elements import ElementKind
+from cardkit.layout.elements import ROLE, ElementKind
 from cardkit.layout.elements.value import label, shows
 from cardkit.layout.ops import Circle, Rect, Text
 
@@ -50,7 +50,7 @@ SCHEMA = {
         "lw": {"type": "number", "minimum": 0, "maximum": 20},
         "size": {"$ref": "#/$defs/length"},
         "sizes": {"type": "array", "items": {"$ref": "#/$defs/length"}, "minItems": 1},
-        "role": {"enum": ["title", "body", "bold", "italic", "bolditalic", "number"]},
+        "role": dict(ROLE),
         "colour": {"$ref": "#/$defs/colour"},
         "baseline": {"$ref": "#/$defs/length"},
         "style": {

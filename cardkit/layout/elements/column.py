@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from cardkit.layout.elements import ElementKind
+from cardkit.layout.elements import BOX, ROLE, TEXT_FIT, ElementKind
 from cardkit.layout.colour import INK
 from cardkit.layout.textfit import Block, Style
 
@@ -48,20 +48,10 @@ SCHEMA = {
     "required": ["name", "box", "blocks"],
     "properties": {
         "name": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
-        "box": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/length"},
-            "minItems": 4,
-            "maxItems": 4,
-            "description": "[x, y, width, height] from the bottom-left of the trim box",
-        },
+        "box": dict(BOX),
         "style": {"type": "string"},
-        "role": {"enum": ["title", "body", "bold", "italic", "bolditalic", "number"]},
-        "size": {"$ref": "#/$defs/length"},
-        "min": {"$ref": "#/$defs/length"},
-        "align": {"enum": ["left", "center", "right"]},
-        "max_lines": {"type": "integer", "minimum": 0, "maximum": 50},
-        "leading": {"type": "number", "minimum": 0.5, "maximum": 3},
+        "role": dict(ROLE),
+        **TEXT_FIT,
         "colour": {"$ref": "#/$defs/colour"},
         "blocks": {"type": "array", "items": {"$ref": "#/$defs/block"}, "minItems": 1},
     },

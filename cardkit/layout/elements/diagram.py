@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from cardkit.layout.elements import ElementKind
+from cardkit.layout.elements import BOX, ElementKind
 from cardkit.layout.binding import lookup
 from cardkit.layout.colour import INK
 from cardkit.layout.ops import Circle, Line, Poly, Rect
@@ -72,13 +72,7 @@ SCHEMA = {
     "required": ["field", "box"],
     "properties": {
         "field": {"type": "string"},
-        "box": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/length"},
-            "minItems": 4,
-            "maxItems": 4,
-            "description": "[x, y, width, height] from the bottom-left of the trim box",
-        },
+        "box": dict(BOX),
         "fill": {"$ref": "#/$defs/colour"},
         "stroke": {"$ref": "#/$defs/colour"},
         "lw": {"type": "number", "minimum": 0, "maximum": 20},

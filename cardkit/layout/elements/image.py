@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from cardkit.layout.elements import ElementKind
+from cardkit.layout.elements import BOX, ElementKind
 from cardkit.layout.ops import Group, Picture, Rect
 
 if TYPE_CHECKING:
@@ -45,13 +45,7 @@ SCHEMA = {
     "required": ["field", "box"],
     "properties": {
         "field": {"type": "string"},
-        "box": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/length"},
-            "minItems": 4,
-            "maxItems": 4,
-            "description": "[x, y, width, height] from the bottom-left of the trim box",
-        },
+        "box": dict(BOX),
         "fit": {"enum": ["contain", "cover"]},
         "backdrop": {"oneOf": [{"$ref": "#/$defs/colour"}, {"type": "null"}]},
         "style": {

@@ -22,7 +22,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
 from cardkit.errors import CardkitError
-from cardkit.layout.elements import ElementKind
+from cardkit.layout.elements import BOX, ElementKind
 
 if TYPE_CHECKING:
     from cardkit.layout.compose import Composer, Face
@@ -65,13 +65,7 @@ SCHEMA = {
     "required": ["name", "box"],
     "properties": {
         "name": {"type": "string"},
-        "box": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/length"},
-            "minItems": 4,
-            "maxItems": 4,
-            "description": "[x, y, width, height] from the bottom-left of the trim box",
-        },
+        "box": dict(BOX),
         "params": {"type": "object"},
         "reads": {
             "type": "array",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from cardkit.layout.elements import ElementKind
+from cardkit.layout.elements import BOX, ElementKind
 from cardkit.layout.ops import Rect
 
 if TYPE_CHECKING:
@@ -28,13 +28,7 @@ def draw(c: Composer, face: Face, el: Mapping[str, Any], s: dict[str, Any], colo
 SCHEMA = {
     "required": ["box"],
     "properties": {
-        "box": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/length"},
-            "minItems": 4,
-            "maxItems": 4,
-            "description": "[x, y, width, height] from the bottom-left of the trim box",
-        },
+        "box": dict(BOX),
         "fill": {"$ref": "#/$defs/colour"},
         "stroke": {"$ref": "#/$defs/colour"},
         "lw": {"type": "number", "minimum": 0, "maximum": 20},

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from cardkit.layout.elements import ElementKind
+from cardkit.layout.elements import BOX, ROLE, TEXT_FIT, ElementKind
 from cardkit.layout.colour import INK
 
 if TYPE_CHECKING:
@@ -32,20 +32,10 @@ SCHEMA = {
     "required": ["name", "box"],
     "properties": {
         "name": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$", "description": "the box's name in fit reports"},
-        "box": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/length"},
-            "minItems": 4,
-            "maxItems": 4,
-            "description": "[x, y, width, height] from the bottom-left of the trim box",
-        },
+        "box": dict(BOX),
         "style": {"type": "string"},
-        "role": {"enum": ["title", "body", "bold", "italic", "bolditalic", "number"]},
-        "size": {"$ref": "#/$defs/length"},
-        "min": {"$ref": "#/$defs/length"},
-        "align": {"enum": ["left", "center", "right"]},
-        "max_lines": {"type": "integer", "minimum": 0, "maximum": 50},
-        "leading": {"type": "number", "minimum": 0.5, "maximum": 3},
+        "role": dict(ROLE),
+        **TEXT_FIT,
         "field": {"type": "string", "description": "this card's translatable field (msgctxt <card id>.<path>)"},
         "string": {"type": "string", "description": "any catalog string by msgctxt"},
         "ui": {"type": "string", "description": "an interface string id"},

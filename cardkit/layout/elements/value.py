@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from cardkit.layout.elements import ElementKind
+from cardkit.layout.elements import ROLE, ElementKind
 from cardkit.layout.binding import render
 from cardkit.layout.colour import INK
 from cardkit.layout.ops import Text
@@ -50,7 +50,7 @@ SCHEMA = {
         "align": {"enum": ["left", "center"]},
         "size": {"$ref": "#/$defs/length"},
         "sizes": {"type": "array", "items": {"$ref": "#/$defs/length"}, "minItems": 1},
-        "role": {"enum": ["title", "body", "bold", "italic", "bolditalic", "number"]},
+        "role": dict(ROLE),
         "colour": {"$ref": "#/$defs/colour"},
         "style": {
             "type": "string",
