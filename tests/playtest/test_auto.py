@@ -6,17 +6,12 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
-from pathlib import Path
 
 import pytest
 
-import cardkit.plugins
 from cardkit.playtest import PlaytestRequest, run
 from cardkit.playtest.auto import DEFAULT_MAX, FIRST_ROUND, Schedule, _judge, _Unit
 from tests.conftest import REPO
-from tests.games.lanterns.engine import PLUGIN as LANTERNS
-from tests.games.trumps.engine import PLUGIN as TRUMPS
 
 
 def _json(cli, *args: str) -> tuple[int, dict]:
@@ -99,23 +94,6 @@ def test_bad_sequential_options_are_coded_lines_all_at_once(cli, args, codes):
     lines = [ln for ln in r.err.splitlines() if ln.strip()]
     assert sorted(ln.split("error[")[1][:4] for ln in lines) == codes, r.err
     assert all(": error[" in ln for ln in lines)
-
-
-@pytest.fixture()
-def games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Copies of the scored and the competitive test games, their plugins registered in-process."""
-    roots = {}
-    for name in ("lanterns", "trumps"):
-        roots[name] = tmp_path / name
-        shutil.copytree(REPO / "tests" / "games" / name, roots[name],
-                        ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    from cardkit.playtest import sweep
-
-    monkeypatch.setattr(sweep, "_CACHE", {})
-    monkeypatch.setattr(sweep, "_GAMES", {})
-    cardkit.plugins.register(LANTERNS)
-    cardkit.plugins.register(TRUMPS)
-    return roots
 
 
 def test_a_scored_game_runs_on_its_score_placed_in_its_range(games, cli):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,9 +18,6 @@ from cardkit.playtest.sweep import Played, Sweep, Tally, summarize
 from cardkit.rules.core import EndReason
 from cardkit.rules.protocol import (ChanceMode, Cooperation, End, EngineInfo, GameReport, GameResult, Information,
                                     Outcome, Result, SeatResult)
-from tests.conftest import REPO
-from tests.games.lanterns.engine import PLUGIN as LANTERNS
-from tests.games.trumps.engine import PLUGIN as TRUMPS
 
 SCORED = EngineInfo("scored", 2, 5, Cooperation.COOPERATIVE, Information.IMPERFECT, ChanceMode.DETERMINISTIC,
                     score_targets=(8.0, 10.0), outcome=Outcome.SCORED, score_range=(0.0, 12.0))
@@ -89,25 +85,6 @@ def test_a_scored_game_that_is_never_lost_draws_no_defeat_curve():
     curve = setups["random"].survival_by_round
     assert curve[0] == 1.0 and curve[-1] == 0.5  # half the games were never lost
     assert setups["heuristic"].score_by_rounds == {10: (10, 9.0), 11: (10, 9.0), 12: (10, 9.0)}
-
-
-@pytest.fixture()
-def games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Copies of the two test games' projects, their plugins registered in-process."""
-    roots = {}
-    for name in ("lanterns", "trumps"):
-        roots[name] = tmp_path / name
-        shutil.copytree(REPO / "tests" / "games" / name, roots[name],
-                        ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    from cardkit.playtest import sweep
-
-    monkeypatch.setattr(sweep, "_CACHE", {})
-    monkeypatch.setattr(sweep, "_GAMES", {})
-    cardkit.plugins.register(LANTERNS)
-    cardkit.plugins.register(TRUMPS)
-    yield roots
-    cardkit.plugins.unregister(LANTERNS.name)
-    cardkit.plugins.unregister(TRUMPS.name)
 
 
 def _run(cli, root: Path, *args: str) -> tuple[int, dict]:
