@@ -73,18 +73,21 @@ def _option_length(name: str, value: str, parse: Callable[[str], Any]) -> tuple[
 
 
 def _sheet_options(paper: str, orientation: str, calibration: str, bleed: str | None,
-                   margin: str | None = None, layout: str | None = None) -> dict[str, Any]:
+                   margin: str | None = None, layout: str | None = None,
+                   earlier: list[Issue] | None = None) -> dict[str, Any]:
     """``--paper``, ``--orientation``, ``--calibration``, ``--bleed`` and (given) ``--margin`` as
     :func:`cardkit.printing.build_pdf` takes them, for the main job and ``build
-    pdf`` alike.  The lengths' parse errors are collected together; given ``layout`` too
-    (the main job, which builds many PDFs), every bad option is refused at once before
-    anything is built."""
+    pdf`` alike.  The lengths' parse errors are collected together; given ``layout`` too,
+    every bad option is refused at once before anything is built, with the ``earlier``
+    problems of the command's other options (``--colour``, ``--duplex``: one run says
+    every bad option, one line each)."""
     from cardkit.layout.sheet import check_sheet_options
     from cardkit.printing import CALIBRATION
 
     options: dict[str, Any] = {"paper": paper.strip().lower(), "orientation": orientation.lower(),
                                "calibration": calibration}
     options["bleed"], issues = _option_length("--bleed", bleed or "auto", lambda v: _parse_bleed(v))
+    issues = list(earlier or []) + issues
     if margin is not None:
         options["margin"], bad_margin = _option_length("--margin", margin, _parse_margin)
         issues += bad_margin
@@ -107,11 +110,22 @@ COLOUR_HELP = "rgb (screen and home printers) or cmyk (a PDF/X-1a file in Device
 INK_HELP = "cmyk: the most ink on any spot, in per cent of one ink (100-400)"
 
 
-def _colours(colour: str, ink_limit: float):  # -> ColourOptions
-    """``--colour`` and ``--ink-limit`` checked together: every bad one in one run."""
+def _colours(colour: str, ink_limit: float, more: list[Issue] | None = None):  # -> ColourOptions
+    """``--colour`` and ``--ink-limit`` checked together, with the ``more`` problems of the
+    command's other options: every bad one in one run."""
+    options, issues = _colour_options(colour, ink_limit)
+    issues += more or []
+    if issues:
+        raise CardkitError(issues)
+    return options
+
+
+def _colour_options(colour: str, ink_limit: float):  # -> tuple[ColourOptions | None, list[Issue]]
+    """``--colour`` and ``--ink-limit`` as :class:`~cardkit.render.cmyk.ColourOptions`, or
+    None, with their problems (B050, B051), for a command to report with its other options."""
     from cardkit.render.cmyk import COLOUR_SPACES, MAX_INK_LIMIT, MIN_INK_LIMIT, ColourOptions
 
-    issues = []
+    issues: list[Issue] = []
     space = colour.lower()
     if space not in COLOUR_SPACES:
         issues.append(Issue("B050", f"unknown --colour '{colour}' (rgb or cmyk)"))
@@ -119,8 +133,8 @@ def _colours(colour: str, ink_limit: float):  # -> ColourOptions
         issues.append(Issue("B051", f"--ink-limit {ink_limit:g} is outside {MIN_INK_LIMIT:g}-{MAX_INK_LIMIT:g} "
                                     "(per cent of total ink; print services ask for 240-300)"))
     if issues:
-        raise CardkitError(issues)
-    return ColourOptions(space, ink_limit)  # type: ignore[arg-type]
+        return None, issues
+    return ColourOptions(space, ink_limit), issues  # type: ignore[arg-type]
 
 
 LAYOUT_HELP = layout_help()  # from the registry of sheet layouts (cardkit/layout/sheetlayouts/)
@@ -218,8 +232,9 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     from cardkit.printing import build_pdf
 
     started = time.perf_counter()
-    colours = _colours(colour, ink_limit)
-    sheet = _sheet_options(paper, orientation, calibration, bleed, margin, layout)  # (holds the margin in points)
+    colours, bad_colours = _colour_options(colour, ink_limit)
+    sheet = _sheet_options(paper, orientation, calibration, bleed, margin, layout,
+                           bad_colours)  # (holds the margin in points; raises with every bad option)
     project = _clean_project(root)
     summary_loc = _summary_localizer(root, locale)  # an unknown locale fails here, before anything is written
     from cardkit.plugins import engine_for, plugin_for
@@ -231,7 +246,9 @@ def build_all(ctx: typer.Context, root: RootOpt = Path("."),
     sets = tuple((sid, ls.set.physical_count()) for sid, ls in sorted(project.sets.items()) if ls.set)
     locales = project_locales(root)
     coverage = _coverage_lines(root, project, [sid for sid, _ in sets], locales, min_coverage)
-    report = check_translations(root, project, locales)
+    from cardkit.layout.sheet import custom_papers
+
+    report = check_translations(root, project, locales, papers=custom_papers([sheet["paper"]]))  # (a WxH paper too)
     blocking = [f.issue() for f in report.findings if f.severity is Severity.ERROR and f.check not in UNTRANSLATED
                 and not (f.check == "T950" and f.locale == PSEUDO)]  # the pseudo build prints it in English (W030)
     if blocking:
@@ -297,14 +314,16 @@ def build_pdf_cmd(root: RootOpt = Path("."),
     """Write one localized print-and-play PDF; says how much of the set is
     translated (the rest prints in English)."""
     from cardkit.printing import build_pdf
+    from cardkit.printing.pdf import build_option_issues
 
-    colours = _colours(colour, ink_limit)
+    colours, bad = _colour_options(colour, ink_limit)
+    bad += build_option_issues(duplex, mode, None, units)  # (--calibration: with the sheet's options)
+    sheet = _sheet_options(paper, orientation, calibration, bleed, margin, layout, bad)  # every bad option at once
     project = _clean_project(root)
     sid = _set_id(project, set_id)
     coverage = _coverage_lines(root, project, [sid], [locale], min_coverage) if sid in project.sets else []
     result = build_pdf(root, project.card_set(sid), locale, duplex=duplex, mode=mode, out=out, units=units,
-                       layout=layout, colours=colours, variant=variant,
-                       **_sheet_options(paper, orientation, calibration, bleed, margin))
+                       layout=layout, colours=colours, variant=variant, **sheet)
     for line in coverage:
         typer.echo(line)
     _echo_warnings(result.warnings)
@@ -346,11 +365,18 @@ def build_shop_cmd(root: RootOpt = Path("."),
                    fit: Annotated[str, typer.Option("--fit", help=FIT_HELP)] = "none") -> None:
     """Write a print service's files (one-card-per-page PDF, per-card PNGs) to output/shop/<preset>/<set>-<locale>/
     (-cmyk added for CMYK PDFs)."""
-    from cardkit.print.presets import preset as find_preset
+    from cardkit.print.presets import fit_issue, preset as find_preset
     from cardkit.print.shop import build_shop
 
-    chosen = find_preset(preset)
-    colours = _colours(colour, ink_limit)
+    bad: list[Issue] = []
+    try:
+        chosen = find_preset(preset)
+    except CardkitError as exc:
+        bad += exc.issues
+    bad_fit = fit_issue(fit)
+    if bad_fit is not None:
+        bad.append(bad_fit)
+    colours = _colours(colour, ink_limit, bad)  # every bad option in one run
     project = _clean_project(root)
     result = build_shop(root, project.card_set(_set_id(project, set_id)), locale, chosen, colours=colours,
                         fit=fit)  # type: ignore[arg-type]  # (checked there: B014)

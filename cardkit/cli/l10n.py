@@ -127,19 +127,26 @@ def l10n_check(root: RootOpt = Path("."),
                set_id: Annotated[Optional[list[str]], typer.Option("--set", help="sets to check (default: all)")] = None,
                format: Annotated[Format, typer.Option("--format")] = Format.text,
                no_fit: Annotated[bool, typer.Option("--no-fit", help="skip laying strings out in the card templates")] = False,
+               paper: Annotated[Optional[list[str]], typer.Option("--paper", help="a custom paper WxH (200x280, 8.5x13in) to fit the page furniture on too, beside the named papers")] = None,
                summary: Annotated[bool, typer.Option("--summary", help="one line per catalog: coverage and the number of findings per code")] = False) -> None:
     """Check every translation: completeness, tokens, numbers, terminology,
     Korean spacing and particles, typography, glyphs, and fit on the card."""
     from cardkit.i18n.catalogs import project_locales
     from cardkit.i18n.report import check_translations, render_summary, render_text
 
+    from cardkit.layout.sheet import custom_papers, paper_issue
+
+    bad_papers = [i for i in (paper_issue(p) for p in paper or []) if i is not None]
+    if bad_papers:
+        raise CardkitError(bad_papers)
     project = _clean_project(root)
     locales = _selected_locales(root, list(locale)) if locale else project_locales(root)
     if not locales:
         raise CardkitError("no locales to check (locales/<lang>/LC_MESSAGES is empty)", code="L002")
     with _Progress("l10n check", 1, "items", enabled=format is Format.text) as bar:
         report = check_translations(root, project, locales, list(set_id or []), fit=not no_fit,
-                                    progress=lambda done, total: bar.update(done, total=total))
+                                    progress=lambda done, total: bar.update(done, total=total),
+                                    papers=custom_papers(list(paper or [])))
     if format is Format.json:
         typer.echo(neutral_json(report.to_json()))
     else:

@@ -200,9 +200,12 @@ def fuzzy_message(m: Any, english: str) -> str:
 
 
 def check_translations(root: Path, project: Project, locales: list[str], set_ids: list[str] | None = None,
-                       fit: bool = True, progress: Callable[[int, int], None] | None = None) -> CheckReport:
+                       fit: bool = True, progress: Callable[[int, int], None] | None = None,
+                       papers: tuple[str, ...] = ()) -> CheckReport:
     """Every check of every locale; ``progress(done, total)`` is called as the
-    strings of each catalog are checked and each set is laid out."""
+    strings of each catalog are checked and each set is laid out.  The page
+    furniture is fitted on every named paper and on the custom ``papers`` (``WxH``)
+    a build or the user asks for."""
     report = CheckReport()
     book = FontBook()
     sets = [ls.set for sid, ls in sorted(project.sets.items()) if ls.set is not None and (not set_ids or sid in set_ids)]
@@ -239,7 +242,7 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
         if fit and readable:
             by_key = {(e.domain, e.msgctxt): e for e in everything}
             for s in sets:
-                _fit(root, s, locale, report, by_key)
+                _fit(root, s, locale, report, by_key, papers)
                 done += len(s.cards)
                 if progress:
                     progress(done, total)
@@ -249,7 +252,8 @@ def check_translations(root: Path, project: Project, locales: list[str], set_ids
     return report
 
 
-def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: dict[tuple[str, str], Entry]) -> None:
+def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: dict[tuple[str, str], Entry],
+         papers: tuple[str, ...] = ()) -> None:
     from cardkit.strings.localize import Localizer
     from cardkit.printing import compose_set
 
@@ -273,7 +277,7 @@ def _fit(root: Path, card_set: Any, locale: str, report: CheckReport, entries: d
                     boxes[k] = face.template.fields.get(f.field)
     _fit_plural_forms(fits, boxes, loc, card_set.id, locale, report, set_icon_names(root / card_set.directory, root),
                       book)
-    _fit_furniture(root, items + extras, card_set, loc, locale, report, entries, book)
+    _fit_furniture(root, items + extras, card_set, loc, locale, report, entries, book, papers)
 
     def where(domain: str, msgctxt: str) -> tuple[str, int]:
         return loc.where_ui(msgctxt) if domain == UI_DOMAIN else loc.where(msgctxt)
@@ -307,10 +311,10 @@ _ORDINAL = {1: "", 2: "second ", 3: "third "}
 
 
 def _fit_furniture(root: Path, items: list[Any], card_set: Any, loc: Any, locale: str, report: CheckReport,
-                   entries: dict[tuple[str, str], Entry], book: FontBook) -> None:
+                   entries: dict[tuple[str, str], Entry], book: FontBook, papers: tuple[str, ...] = ()) -> None:
     """The texts printed beside the cards, as the furniture modules report their fits
-    (:func:`cardkit.printing.furniture.furniture_fits`: every named paper, orientation,
-    layout and duplex mode): the calibration help box, whose strings share one box (T950
+    (:func:`cardkit.printing.furniture.furniture_fits`: every named paper and custom
+    ``papers`` asked for, orientation, layout and duplex mode): the calibration help box, whose strings share one box (T950
     on the one that grew most over its share), the slot labels, the token page's texts
     and the page footers.  A text is the translation's to fix on a sheet where its
     English fits (a paper too small for the English is the paper's limit, not the
@@ -335,10 +339,10 @@ def _fit_furniture(root: Path, items: list[Any], card_set: Any, loc: Any, locale
         return True
 
     groups = [(g[0].front.template.width, g[0].front.template.height, len(g)) for g in size_groups(items)]
-    english = furniture_fits(card_set, Localizer(root, "en", card_set), book, groups)
+    english = furniture_fits(card_set, Localizer(root, "en", card_set), book, groups, papers)
     fits_in_english = {(f.place, f.sheet, f.keys) for f in english if f.ok}
     title_left_out = False
-    for fit in furniture_fits(card_set, loc, book, groups):
+    for fit in furniture_fits(card_set, loc, book, groups, papers):
         if fit.ok or not fit.keys or (fit.place, fit.sheet, fit.keys) not in fits_in_english:
             continue
         if fit.box is not None and len(fit.keys) > 1:  # the help box: blame the string that grew most

@@ -256,7 +256,9 @@ def paper_size(paper: str) -> tuple[float, float] | None:
     return (min(w, h), max(w, h))
 
 
-def _paper_issue(paper: str) -> Issue | None:
+def paper_issue(paper: str) -> Issue | None:
+    """B001 when ``paper`` is neither a named paper nor a custom ``WxH`` within
+    :data:`CUSTOM_PAPER`, else None."""
     size = paper_size(paper)
     if size is None:
         return Issue("B001", f"unknown paper '{paper}' (use {', '.join(PAPERS)} or a size WxH such as 300x200mm)")
@@ -267,11 +269,21 @@ def _paper_issue(paper: str) -> Issue | None:
     return None
 
 
+def custom_papers(papers: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """Of ``papers`` (as ``--paper`` takes them), the custom ``WxH`` ones, as the sheets
+    name them (stripped, lower case): what a fit check adds to the named papers.
+
+    >>> custom_papers(["A4", " 200x280mm", "letter"])
+    ('200x280mm',)
+    """
+    return tuple(dict.fromkeys(p.strip().lower() for p in papers if p.strip().lower() not in PAPERS))
+
+
 def check_sheet_options(paper: str, bleed: float | None, margin: float, layout: str,
                         orientation: str = "portrait") -> None:
     """Raise with every bad sheet option at once (before anything is composed)."""
     issues = []
-    bad_paper = _paper_issue(paper)
+    bad_paper = paper_issue(paper)
     if bad_paper is not None:
         issues.append(bad_paper)
     if orientation not in ORIENTATIONS:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from cardkit.errors import CardkitError
+from cardkit.errors import CardkitError, Issue
 from cardkit.layout.sizes import Fitted as Fitted  # the type lives with the card sizes, below printing
 from cardkit.layout.units import INCH, MM
 
@@ -108,14 +108,51 @@ class ShopPreset:
         if mode == "scale":
             s = max(w / width, h / height)
             if abs(s - 1) > SCALE_TOLERANCE + 1e-9 or abs((w / width) / (h / height) - 1) > ASPECT_TOLERANCE + 1e-9:
-                return (f"{why}: the nearest, {near.name}, needs a scale of {100 * s:.1f} % and proportions within "
-                        f"{100 * ASPECT_TOLERANCE:g} % (--fit scale allows {100 * (1 - SCALE_TOLERANCE):g}-"
-                        f"{100 * (1 + SCALE_TOLERANCE):g} %)")
+                return self.no_product(width, height, f"within --fit scale's {100 * (1 - SCALE_TOLERANCE):g}-"
+                                       f"{100 * (1 + SCALE_TOLERANCE):g} % and {100 * ASPECT_TOLERANCE:g} % in "
+                                       "proportions")
             return Fitted(width, height, w, h, "scale", s, near.name)
         if max(abs(w - width), abs(h - height)) / 2 > PAD_TOLERANCE + 1e-9:
-            return (f"{why}: the nearest, {near.name}, is more than {PAD_TOLERANCE / MM:g} mm a side larger or "
-                    "smaller (--fit pad)")
+            return self.no_product(width, height, f"within --fit pad's {PAD_TOLERANCE / MM:g} mm a side", pad=True)
         return Fitted(width, height, w, h, "pad", 1.0, near.name)
+
+    def no_product(self, width: float, height: float, rule: str, pad: bool = False) -> str:
+        """Why no product takes a card of ``width`` x ``height`` under ``rule``, naming
+        the products nearest in size and in proportions (two each), with the scale and
+        the difference in proportions each would need (``pad``: how much larger or
+        smaller it is a side), so that the user can choose one.
+
+        >>> print(PRESETS["drivethrucards"].no_product(95 * MM, 135 * MM, "within 3 %"))
+        DriveThruCards prints no product within 3 % for this 95 x 135 mm card; nearest in size: tarot (69.85 x 120.65 mm: scale 89.4 %, proportions 17.7 % off), poker (63.5 x 88.9 mm: scale 66.8 %, proportions 1.5 % off); nearest in proportions: mini (44.45 x 63.5 mm: scale 47.0 %, proportions 0.5 % off)
+        """
+        landscape = width > height
+
+        def sides(p: Product) -> tuple[float, float]:
+            return p.turned(landscape)
+
+        def size_off(p: Product) -> float:
+            w, h = sides(p)
+            return max(abs(w / width - 1), abs(h / height - 1))
+
+        def shape_off(p: Product) -> float:
+            w, h = sides(p)
+            return abs((w / width) / (h / height) - 1)
+
+        def named(p: Product) -> str:
+            w, h = sides(p)
+            if pad:
+                dw, dh = (w - width) / 2 / MM, (h - height) / 2 / MM
+                return (f"{p.name} ({w / MM:g} x {h / MM:g} mm: {abs(dw):.2f} mm a side {'wider' if dw >= 0 else 'narrower'}, "
+                        f"{abs(dh):.2f} mm at top and bottom {'longer' if dh >= 0 else 'shorter'})")
+            return (f"{p.name} ({w / MM:g} x {h / MM:g} mm: scale {100 * max(w / width, h / height):.1f} %, "
+                    f"proportions {100 * shape_off(p):.1f} % off)")
+
+        products = self.sizes or ()
+        by_size = sorted(products, key=size_off)[:2]
+        by_shape = [p for p in sorted(products, key=shape_off)[:2] if p not in by_size]
+        line = (f"{self.title} prints no product {rule} for this {width / MM:g} x {height / MM:g} mm card; "
+                f"nearest in size: {', '.join(named(p) for p in by_size)}")
+        return line + (f"; nearest in proportions: {', '.join(named(p) for p in by_shape)}" if by_shape else "")
 
 
 _POKER = Product("poker", 2.5 * INCH, 3.5 * INCH)
@@ -136,6 +173,13 @@ PRESETS: dict[str, ShopPreset] = {
                                  sizes=(_POKER, _BRIDGE, _MINI, _TAROT, _SQUARE), safe=0.125 * INCH,
                                  min_bleed=0.125 * INCH),
 }
+
+
+def fit_issue(fit: str) -> Issue | None:
+    """B014 when ``fit`` is not one of :data:`FIT_MODES`."""
+    if fit in FIT_MODES:
+        return None
+    return Issue("B014", f"unknown --fit '{fit}' (use {', '.join(FIT_MODES)})")
 
 
 def preset(name: str) -> ShopPreset:

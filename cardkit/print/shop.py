@@ -15,7 +15,7 @@ from cardkit.errors import CardkitError, Issue
 from cardkit.fsutil import atomic_write_bytes
 from cardkit.layout.compose import Face, PrintItem
 from cardkit.model import CardSet
-from cardkit.print.presets import FIT_MODES, FitMode, Fitted, ShopPreset
+from cardkit.print.presets import FitMode, Fitted, ShopPreset, fit_issue
 from cardkit.render.cmyk import RGB_OUTPUT, ColourOptions
 from cardkit.printing import exact_png, fitted_face
 from cardkit.render.pdf import PdfDocument
@@ -90,7 +90,7 @@ def check_sizes(items: list[PrintItem], preset: ShopPreset, mode: FitMode = "non
         if isinstance(fit, str):
             if fit not in issues:
                 hint = "use --fit scale or --fit pad, --preset generic or a size it prints" if mode == "none" \
-                    else "use --preset generic or a size it prints"
+                    else "use --preset generic, or give the faces a size it prints (`size:` in faces.yaml)"
                 issues[fit] = Issue("B011", f"{fit} (card {item.front.card}): {hint}")
             continue
         fits[key] = fit
@@ -108,8 +108,9 @@ def build_shop(root: Path, card_set: CardSet, locale: str, preset: ShopPreset, o
     product (:meth:`ShopPreset.fit`); a line per card size says what was done."""
     from cardkit.printing import printable_set
 
-    if fit not in FIT_MODES:
-        raise CardkitError(f"unknown --fit '{fit}' (use {', '.join(FIT_MODES)})", code="B014")
+    bad_fit = fit_issue(fit)
+    if bad_fit is not None:
+        raise CardkitError([bad_fit])
     items, extras, warnings = printable_set(root, card_set, locale)
     all_items = items + extras
     fits = check_sizes(all_items, preset, fit)

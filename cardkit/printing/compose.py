@@ -19,13 +19,18 @@ from cardkit.strings.localize import Localizer
 UNITS = ("inch", "cm")
 
 
+def units_message(units: str) -> str:
+    """B006's message: ``units`` is not one of :data:`UNITS`."""
+    return f"unknown --units '{units}' (inch or cm)"
+
+
 def compose_set(root: Path, card_set: CardSet, locale: str, units: str = "inch",
                 variant: str | None = None) -> tuple[list[PrintItem], list[PrintItem]]:
     """Every physical card of the set (and the extras) composed in ``locale``
     from the set's face file (with the overrides of ``variant``); ``units``
     (inch or cm) is passed to plugin elements that label distances (a table map)."""
     if units not in UNITS:
-        raise CardkitError(f"unknown --units '{units}' (inch or cm)", code="B006")
+        raise CardkitError(units_message(units), code="B006")
     key = (Path(root), id(card_set), locale, units, variant)
     if _COMPOSED is not None and key in _COMPOSED:
         return _COMPOSED[key][1]

@@ -27,17 +27,19 @@ from cardkit.layout.sheet import (
 from cardkit.model import CardSet
 from cardkit.printing.calibration import calibration_pages
 from cardkit.printing.compose import (
+    UNITS,
     all_faces,
     check_back_sizes,
     printable_set,
     size_groups,
     size_text,
+    units_message,
 )
 from cardkit.printing.fits import TextFit
 from cardkit.printing.furniture import SheetPlan, plan_fits
 from cardkit.printing.footer import LANGUAGE_NAMES, draw_footer
 from cardkit.printing.place import Edges, place_face
-from cardkit.printing.tokens import token_page, token_page_strings, tokens_in_slots
+from cardkit.printing.tokens import draw_slot_tokens, slot_tokens, token_page, token_page_strings
 from cardkit.render.cmyk import RGB_OUTPUT, ColourOptions
 from cardkit.render.pdf import PdfDocument
 from cardkit.strings.localize import Localizer
@@ -150,6 +152,24 @@ def _back_bleeds(sheet: Sheet, slot: int, filled: set[int]) -> tuple[float, floa
 CALIBRATION = ("every-size", "first", "none")
 
 
+def build_option_issues(duplex: str = "long-edge", mode: str = "cards", calibration: str | None = "every-size",
+                        units: str | None = None) -> list[Issue]:
+    """The problems of :func:`build_pdf`'s own options (the sheet's are
+    :func:`cardkit.layout.sheet.check_sheet_options`'), one each: ``--duplex``
+    (B003), ``--mode`` (B004), ``--calibration`` (B013, not checked when None) and,
+    given, ``--units`` (B006), so that a command can report them with its other options."""
+    issues = []
+    if duplex not in ("long-edge", "short-edge", "none"):
+        issues.append(Issue("B003", f"unknown --duplex '{duplex}' (long-edge, short-edge or none)"))
+    if mode not in ("cards", "inserts"):
+        issues.append(Issue("B004", f"unknown --mode '{mode}' (cards or inserts)"))
+    if calibration is not None and calibration not in CALIBRATION:
+        issues.append(Issue("B013", f"unknown --calibration '{calibration}' (use {', '.join(CALIBRATION)})"))
+    if units is not None and units not in UNITS:
+        issues.append(Issue("B006", units_message(units)))
+    return issues
+
+
 def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", duplex: str = "long-edge",
               bleed: float | None = None, mode: str = "cards", out: Path | None = None, units: str = "inch",
               margin: float = DEFAULT_MARGIN, layout: str = "grid", colours: ColourOptions = RGB_OUTPUT,
@@ -166,13 +186,7 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     without ``bleed``, each size gets at least ``min_bleed`` (default 1 mm,
     3 mm for CMYK) where a card fits with it.  ``calibration``: the calibration
     pages of every size, of the first size only, or none."""
-    issues = []
-    if duplex not in ("long-edge", "short-edge", "none"):
-        issues.append(Issue("B003", f"unknown --duplex '{duplex}' (long-edge, short-edge or none)"))
-    if mode not in ("cards", "inserts"):
-        issues.append(Issue("B004", f"unknown --mode '{mode}' (cards or inserts)"))
-    if calibration not in CALIBRATION:
-        issues.append(Issue("B013", f"unknown --calibration '{calibration}' (use {', '.join(CALIBRATION)})"))
+    issues = build_option_issues(duplex, mode, calibration)
     try:
         check_sheet_options(paper, bleed, margin, layout, orientation)
     except CardkitError as exc:
@@ -234,9 +248,11 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
             page_no += 1
             _card_page(doc, sheet, chunk)
             last = n == len(groups) - 1 and start + per >= len(group)
-            if last and mode == "cards" and sheet_layout(sheet.layout).free_slots == "tokens" and len(chunk) < per:
-                tokens_placed = tokens_in_slots(doc, sheet, list(range(len(chunk), per)), card_set, token_loc,
-                                                load_faces(root, card_set).svg_icons)
+            placed = slot_tokens(sheet, len(chunk), card_set, token_loc, doc.book, title) \
+                if last and mode == "cards" else None
+            if placed is not None:
+                draw_slot_tokens(doc, sheet, placed, card_set, token_loc, load_faces(root, card_set).svg_icons)
+                tokens_placed = True
             draw_footer(doc, sheet, f"{title} · {page_no}/{total_pages}", locale)
             doc.end_page()
             if duplex != "none":
@@ -254,9 +270,30 @@ def build_pdf(root: Path, card_set: CardSet, locale: str, paper: str = "a4", dup
     fits = [f for face in faces for f in face.fits]
     facts = [SheetFacts.of(sh, floor, bleed is not None) for sh in sheets]
     plan = SheetPlan(paper, orientation, layout, tuple(sheets))
-    furniture = plan_fits(card_set, loc, doc.book, plan, [len(g) for g in groups], (duplex,), mode == "cards")
+    counts = [len(g) for g in groups]
+    furniture = plan_fits(card_set, loc, doc.book, plan, counts, (duplex,), mode == "cards")
+    english = furniture if locale == "en" else plan_fits(card_set, Localizer(root, "en", card_set), doc.book, plan,
+                                                           counts, (duplex,), mode == "cards")
+    warnings = warnings + sheet_room_warnings(furniture, english)
     return BuildResult(path, doc.pages, len(items) + len(extras), len(faces), fits, warnings, facts, len(extras),
                        furniture)
+
+
+def sheet_room_warnings(fits: list[TextFit], english: list[TextFit]) -> list[Issue]:
+    """B070 for each text of the page furniture that does not fit the sheet built
+    (``fits``) when its English does not fit there either (``english``: the same
+    sheet's fits in English): the paper, orientation or layout leaves it no room, which
+    no translation can fix (one where only the translation does not fit is ``l10n
+    check``'s T950)."""
+    no_room = {(f.place, f.sheet, f.keys) for f in english if not f.ok}
+    out: list[Issue] = []
+    for f in fits:
+        if f.ok or (f.place, f.sheet, f.keys) not in no_room:
+            continue
+        out.append(Issue("B070", f"{f.message()}; the English does not fit this sheet either: its paper, "
+                                 "orientation or layout leaves no room (a larger --paper, another --orientation or "
+                                 "--layout, or a smaller --margin)", severity=Severity.WARNING))
+    return out
 
 
 def coverage_warnings(faces: FaceBook, uncovered: dict[tuple[str, str], set[str]]) -> list[Issue]:

@@ -47,7 +47,8 @@ TEAM_NAME_DY = 0.5 * MM  # its baseline, from the marker's centre
 TOKEN_LABEL: tuple[str, float, float] = ("bold", 6, -8.5 * MM)  # a token's label: role, size, baseline from the disc's centre
 TEAM_LABEL: tuple[str, float, float] = ("body", 6, -4 * MM)  # the label under a team's name on its marker (``tokens.team``)
 TOKEN_MARGIN = 18 * MM  # the token page's side margins
-TOKEN_HEADING, TOKEN_CUT = ("title", 12), ("body", 8)  # the page's heading and its cutting instruction
+TOKEN_HEADING: tuple[str, float] = ("title", 12.0)  # the page's heading...
+TOKEN_CUT: tuple[str, float] = ("body", 8.0)  # ...and its cutting instruction
 
 
 def _chord(radius: float, dy: float) -> float:
@@ -88,6 +89,8 @@ class TokenTextFit:
     room: float
     dy: float  # the baseline, from the disc's centre
 
+    slot: bool = False  # a line above the discs in a free card slot (the room: the slot's width)
+
     @property
     def ok(self) -> bool:
         return self.width <= self.room + 1e-6
@@ -95,6 +98,8 @@ class TokenTextFit:
     def describe(self) -> str:
         """``'Lamp' is 20.1 mm wide at its minimum 4.8pt, the token 14.0 mm along its baseline``."""
         at = f"at {self.size:g}pt" if self.ok or self.min_size == self.nominal else f"at its minimum {self.min_size:g}pt"
+        if self.slot:
+            return f"'{self.text}' is {self.width / MM:.1f} mm wide {at}, the free card slot {self.room / MM:.1f} mm"
         if self.kind in (TokenText.HEADING, TokenText.INSTRUCTION):
             return (f"'{self.text}' is {self.width / MM:.1f} mm wide {at}, the page {self.room / MM:.1f} mm "
                     f"between its margins")
@@ -103,13 +108,20 @@ class TokenTextFit:
                 f"along its baseline")
 
 
-def token_text_fit(book: FontBook, locale: str, text: str, kind: TokenText, page_w: float = 0.0) -> TokenTextFit:
+def token_text_fit(book: FontBook, locale: str, text: str, kind: TokenText, page_w: float = 0.0,
+                   slot_w: float | None = None) -> TokenTextFit:
     """The fit of ``text`` printed as ``kind`` on the token page (across its
     disc; the heading and the instruction: on one line between the margins of
     a page ``page_w`` wide) (:class:`TokenTextFit`): what :func:`token_page`
-    prints and ``l10n check`` checks."""
+    prints and ``l10n check`` checks.  With ``slot_w``, the heading or the
+    instruction above the discs in a free card slot that wide
+    (:func:`slot_tokens`): on one line inside the slot, the heading shrunk down
+    to the instruction's size at most."""
     role: str
     nominal: float
+    if slot_w is not None:
+        role, nominal = TOKEN_HEADING if kind is TokenText.HEADING else TOKEN_CUT
+        return _shrunk(book, locale, text, kind, role, nominal, TOKEN_CUT[1], slot_w - 2 * SLOT_SIDE, 0.0, slot=True)
     dy = 0.0
     line = kind in (TokenText.HEADING, TokenText.INSTRUCTION)  # a line of the page prints at its size (no shrinking)
     if line:
@@ -124,8 +136,14 @@ def token_text_fit(book: FontBook, locale: str, text: str, kind: TokenText, page
         room = page_w - 2 * TOKEN_MARGIN
     else:
         room = 2 * (TOKEN_R - TEAM_RING) if kind is TokenText.TEAM_NAME else _chord(radius, dy)
-    chain = book.chain(locale, role)
     min_size = nominal if line else round(nominal * DISC_MIN_SCALE, 1)
+    return _shrunk(book, locale, text, kind, role, nominal, min_size, room, dy)
+
+
+def _shrunk(book: FontBook, locale: str, text: str, kind: TokenText, role: str, nominal: float, min_size: float,
+            room: float, dy: float, slot: bool = False) -> TokenTextFit:
+    """``text`` at ``nominal`` size, else the largest 0.1 pt step down to ``min_size`` that fits ``room``."""
+    chain = book.chain(locale, role)
     size: float = nominal
     width = book.width(text, chain, size)
     if width > room + 1e-6:  # the largest 0.1 pt step that fits, else the minimum
@@ -135,7 +153,7 @@ def token_text_fit(book: FontBook, locale: str, text: str, kind: TokenText, page
         while width > room + 1e-6 and size > min_size + 1e-6:
             size = round(size - 0.1, 1)
             width = book.width(text, chain, size)
-    return TokenTextFit(kind, text, role, size, nominal, min_size, width, room, dy)
+    return TokenTextFit(kind, text, role, size, nominal, min_size, width, room, dy, slot)
 
 
 def token_label_keys(card_set: CardSet, loc: Localizer) -> dict[str, str]:
@@ -259,40 +277,110 @@ def _team_ops(team: Team, cx: float, cy: float, book: FontBook, loc: Localizer) 
 
 
 DISC_GAP = 5 * MM  # between two discs cut from a card slot
+SLOT_SIDE = 1 * MM  # the heading and instruction in a free slot: this far inside its trim's sides...
+SLOT_TOP = 2 * MM  # ...the heading's top this far below its trim's top
+SLOT_GAP = 1 * MM  # and the discs this far below the instruction
 
 
-def disc_centres(sheet: Sheet, slots: list[int], count: int) -> list[tuple[float, float]] | None:
+def _disc_places(x0: float, y0: float, w: float, h: float) -> list[tuple[float, float]]:
+    """Centres of as many discs as fit in the box (x0, y0, w, h), row by row, centred in it."""
+    pitch = 2 * TOKEN_R + DISC_GAP
+    cols, rows = int((w + DISC_GAP) // pitch), int((h + DISC_GAP) // pitch)
+    left = x0 + (w - (cols * pitch - DISC_GAP)) / 2 + TOKEN_R
+    top = y0 + h - (h - (rows * pitch - DISC_GAP)) / 2 - TOKEN_R
+    return [(left + c * pitch, top - r * pitch) for r in range(rows) for c in range(cols)]
+
+
+def disc_centres(sheet: Sheet, slots: list[int], count: int, head: float = 0.0) -> list[tuple[float, float]] | None:
     """Centres for ``count`` discs (tokens and team markers) inside the trims of the
     card ``slots`` named (the free slots of a last sheet), row by row, each slot's
-    discs centred in its trim, :data:`DISC_GAP` apart; None when they do not all fit."""
-    pitch = 2 * TOKEN_R + DISC_GAP
-    cols, rows = int((sheet.card_w + DISC_GAP) // pitch), int((sheet.card_h + DISC_GAP) // pitch)
+    discs centred in its trim (the first slot's below its top ``head``, which holds the
+    heading), :data:`DISC_GAP` apart; None when they do not all fit."""
     out: list[tuple[float, float]] = []
-    for slot in slots:
+    for n, slot in enumerate(slots):
         x0, y0 = sheet.trim_xy(slot)
-        left = x0 + (sheet.card_w - (cols * pitch - DISC_GAP)) / 2 + TOKEN_R
-        top = y0 + sheet.card_h - (sheet.card_h - (rows * pitch - DISC_GAP)) / 2 - TOKEN_R
-        out += [(left + c * pitch, top - r * pitch) for r in range(rows) for c in range(cols)]
+        out += _disc_places(x0, y0, sheet.card_w, sheet.card_h - (head if n == 0 else 0.0))
     return out[:count] if len(out) >= count else None
 
 
-def tokens_in_slots(doc: PdfDocument, sheet: Sheet, slots: list[int], card_set: CardSet, loc: Localizer,
-                    icons: Mapping[str, SvgIcon] | None = None) -> bool:
-    """The token page's discs (:func:`token_page`) drawn in the free card ``slots`` of
-    the page being drawn, when they all fit there (True); nothing drawn otherwise.
-    A gutterfold sheet prints on one side, so its last sheet's free slots take the
-    tokens and the token page is not needed."""
-    tokens = game_tokens(card_set, loc)
-    discs: list[Token | Team] = [t for t in tokens for _ in range(t.count)] + list(card_set.teams)
-    centres = disc_centres(sheet, slots, len(discs)) if discs else None
+def _discs(card_set: CardSet, loc: Localizer) -> list[Token | Team]:
+    """Every disc the token page cuts out: each token as many times as it counts, then a marker per team."""
+    return [t for t in game_tokens(card_set, loc) for _ in range(t.count)] + list(card_set.teams)
+
+
+def token_heading(card_set: CardSet, loc: Localizer, title: str) -> tuple[str, str]:
+    """The token page's heading and the string behind it: the set's ``tokens.title``,
+    else the sheet ``title`` (on ``set.title``)."""
+    if "tokens.title" in loc.set_ui:
+        return "ui:tokens.title", loc.ui("tokens.title")
+    return "set.title", title
+
+
+@dataclass(frozen=True)
+class SlotTokens:
+    """The token page printed in the free card slots of a one-sided sheet's last page:
+    the heading and the cutting instruction on top of the first free slot (the heading
+    shrunk to fit, down to the instruction's size), the discs below them and in the
+    other free slots.  What :func:`draw_slot_tokens` prints and the furniture reports."""
+
+    slots: tuple[int, ...]
+    centres: tuple[tuple[float, float], ...]
+    heading_key: str
+    heading: TokenTextFit
+    instruction: TokenTextFit
+    x: float  # the left of the first free slot's trim
+    top: float  # its top
+
+    @property
+    def heading_y(self) -> float:
+        return self.top - SLOT_TOP - 0.8 * self.heading.size
+
+    @property
+    def instruction_y(self) -> float:
+        return self.heading_y - 0.3 * self.heading.size - 1.0 * self.instruction.size
+
+
+def _head_height(heading_size: float, instruction_size: float) -> float:
+    """The room the heading and the instruction take at the top of a free slot."""
+    return SLOT_TOP + 1.1 * heading_size + 1.3 * instruction_size + SLOT_GAP
+
+
+def slot_tokens(sheet: Sheet, filled: int, card_set: CardSet, loc: Localizer, book: FontBook,
+                title: str) -> SlotTokens | None:
+    """Where the token page goes when the last page of ``sheet`` holds ``filled``
+    cards: in its free slots when its layout says so (``free_slots: tokens``) and
+    the discs, the heading and the instruction all fit there; None otherwise (the
+    token page prints as a page of its own)."""
+    from cardkit.layout.sheetlayout import sheet_layout
+
+    discs = _discs(card_set, loc)
+    if not discs or filled >= sheet.per_page or sheet_layout(sheet.layout).free_slots != "tokens":
+        return None
+    key, text = token_heading(card_set, loc, title)
+    heading = token_text_fit(book, loc.locale, text, TokenText.HEADING, slot_w=sheet.card_w)
+    instruction = token_text_fit(book, loc.locale, loc.ui("tokens.cut"), TokenText.INSTRUCTION, slot_w=sheet.card_w)
+    if not (heading.ok and instruction.ok):
+        return None
+    slots = list(range(filled, sheet.per_page))
+    centres = disc_centres(sheet, slots, len(discs), _head_height(heading.size, instruction.size))
     if centres is None:
-        return False
+        return None
+    x, y = sheet.trim_xy(slots[0])
+    return SlotTokens(tuple(slots), tuple(centres), key, heading, instruction, x, y + sheet.card_h)
+
+
+def draw_slot_tokens(doc: PdfDocument, sheet: Sheet, placed: SlotTokens, card_set: CardSet, loc: Localizer,
+                     icons: Mapping[str, SvgIcon] | None = None) -> None:
+    """The token page's discs, heading and instruction in the free slots of the page
+    being drawn, where :func:`slot_tokens` puts them.  A gutterfold sheet prints on one
+    side, so its last sheet's free slots take the tokens and no token page is needed."""
     ops: list[Op] = []
-    for disc, (cx, cy) in zip(discs, centres):
+    for fit, y in ((placed.heading, placed.heading_y), (placed.instruction, placed.instruction_y)):
+        ops.append(Text(placed.x + (sheet.card_w - fit.width) / 2, y, fit.text, loc.locale, fit.role, fit.size, INK))
+    for disc, (cx, cy) in zip(_discs(card_set, loc), placed.centres):
         ops += (_token_ops(disc, cx, cy, doc.book, loc, icons or {}) if isinstance(disc, Token)
                 else _team_ops(disc, cx, cy, doc.book, loc))
     doc.draw(ops)
-    return True
 
 
 def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer, duplex: str, title: str,
@@ -311,7 +399,7 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
     x, y = margin, sheet.page_h - 30 * MM
     # the heading and the team markers' label are the game's words (its set's strings
     # ``tokens.title`` and ``tokens.team``); a set without them is headed by its title
-    heading = loc.ui("tokens.title") if "tokens.title" in loc.set_ui else title
+    heading = token_heading(card_set, loc, title)[1]
     book = doc.book
     for text, kind, y_line in ((heading, TokenText.HEADING, sheet.page_h - 15 * MM),
                                (loc.ui("tokens.cut"), TokenText.INSTRUCTION, sheet.page_h - 20 * MM)):
@@ -338,6 +426,7 @@ def token_page(doc: PdfDocument, sheet: Sheet, card_set: CardSet, loc: Localizer
         doc.end_page()
 
 
+SLOT_PLACES = {TokenText.HEADING: "token slots, heading", TokenText.INSTRUCTION: "token slots, instruction"}
 TOKEN_PLACES = {TokenText.TOKEN_LABEL: "token page, token label", TokenText.TEAM_NAME: "token page, team marker",
                 TokenText.TEAM_LABEL: "token page, team marker: the label", TokenText.HEADING: "token page, heading",
                 TokenText.INSTRUCTION: "token page, instruction"}
@@ -349,3 +438,14 @@ def token_fits(book: FontBook, card_set: CardSet, loc: Localizer, page_w: float,
     (:func:`token_page_fits`) as :class:`~cardkit.printing.fits.TextFit` records."""
     return [TextFit(TOKEN_PLACES[t.fit.kind], (t.key,) if t.key else (), t.fit.ok, t.fit.describe(), name)
             for t in token_page_fits(book, card_set, loc, page_w, title)]
+
+
+def slot_token_fits(book: FontBook, card_set: CardSet, loc: Localizer, placed: SlotTokens, name: str = ""
+                    ) -> list[TextFit]:
+    """The fits of the texts :func:`draw_slot_tokens` prints: the discs' (as on the
+    token page) and the heading and instruction in the first free slot."""
+    out = [TextFit(TOKEN_PLACES[t.fit.kind], (t.key,) if t.key else (), t.fit.ok, t.fit.describe(), name)
+           for t in token_page_fits(book, card_set, loc)]
+    for key, fit in ((placed.heading_key, placed.heading), ("ui:tokens.cut", placed.instruction)):
+        out.append(TextFit(SLOT_PLACES[fit.kind], (key,), fit.ok, fit.describe(), name))
+    return out

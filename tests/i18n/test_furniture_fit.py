@@ -96,3 +96,46 @@ def test_the_check_reads_what_the_pdf_build_reports(tmp_path: Path):
     assert {"calibration page, help box", "page footer", "token page, token label", "token page footer"} <= places
     assert all(f in checked for f in result.furniture)
     assert all(f.ok for f in result.furniture)  # the shipped Finnish fits (else the build would have refused)
+
+
+def test_a_custom_paper_asked_for_is_fit_checked_like_a_named_one(project: Path, cli):
+    """A Finnish help text that fits every named paper but not a custom 100 x 220 mm one:
+    `l10n check` finds it when asked for that paper (`--paper 100x220`), naming the custom
+    sheet, and so does `cardkit build --paper 100x220` (its translation check blocks the
+    build); without the paper it is not looked for."""
+    card_set = load_project(project).card_set("death-angel")
+    book = load_faces(project, card_set).font_book()
+    groups = [(63 * MM, 88 * MM, 129)]
+
+    def help_fits(papers: tuple[str, ...], custom: bool) -> bool:
+        loc = Localizer(project, "fi", card_set)
+        return all(f.ok for f in furniture_fits(card_set, loc, book, groups, papers)
+                   if f.place == "calibration page, help box" and f.sheet.startswith("100x220") is custom)
+
+    english = Localizer(project, "en", card_set)
+    assert all(f.ok for f in furniture_fits(card_set, english, book, groups, ("100x220",))
+               if f.place == "calibration page, help box")  # the English help box fits there
+    words = Localizer(project, "fi", card_set).ui("calibration.help").split()
+    help_text = " ".join(words)
+    while help_fits(("100x220",), True):
+        help_text += " " + " ".join(words[:6])
+        _set_translation(project, "fi", "ui", "calibration.help", help_text)
+    assert help_fits(("100x220",), False)  # the planted defect: the custom paper only
+
+    def t950(*more: str) -> tuple[int, list[dict[str, object]]]:
+        result = cli("l10n", "check", "--root", str(project), "--locale", "fi", "--set", "death-angel",
+                     "--format", "json", *more)
+        return result.code, [f for f in json.loads(result.out)["findings"] if f["check"] == "T950"]
+
+    code, findings = t950()
+    assert findings == [] and code == 0
+    code, findings = t950("--paper", "100x220")
+    assert code == 1 and [f["msgctxt"] for f in findings] == ["calibration.help"], findings
+    assert str(findings[0]["message"]).startswith("calibration page, help box: ")
+    assert "(100x220 " in str(findings[0]["message"]), findings[0]["message"]
+
+    build = cli("build", "--root", str(project), "--paper", "100x220")
+    assert build.code == 1 and "error[T950]" in build.err and "(100x220 " in build.err, build.err
+    assert not (project / "output" / "death-angel-fi-100x220.pdf").exists()
+    bad = cli("l10n", "check", "--root", str(project), "--locale", "fi", "--paper", "10x10", "--paper", "zz")
+    assert bad.code == 1 and bad.err.count("error[B001]") == 2 and "Traceback" not in bad.err

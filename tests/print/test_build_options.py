@@ -144,3 +144,38 @@ def test_build_pdf_reports_a_bad_margin_and_a_bad_bleed_together(game: Path, cli
     assert len(lines) == 2 and all(LINE.match(ln) for ln in lines), lines
     assert {ln.split(": error")[1].split(": ")[1] for ln in lines} == {"--bleed", "--margin"}, lines
     assert not out.exists()
+
+
+def _codes(result) -> list[str]:
+    lines = [ln for ln in result.err.splitlines() if ln.strip()]
+    assert lines and all(LINE.match(ln) for ln in lines) and "Traceback" not in result.err, result.err
+    return sorted(ln.split("error[")[1][:4] for ln in lines)
+
+
+def test_colour_errors_join_the_sheet_option_errors_of_the_main_job(game: Path, cli):
+    """--colour and --ink-limit (B050, B051) used to stop the run alone, before the sheet
+    options were looked at: one run now says every bad option, one line each."""
+    result = cli("build", "--root", str(game), "--colour", "lab", "--ink-limit", "50", "--paper", "a2",
+                 "--orientation", "sideways", "--calibration", "some", "--bleed", "12mm", "--margin", "4 furlongs",
+                 "--layout", "zigzag")
+    assert result.code == 1
+    assert _codes(result) == ["B001", "B002", "B008", "B012", "B013", "B050", "B051", "U001"]
+    assert not (game / "output").exists()
+
+
+def test_every_bad_option_of_build_pdf_in_one_run(game: Path, cli, tmp_path: Path):
+    out = tmp_path / "one.pdf"
+    result = cli("build", "pdf", "--root", str(game), "--colour", "lab", "--ink-limit", "500", "--paper", "zz",
+                 "--orientation", "sideways", "--calibration", "twice", "--duplex", "both", "--mode", "posters",
+                 "--units", "furlongs", "--layout", "zigzag", "--margin", "40mm", "--out", str(out))
+    assert result.code == 1
+    assert _codes(result) == ["B001", "B003", "B004", "B006", "B007", "B008", "B012", "B013", "B050", "B051"]
+    assert not out.exists()
+
+
+def test_every_bad_option_of_build_shop_in_one_run(game: Path, cli):
+    result = cli("build", "shop", "--root", str(game), "--preset", "kinkos", "--fit", "stretch", "--colour", "lab",
+                 "--ink-limit", "50")
+    assert result.code == 1
+    assert _codes(result) == ["B010", "B014", "B050", "B051"]
+    assert not (game / "output").exists()

@@ -120,7 +120,10 @@ def test_a4_landscape_gutterfold_of_death_angel(tmp_path):
     # team markers (12 + 6 discs) go in the 3 free slots of the last sheet, 6 a slot (issue 33: at most 34)
     assert auto.pages == 34
     last = PdfReader(str(auto.path)).pages[-1].extract_text()
-    assert last.count("Combat team") == 6 and last.split().count("Support") == 12 and "Quick reference" in last
+    assert last.count("Combat team") == 6 and "Quick reference" in last
+    # 12 tokens' labels and the heading over them, with the cutting instruction (tests/print/test_token_slots.py)
+    assert last.split().count("Support") == 12 + 1 and "Support tokens and combat team markers" in last
+    assert "Cut along the outlines." in last
     bare = build_pdf(REPO, card_set, "en", layout="gutterfold", out=tmp_path / "n.pdf", calibration="none")
     assert bare.pages == 33
     portrait = plan_sheet("a4", 63 * MM, 88 * MM, None, layout="gutterfold", orientation="portrait")

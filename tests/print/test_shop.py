@@ -96,3 +96,25 @@ def test_shop_files_are_byte_identical_on_rebuild(poker_game, tmp_path):
     b = _build(poker_game, "generic", tmp_path / "b")
     assert [p.read_bytes() for p in a.pdfs] == [p.read_bytes() for p in b.pdfs]
     assert [p.read_bytes() for p in a.pngs] == [p.read_bytes() for p in b.pngs]
+
+
+def test_a_size_no_product_takes_names_the_nearest_products_and_what_each_needs(cli):
+    """Deep Strike's 95 x 135 mm cards: no product of either service is within --fit
+    scale's 3 % (or --fit pad's 1.5 mm a side), so the build is refused, B011, one line,
+    nothing written; the line names the products nearest in size and in proportions with
+    their sizes and the scale each would need, so that the user can choose a face size."""
+    from tests.conftest import REPO
+
+    for preset in ("thegamecrafter", "drivethrucards"):
+        result = cli("build", "shop", "--root", str(REPO), "--set", "deep-strike", "--preset", preset, "--fit", "scale")
+        lines = [ln for ln in result.err.splitlines() if ln.strip()]
+        assert result.code == 1 and len(lines) == 1 and "error[B011]" in lines[0], result.err
+        line = lines[0]
+        assert "no product within --fit scale's 97-103 % and 2 % in proportions for this 95 x 135 mm card" in line
+        assert "nearest in proportions: mini (44.45 x 63.5 mm: scale 47.0 %, proportions 0.5 % off)" in line
+        assert "poker (63.5 x 88.9 mm: scale 66.8 %, proportions 1.5 % off)" in line
+        assert ("jumbo (88.9 x 146.05 mm" in line) is (preset == "thegamecrafter")  # DriveThruCards sells no jumbo
+        assert "Traceback" not in result.err
+    assert not (REPO / "output" / "shop" / "thegamecrafter" / "deep-strike-en").exists()
+    pad = PRESETS["thegamecrafter"].fit(41 * 72 / 25.4, 63 * 72 / 25.4, "pad")  # a mini of the sizes game
+    assert isinstance(pad, str) and "mini (44.45 x 63.5 mm: 1.72 mm a side wider, 0.25 mm at top and bottom longer)" in pad
