@@ -3,8 +3,8 @@
 :func:`check` plays seeded random games of an :class:`~cardkit.rules.protocol.Engine`
 at each player count and returns what breaks the protocol, as
 :class:`~cardkit.errors.Issue` findings in the project's one-line form
-(codes N001-N049, ``docs/errors.md``); :func:`assert_conforms` is the pytest
-helper a plugin's own tests call; ``cardkit rules conformance --set S`` prints
+(codes N001-N049, and R005-R006 for clones of determinized states;
+``docs/errors.md``); :func:`assert_conforms` is the pytest helper a plugin's own tests call; ``cardkit rules conformance --set S`` prints
 the findings and a summary line, exit 1 on any.
 
 The random play is stateless: the option taken at the n-th decision of a game
@@ -29,6 +29,13 @@ on with exactly the decisions the original takes.  The checks:
   different streams differ somewhere (a seat sees it, or they play on apart),
   else ``determinize`` returns the true state or a fixed function of it and
   search would read hidden cards (N022, once per run);
+* at the same decisions and at the first :data:`WORLDS_PER_KIND` of each kind,
+  in every game (hidden information or not), for each seat: a determinization
+  for that seat and a clone of it, taken right after determinizing and again
+  after :data:`CLONE_AFTER` more decisions, play on to the same decisions,
+  result, report and final information states (R005; a search determinizes
+  once and plays its playouts from clones of that world), and playing such a
+  clone leaves the determinized state as it was (R006);
 * a finished game: a result for every seat (N006), one shared result in a
   co-operative game (N007), every declared metric in its report (N012), only
   card ids of the set among the abilities that took effect (N013) and none
@@ -68,6 +75,11 @@ from cardkit.rules.protocol import (
 DECISION_LIMIT = 100_000
 #: findings of one code shown; the rest are counted in the summary
 SHOWN_PER_CODE = 5
+#: decisions a determinized state plays before its second clone is taken (R005, R006)
+CLONE_AFTER = 3
+#: the R005/R006 check is also made at the first this many decisions of each kind a run meets (a rare
+#: kind is where a rules engine keeps something a redeal must not leave behind)
+WORLDS_PER_KIND = 4
 
 _MASK = (1 << 64) - 1
 
@@ -177,6 +189,8 @@ class _Checker:
         self.determinized = 0  # decisions a pair of determinizations was made at, in this run
         self.varied = False  # ... and whether two of them (different streams) ever differed
         self.as_true = 0  # pairs that both showed exactly the true state
+        self.worlds_cloned = 0  # determinized states whose clones were played on (R005, R006), in this run
+        self.world_kinds: dict[str, int] = {}  # decisions of each kind the R005/R006 check was made at, in this run
 
     def game(self, game: Game, players: int, seed: int, disabled: frozenset[str]) -> Played | None:
         """Play one game with every check; its play (for the determinism check), or None if it broke."""
@@ -202,11 +216,15 @@ class _Checker:
                 at = f"{where}, decision {n} ({d.kind})"
                 if not self.decision(state, d, players, at):
                     return None
-                if n == checkpoint or d.kind not in self.cloned_kinds:
+                sampled = n == checkpoint or d.kind not in self.cloned_kinds
+                if sampled:
                     if n == checkpoint:
                         checkpoint = 2 * checkpoint + 1
                     self.cloned_kinds.add(d.kind)
                     expected.append((n, self.copies(state, d, players, seed, n, at)))
+                if sampled or self.world_kinds.get(d.kind, 0) < WORLDS_PER_KIND:
+                    self.world_kinds[d.kind] = self.world_kinds.get(d.kind, 0) + 1
+                    self.cloned_worlds(state, players, seed, n, at, _fingerprint(state, players))
                 o = choose(state, d, seed, n)
                 trace.append((d.player, d.kind, o.text()))
                 state.apply(o)
@@ -268,6 +286,63 @@ class _Checker:
         if self.info.information is Information.IMPERFECT and d.player != CHANCE:
             self.determinizations(state, d, players, seed, n, at, before, not violations)
         return copy
+
+    def cloned_worlds(self, state: State, players: int, seed: int, n: int, at: str, before: tuple[object, ...]) -> None:
+        """For each seat: a determinization for it, cloned at once and after :data:`CLONE_AFTER` decisions;
+        each clone plays on as the determinized state does (R005) and leaves it as it was (R006)."""
+        run = self.run
+        for seat in range(players):
+            world = state.determinize(seat, random.Random(_mix(seed, n, 5, seat)))
+            if _fingerprint(state, players) != before:
+                run.add("N003", f"{at}: determinizing for seat {seat} changed the original")
+                return
+            self.worlds_cloned += 1
+            where = f"{at}: a clone of a determinization for seat {seat}"
+            early = self.world_clone(world, players, seed, n, f"{where} (taken right after determinizing)")
+            if early is None:
+                continue
+            head = _play_on(world, seed, n, min(self.limit, n + CLONE_AFTER))
+            late: tuple[Played, tuple[object, ...]] | None = None
+            if world.decision is not None and head.decisions == n + CLONE_AFTER and not _stopped(head):
+                late = self.world_clone(world, players, seed, n + CLONE_AFTER,
+                                        f"{where} (taken {CLONE_AFTER} decisions after determinizing)")
+                if late is None:
+                    continue
+            played = head
+            if world.decision is not None and not _stopped(head):
+                rest = _play_on(world, seed, head.decisions, self.limit)
+                played = Played(head.trace + rest.trace, rest.result, rest.report, rest.decisions)
+            end = _fingerprint(world, players)
+            for rel, copy, when in ((0, early, "right after determinizing"),
+                                    (CLONE_AFTER, late, f"{CLONE_AFTER} decisions after determinizing")):
+                if copy is None:
+                    continue
+                got, seen = copy
+                if got.trace != played.trace[rel:]:
+                    why = _first_difference(got, played, rel, n + rel)
+                elif got.result != played.result:
+                    why = f" (the same decisions, but the result {_outcome(got.result)} against {_outcome(played.result)})"
+                elif got.report != played.report:
+                    why = f" (the same decisions and result, but {_report_difference(got.report, played.report)})"
+                elif seen != end:
+                    why = " (the same decisions, but a seat's information state differs at the end)"
+                else:
+                    continue
+                run.add("R005", f"{at}: a clone of a determinization for seat {seat}, taken {when}, played on "
+                        "differently from the determinized state" + why)
+                break
+
+    def world_clone(self, world: State, players: int, seed: int, n: int,
+                    what: str) -> tuple[Played, tuple[object, ...]] | None:
+        """A clone of the determinized ``world`` played on from decision ``n``, and what every seat sees
+        at its end (None: playing it changed ``world``, R006)."""
+        before = _fingerprint(world, players)
+        clone = world.clone()
+        copy = _play_on(clone, seed, n, self.limit)
+        if _fingerprint(world, players) != before:
+            self.run.add("R006", f"{what}: playing the clone changed the determinized state")
+            return None
+        return copy, _fingerprint(clone, players)
 
     def determinizations(self, state: State, d: Decision, players: int, seed: int, n: int, at: str,
                          before: tuple[object, ...], sound: bool = True) -> None:
@@ -339,13 +414,35 @@ class _Checker:
             run.add("N014", f"{where}: invariant violated at the end: {report.violations[0][:120]}")
 
 
-def _first_difference(copy: Played, played: Played, at: int) -> str:
+def _first_difference(copy: Played, played: Played, at: int, number: int | None = None) -> str:
+    """Where ``copy`` left ``played.trace[at:]``; ``number``: the game's decision number of ``at`` (default ``at``)."""
+    base = at if number is None else number
     for i, (x, y) in enumerate(zip(copy.trace, played.trace[at:])):
         if x != y:
-            return f" (decision {at + i}: {x[2]!r} against {y[2]!r})"
+            return f" (decision {base + i}: {x[2]!r} against {y[2]!r})"
     if len(copy.trace) != len(played.trace) - at:
         return f" (it took {len(copy.trace)} decisions, the original {len(played.trace) - at})"
     return " (the results or reports differ)"
+
+
+def _outcome(result: GameResult | None) -> str:
+    if result is None:
+        return "none"
+    return f"{result.end.value} ({result.reason}, round {result.rounds})"
+
+
+def _report_difference(a: tuple[object, ...], b: tuple[object, ...]) -> str:
+    """What differs between two :func:`_report_key` values, the clone's first."""
+    for i, name in ((1, "metrics"), (2, "abilities fired"), (3, "violations")):
+        x, y = (a[i] if len(a) > i else ()), (b[i] if len(b) > i else ())
+        if x != y:
+            return f"other {name}: {str(x)[:80]} against {str(y)[:80]}"
+    return "another report"
+
+
+def _stopped(played: Played) -> bool:
+    """Did the play stop where the engine broke (it raised, or offered no options)?"""
+    return bool(played.trace) and (played.trace[-1][1] == "<raised>" or played.trace[-1][2] == "<no options>")
 
 
 @dataclass(frozen=True)
@@ -360,6 +457,7 @@ class Conformance:
     cloned_kinds: tuple[str, ...] = ()  # the decision kinds a clone was made at (every kind met)
     agent_checks: tuple[AgentCheck, ...] = ()  # the hidden-information check of each agent (imperfect information)
     ceilings: tuple[str, ...] = ()  # agents left out of it: they read hidden cards by design
+    worlds_cloned: int = 0  # determinized states whose clones were played on and compared (R005, R006)
 
     @property
     def findings(self) -> int:
@@ -441,7 +539,7 @@ def run(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None,
                 f"decision(s) two determinizations from different streams gave the same world{truth} "
                 "(search would read hidden cards; a game with nothing hidden declares Information.PERFECT)")
     return Conformance(out.issues, out.counts, played_games, decisions, counts, tuple(sorted(checker.cloned_kinds)),
-                       tuple(checks), tuple(ceilings))
+                       tuple(checks), tuple(ceilings), checker.worlds_cloned)
 
 
 def check(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None, games: int = 20, seed: int = 1,

@@ -340,6 +340,20 @@ class Evaluated(Protocol):
 
 
 @runtime_checkable
+class Costed(Protocol):
+    """What a game of each of the engine's own agents costs, so the playtest sizes its batches right
+    (a batch holds about the same work whatever its agent).  Without this hook an engine's own agent
+    costs as much as random play, and a generic search agent what its budget says
+    (:func:`cardkit.rules.agents.expected_cost`)."""
+
+    def agent_costs(self) -> Mapping[str, float]:
+        """The expected CPU cost of one game per agent name, in games of random play of this engine
+        (a search that plays 200 random games' worth per game: 200).  Names left out, and the
+        generic agents, keep the generic rule; a figure below 1 counts as 1."""
+        ...
+
+
+@runtime_checkable
 class Narrated(Protocol):
     """``cardkit rules play``: a finished game told as a story in the reader's language."""
 

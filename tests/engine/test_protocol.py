@@ -37,7 +37,7 @@ def _play(st, seed, stop=None):
 
 def test_the_plugin_hands_out_a_typed_engine_with_its_hooks(engine, card_set):
     assert isinstance(engine, P.Engine)
-    for hook in (P.Audited, P.Referenced, P.Switchable, P.Narrated, P.Scenarios):
+    for hook in (P.Audited, P.Referenced, P.Switchable, P.Narrated, P.Scenarios, P.Costed):
         assert isinstance(engine, hook), hook.__name__
     info = engine.info(card_set)
     assert (info.min_players, info.max_players) == (card_set.rules.min_players, card_set.rules.max_players) == (1, 6)

@@ -211,7 +211,8 @@ def test_the_test_game_conforms():
 def test_each_check_finds_its_breakage(code: str, engine: Rigged):
     """(The agents' hidden-information check, which a broken engine breaks too, is tested below.)"""
     issues = check(engine, duel_set(), games=12, agents=False)
-    also = {"N003": {"N010"}}.get(code, set())  # the shared hands run out in the original too
+    # the shared hands run out in the original too; a broken clone breaks clones of determinized states too
+    also = {"N002": {"R005"}, "N003": {"N010"}}.get(code, set())
     assert code in {i.code for i in issues} <= {code} | also, [i.format() for i in issues]
     assert all(i.file == "cards/duel" for i in issues)
     with pytest.raises(AssertionError, match=rf"error\[{code}\]"):
@@ -413,3 +414,80 @@ def test_the_playtest_plays_generic_agents_by_name(cli, duel_plugin):
         ("cardkit: error[G002]: unknown agent 'wizard' (agents: greedy, random, flat-mc[:N|Nms], mcts[:N|Nms], "
         "clairvoyant[:N|Nms])"),
         "cardkit: error[G031]: agent 'mcts:0': not a budget: '0' (playouts are a whole number from 1 to 1,000,000)"]
+
+
+# ------------------------------------------------------------------ clones of a determinization (R005, R006)
+
+class KeepsTheOldDeck(DuelState):
+    """Its determinization redeals the deck, but goes on drawing from the deck as it was before the
+    redeal (as rules code that read the pile before the redeal would); a clone, a copy of the board,
+    draws from the redealt deck."""
+
+    def determinize(self, player: int, rng: random.Random) -> DuelState:
+        c = super().determinize(player, rng)
+        c.old_deck = list(self.deck)  # type: ignore[attr-defined]  # (not a slot: clone() leaves it behind)
+        return c
+
+    def _score(self) -> None:
+        old = self.__dict__.pop("old_deck", None)
+        if old is not None:
+            self.deck = old
+        super()._score()
+
+
+class ClonesRewindTheDeck(DuelState):
+    """A clone of a determinized state puts the deck back as it was dealt: exact right after
+    determinizing, wrong once the determinized state has drawn."""
+
+    def determinize(self, player: int, rng: random.Random) -> DuelState:
+        c = super().determinize(player, rng)
+        c.dealt = list(c.deck)  # type: ignore[attr-defined]
+        return c
+
+    def clone(self) -> DuelState:
+        c = super().clone()
+        dealt = self.__dict__.get("dealt")
+        if dealt is not None:
+            c.dealt, c.deck = dealt, list(dealt)  # type: ignore[attr-defined]
+        return c
+
+
+class WorldClonesShareHands(DuelState):
+    """A clone of a determinized state shares its hands (a clone of the true state is a copy)."""
+
+    def determinize(self, player: int, rng: random.Random) -> DuelState:
+        c = super().determinize(player, rng)
+        c.world = True  # type: ignore[attr-defined]
+        return c
+
+    def clone(self) -> DuelState:
+        c = super().clone()
+        if self.__dict__.get("world"):
+            c.hands = self.hands
+        return c
+
+
+def test_the_clone_of_a_determinization_check_runs_on_the_honest_game():
+    """Every seat's determinization is cloned at every sampled decision (the honest game: no finding)."""
+    result = run(ENGINE, duel_set(), games=6, agents=False)
+    assert result.findings == 0 and result.worlds_cloned >= 2 * 6 * 4
+
+
+@pytest.mark.parametrize(("state", "code", "when"), [
+    (KeepsTheOldDeck, "R005", "taken right after determinizing"),
+    (ClonesRewindTheDeck, "R005", "taken 3 decisions after determinizing"),
+    (WorldClonesShareHands, "R006", "(taken right after determinizing): playing the clone changed the determinized state"),
+])
+def test_a_clone_of_a_determinization_that_plays_on_differently_is_a_finding(state: type[DuelState], code: str,
+                                                                            when: str):
+    """The true game's clones are exact (no N002, N003): only the determinized states' are not, and
+    only R005/R006 finds them, one line each, saying where and when the clone was taken."""
+    issues = check(Rigged(state), duel_set(), games=6, agents=False)
+    assert {i.code for i in issues} == {code}, [i.format() for i in issues]
+    lines = [i.format() for i in issues]
+    assert all(line.startswith(f"cards/duel: error[{code}]: 2 players, seed ") for line in lines)
+    assert all(when in line for line in lines), lines
+    if code == "R005":
+        assert all("played on differently from the determinized state (" in line for line in lines)
+    with pytest.raises(AssertionError, match=rf"error\[{code}\]"):
+        assert_conforms(Rigged(state), duel_set(), games=6, agents=False)

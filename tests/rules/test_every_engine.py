@@ -105,6 +105,8 @@ def test_the_engine_conforms(found: str):
     assert not result.findings, f"{found}: the engine breaks the protocol:\n" + "\n".join(i.format() for i in result.issues)
     info = engine.info(card_set)
     assert result.players == tuple(range(info.min_players, info.max_players + 1)) and result.games > 0
+    # clones of determinized states were played and compared (R005, R006) at every player count
+    assert result.worlds_cloned >= sum(result.players)
 
 
 def test_the_suite_reaches_every_kind_of_engine():
