@@ -5,7 +5,11 @@
 
 Each ``--head NAME=DIR`` is a checkout with its own virtual environment in ``DIR/.venv-compiled``
 or ``DIR/.venv`` (``--python`` picks another: ``NAME=DIR=PYTHON``); for a compiled comparison
-install both with ``CARDKIT_COMPILE=1 pip install -e .``.  For every case (an engine, a player
+install both with ``CARDKIT_COMPILE=1 pip install -e .``.  ``--pure NAME`` runs that head with
+``CARDKIT_PURE=1`` (its sources, cardkit's and a compiled plugin's alike): one checkout twice,
+``--head pure=DIR --head compiled=DIR --pure pure``, compares its pure and compiled builds.  The
+Tidelights engine runs from the checkout's source folder, compiled when it was installed there
+with ``CARDKIT_COMPILE=1 pip install -e examples/tidelights/engine`` (docs/engines.md).  For every case (an engine, a player
 count and a number of games, seeds 1..N) and every round, each head plays the same games in a
 fresh process, one head after the other (so a change of the machine's load falls on both alike),
 and reports the process CPU seconds of its games (``time.process_time``, the loading of the set
@@ -42,7 +46,10 @@ root, set_id, plugin, agent, players, games = sys.argv[1], sys.argv[2], sys.argv
 import cardkit
 from cardkit._compiled import engine_build
 from cardkit.load.project import load_project
-from cardkit.plugins import engine_for, plugins, register
+try:
+    from cardkit.plugins import engine_for, plugins, register
+except ImportError:  # a head before the registry moved (7d48012: cardkit.games)
+    from cardkit.games import engine_for, plugins, register
 from cardkit.rules.agents import parse_agent, play
 if plugin:
     module, _, attr = plugin.partition(":")
@@ -68,11 +75,14 @@ print(json.dumps({"cpu": cpu, "hash": h.hexdigest(), "decisions": decisions, "bu
 """
 
 
-def run(head: Path, python: str, engine: str, players: int, games: int, agent: str) -> dict[str, object]:
+def run(head: Path, python: str, engine: str, players: int, games: int, agent: str,
+        pure: bool = False) -> dict[str, object]:
     folder, set_id, plugin, extra = CASES[engine]
     path = [str(head)] + ([str(head / extra)] if extra else [])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
     env.pop("CARDKIT_PURE", None)
+    if pure:
+        env["CARDKIT_PURE"] = "1"
     out = subprocess.run([python, "-c", CHILD, str(head / folder), set_id, plugin, agent, str(players), str(games)],
                          cwd="/", env=env, capture_output=True, text=True, check=True)
     got: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -87,6 +97,7 @@ def main() -> None:
     ap.add_argument("--case", action="append", default=[], help="ENGINE:PLAYERS:GAMES")
     ap.add_argument("--agent", default="mcts")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--pure", action="append", default=[], help="NAME: run that head with CARDKIT_PURE=1")
     args = ap.parse_args()
     heads = []
     for spec in args.head:
@@ -109,10 +120,10 @@ def main() -> None:
     for r in range(args.rounds):
         for engine, players, games in cases:
             for name, d, python in heads if r % 2 == 0 else list(reversed(heads)):
-                got = run(d, python, engine, players, games, args.agent)
+                got = run(d, python, engine, players, games, args.agent, pure=name in args.pure)
                 cpu.setdefault((engine, players, name), []).append(float(str(got["cpu"])))
                 hashes.setdefault((engine, players), set()).add(str(got["hash"]))
-                builds[name] = str(got["build"])
+                builds[f"{name} ({engine})"] = str(got["build"])
                 decisions[(engine, players)] = int(str(got["decisions"]))
                 print(f"    round {r + 1} {engine} {players}p {name}: {float(str(got['cpu'])):.2f} CPU s", flush=True)
     for name, build in builds.items():
@@ -120,7 +131,7 @@ def main() -> None:
     first, last = heads[0][0], heads[-1][0]
     names = [h[0] for h in heads]
     print()
-    print(f"| engine | players | games | decisions | " + " | ".join(f"{n} games/CPU s (median; runs)" for n in names)
+    print("| engine | players | games | decisions | " + " | ".join(f"{n} games/CPU s (median; runs)" for n in names)
           + f" | {last} / {first} | same games |")
     print("|---|---|---|---|" + "---|" * len(names) + "---|---|")
     for engine, players, games in cases:

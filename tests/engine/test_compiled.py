@@ -237,7 +237,7 @@ def test_a_failed_compile_still_builds_the_pure_engine(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     said = out.stdout + out.stderr
     assert "no profile-guided optimisation (false is not GCC)" in said  # (GCC's profile flags only)
-    assert "compiling the rules engine failed; using the pure-Python engine" in said
+    assert "compiling the rules engine failed; using the pure-Python rules engine" in said
     wheel = next(tmp_path.glob("cardkit-*.whl"))
     assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
     with zipfile.ZipFile(wheel) as zf:

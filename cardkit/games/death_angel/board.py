@@ -128,9 +128,12 @@ class Board:
     """One game's zones: formation, piles, decks, tokens, round effects, the
     recorded dice and the event log."""
 
-    def __init__(self, game: Game, seed: int, forced: list[int] | None = None) -> None:
+    def __init__(self, game: Game, seed: int, forced: list[int] | None = None, src: Board | None = None) -> None:
         self.game = game
         self.seed = seed
+        if src is not None:  # a copy (State.clone): made at once, nothing of a fresh board built in vain
+            self._copy(src)
+            return
         self.rng = Rng(seed, forced=list(forced or []))
         self.events: list[tuple[Any, ...]] = []
         self.stats = Stats()
@@ -185,62 +188,47 @@ class Board:
         """Make this board an independent copy of ``src``: every mutable card,
         marine, swarm and pile copied (identity kept where two zones share an
         object), the static card data shared, the dice generator in the same state."""
+        at, effect_at = self.at, self.effect_at
+        self._copy(src)
+        self.at, self.effect_at = at, effect_at
+
+    def _copy(self, src: Board) -> None:
+        """Set every field of this board to an independent copy of ``src``'s (see :meth:`copy_from`;
+        the place marks :attr:`at` and :attr:`effect_at` start empty, as a fresh board's: a copy
+        marks them again as its rules code asks its pending question).  A search copies the board
+        before every playout: the cards are copied by module functions with one memo (compiled:
+        native calls, not closures), the counters as dicts."""
         gs: dict[int, GS] = {}
-
-        def g(c: GS) -> GS:
-            new = gs.get(id(c))
-            if new is None:
-                new = gs[id(c)] = GS(c.uid, c.card, c.icons, c.brood_lord, c.defence, c.last)
-                new.moved = c.moved
-            return new
-
         terrain: dict[int, TerrainCard] = {}
-
-        def t(c: TerrainCard) -> TerrainCard:
-            new = terrain.get(id(c))
-            if new is None:
-                new = terrain[id(c)] = TerrainCard(c.card, c.colour, c.activatable)
-                new.tokens, new.used = c.tokens, c.used
-            return new
-
-        def marine(m: Marine) -> Marine:
-            new = Marine(m.id, m.team, m.range)
-            new.facing, new.tokens, new.alive, new.row_hint = m.facing, m.tokens, m.alive, m.row_hint
-            return new
-
         swarms: dict[int, Swarm] = {}
-
-        def swarm(sw: Swarm) -> Swarm:
-            new = swarms.get(id(sw))
-            if new is None:
-                new = swarms[id(sw)] = Swarm([g(c) for c in sw.cards])
-                new.attacked, new.shielded = sw.attacked, sw.shielded
-            return new
-
+        self.game = src.game
         self.seed = src.seed
         self.rng = src.rng.copy()  # (the generator shared until one of them draws: Rng.copy)
         self.events = list(src.events)
         s = src.stats
-        self.stats = Stats(Counter(s.fired), s.kills, s.deaths, s.support_short, Counter(s.reshuffles), s.locations,
+        self.stats = Stats(_counter(s.fired), s.kills, s.deaths, s.support_short, _counter(s.reshuffles), s.locations,
                            list(s.alive_by_round))
         self.round = src.round
         rows: list[Row] = []
         for r in src.rows:
-            row = Row(marine(r.marine) if r.marine is not None else None)
-            for side in SIDES:
-                a, b = r.spot(side), row.spot(side)
-                b.terrain = [t(c) for c in a.terrain]
-                b.swarms = [swarm(sw) for sw in a.swarms]
+            m = r.marine
+            row = Row(_copy_marine(m) if m is not None else None)
+            a, b = r.left, row.left
+            b.terrain = [_copy_terrain(c, terrain) for c in a.terrain]
+            b.swarms = [_copy_swarm(sw, swarms, gs) for sw in a.swarms]
+            a, b = r.right, row.right
+            b.terrain = [_copy_terrain(c, terrain) for c in a.terrain]
+            b.swarms = [_copy_swarm(sw, swarms, gs) for sw in a.swarms]
             rows.append(row)
         self.rows = rows
         self.teams = {k: Team(v.id, v.player, list(v.hand), v.last, v.chosen, set(v.forbidden), set(v.forbidden_next),
                               v.removed) for k, v in src.teams.items()}
-        self.left = [g(c) for c in src.left]
-        self.right = [g(c) for c in src.right]
-        self.gs_deck = [g(c) for c in src.gs_deck]
-        self.gs_discard = [g(c) for c in src.gs_discard]
-        self.brood_reserve = [g(c) for c in src.brood_reserve]
-        self.removed = [g(c) for c in src.removed]
+        self.left = [_copy_gs(c, gs) for c in src.left]
+        self.right = [_copy_gs(c, gs) for c in src.right]
+        self.gs_deck = [_copy_gs(c, gs) for c in src.gs_deck]
+        self.gs_discard = [_copy_gs(c, gs) for c in src.gs_discard]
+        self.brood_reserve = [_copy_gs(c, gs) for c in src.brood_reserve]
+        self.removed = [_copy_gs(c, gs) for c in src.removed]
         self.event_deck = list(src.event_deck)
         self.event_discard = list(src.event_discard)
         self.event_current = src.event_current
@@ -248,17 +236,15 @@ class Board:
         self.location = src.location
         self.location_tokens = src.location_tokens
         self.past_locations = list(src.past_locations)
-        self.terrain_reserve = [t(c) for c in src.terrain_reserve]
+        self.terrain_reserve = [_copy_terrain(c, terrain) for c in src.terrain_reserve]
         self.supply = src.supply
         self.total_tokens = src.total_tokens
-        self.dead = [marine(m) for m in src.dead]
+        self.dead = [_copy_marine(m) for m in src.dead]
         self.artefact_team = src.artefact_team
         self.current_player = src.current_player
         self.active = list(src.active)
-        for mine, theirs in ((self.now, src.now), (self.next, src.next)):
-            mine.evasion, mine.enter_formation = theirs.evasion, theirs.enter_formation
-            mine.second_wind = set(theirs.second_wind)
-            mine.spawn_limits = {t(k): v for k, v in theirs.spawn_limits.items()}
+        self.now = _copy_effects(src.now, terrain)
+        self.next = _copy_effects(src.next, terrain)
         self.lead_used = set(src.lead_used)
         self.lead_pending = set(src.lead_pending)
         self.brood_killed = src.brood_killed
@@ -268,7 +254,9 @@ class Board:
         self.resolve_order = list(src.resolve_order)
         self.resolve_live = list(src.resolve_live)
         self.resolving = src.resolving
-        self.attack_queue = [swarm(sw) for sw in src.attack_queue]  # (after the rows: the same swarm objects)
+        self.attack_queue = [_copy_swarm(sw, swarms, gs) for sw in src.attack_queue]  # (after the rows: the same swarm objects)
+        self.at = None
+        self.effect_at = None
 
     # ------------------------------------------------------------ questions
     def ask(self, player: int, kind: DecisionKind, options: Sequence[Option], **context: Any) -> Ask:
@@ -542,3 +530,56 @@ def _merge_spot(spot: Spot) -> None:
         spot.swarms = [merged]
     else:
         spot.swarms = live
+
+
+# ------------------------------------------------------------------ copies (Board._copy)
+# Module functions with an explicit memo (by identity: an object two zones share is copied once).
+
+def _copy_gs(c: GS, memo: dict[int, GS]) -> GS:
+    new = memo.get(id(c))
+    if new is None:
+        new = memo[id(c)] = GS(c.uid, c.card, c.icons, c.brood_lord, c.defence, c.last)
+        new.moved = c.moved
+    return new
+
+
+def _copy_terrain(c: TerrainCard, memo: dict[int, TerrainCard]) -> TerrainCard:
+    new = memo.get(id(c))
+    if new is None:
+        new = memo[id(c)] = TerrainCard(c.card, c.colour, c.activatable)
+        new.tokens, new.used = c.tokens, c.used
+    return new
+
+
+def _copy_swarm(sw: Swarm, memo: dict[int, Swarm], gs: dict[int, GS]) -> Swarm:
+    new = memo.get(id(sw))
+    if new is None:
+        new = memo[id(sw)] = Swarm([_copy_gs(c, gs) for c in sw.cards])
+        new.attacked, new.shielded = sw.attacked, sw.shielded
+    return new
+
+
+def _copy_marine(m: Marine) -> Marine:
+    new = Marine(m.id, m.team, m.range)
+    new.facing, new.tokens, new.alive, new.row_hint = m.facing, m.tokens, m.alive, m.row_hint
+    return new
+
+
+def _copy_effects(src: RoundEffects, terrain: dict[int, TerrainCard]) -> RoundEffects:
+    new = RoundEffects()
+    new.evasion, new.enter_formation = src.evasion, src.enter_formation
+    new.second_wind = set(src.second_wind)
+    new.spawn_limits = {_copy_terrain(k, terrain): v for k, v in src.spawn_limits.items()}
+    return new
+
+
+_new_counter = Counter.__new__
+_fill = dict.update
+
+
+def _counter(src: Counter) -> Counter:
+    """A copy of a :class:`~collections.Counter`, made as a dict is (``Counter(src)`` runs the class's
+    Python ``__init__`` and ``update``: a few microseconds, twice for every copy of a board)."""
+    new: Counter = _new_counter(Counter)
+    _fill(new, src)
+    return new

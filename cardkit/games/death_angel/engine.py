@@ -48,9 +48,14 @@ class State(Board):
     """One game in progress: the board and the flow of play."""
 
     def __init__(self, game: Game, seed: int, start: Callable[[Board], Flow] | None = None,
-                 forced: list[int] | None = None) -> None:
-        super().__init__(game, seed, forced)
-        self.decisions: list[Option] = []
+                 forced: list[int] | None = None, src: State | None = None) -> None:
+        # ``src``: a copy of that game's board (and decision log), whose play goes on with ``start``
+        super().__init__(game, seed, forced, src)
+        self.decisions: list[Option] = list(src.decisions) if src is not None else []
+        # information_state's text of the first ``_told`` events (an event is never changed once
+        # logged, and a copy's log starts as its source's: a copy takes the text over)
+        self._told: int = src._told if src is not None else 0
+        self._told_text: str = src._told_text if src is not None else ""
         self.outcome: Outcome | None = None
         self.decision: Decision | None = None
         self._send: Callable[[Any], Decision] = self._play(start).send  # (sending None starts it)
@@ -66,7 +71,12 @@ class State(Board):
         opt = Option.parse(option) if isinstance(option, str) else option
         options = self.decision.options
         # agents hand back one of the offered objects: check identity before equality
-        if not any(o is opt for o in options) and opt not in options:
+        offered = False
+        for o in options:
+            if o is opt:
+                offered = True
+                break
+        if not offered and opt not in options:
             raise CardkitError(f"illegal option {opt.text()} for {self.decision.kind} "
                                f"(legal: {', '.join(o.text() for o in self.decision.options)})", code="E011")
         self.decisions.append(opt)
@@ -106,16 +116,17 @@ class State(Board):
         if tail is None:
             raise AssertionError(f"no copy of the board at this {d.kind} decision: its place in the rules "
                                  "is not marked (Board.at)")
-        return State(self.game, self.seed, start=_copy_then(self, tail))
+        return State(self.game, self.seed, start=tail, src=self)
 
     def fork(self) -> "State":
         """An independent copy that plays on exactly as this game would, dice
         included: :meth:`clone` at every decision the rules code marks (all of them,
         :meth:`copies`), or else (a finished game, or a place a future rule forgets to
         mark) :meth:`replayed`, so that search never stops at such a bug."""
-        if self._resume() is None:
+        tail = self._resume()
+        if tail is None:
             return self.replayed()
-        return self.clone()
+        return State(self.game, self.seed, start=tail, src=self)  # (clone's copy, its place found once)
 
     def copies(self) -> bool:
         """Does :meth:`fork` copy the board here (rather than replay the game)?"""
@@ -191,9 +202,15 @@ class State(Board):
         from cardkit.games.death_angel.state import SIDES
 
         lines = [f"player {player}", f"round {self.round}", f"supply {self.supply}"]
-        tier = {loc.id: loc.tier for loc in self.game.locations}
-        for e in self.events:  # the setup names the dealt locations: only their tiers are known
-            lines.append(repr(("setup", e[1], [tier.get(c, c) for c in e[2]]) if e[0] == "setup" else e))
+        events = self.events
+        if self._told < len(events):  # the text of the events logged since the last call (or copy)
+            tier = {loc.id: loc.tier for loc in self.game.locations}
+            new = [self._told_text] if self._told else []
+            for e in events[self._told:]:  # the setup names the dealt locations: only their tiers are known
+                new.append(repr(("setup", e[1], [tier.get(c, c) for c in e[2]]) if e[0] == "setup" else e))
+            self._told, self._told_text = len(events), "\n".join(new)
+        if self._told:
+            lines.append(self._told_text)
         for i, r in enumerate(self.rows):
             m = r.marine
             row = [f"row {i}", f"{m.id}:{m.facing}:{m.tokens}" if m is not None else "-"]
@@ -223,9 +240,14 @@ class State(Board):
         (:func:`cardkit.games.death_angel.search.determinize`, the search agent's own)."""
         from cardkit.games.death_angel.search import determinize
 
-        copy = self.fork()
-        determinize(copy, rng)
-        return copy
+        tail = self._resume()
+        if tail is None:  # (a finished game, or a place no rule marks: see fork)
+            copy = self.replayed()
+            determinize(copy, rng)
+            return copy
+        # redealt before the rules resume: a rules generator started on the true board would keep what it
+        # read there (a pile it holds), and the copy would play on unlike a clone of it (R005)
+        return State(self.game, self.seed, start=_changed_then(lambda st: determinize(st, rng), tail), src=self)
 
     @property
     def over(self) -> bool:
@@ -243,15 +265,13 @@ class State(Board):
             yield from play_round(self)
 
 
-def _copy_then(src: State, tail: Callable[[Board], Flow]) -> Callable[[Board], Flow]:
-    """The start of a copy of ``src``: copy the board (and the decision log), then play ``tail``.
-    The one home of what every resume point shares."""
-    decisions = list(src.decisions)
+def _changed_then(change: Callable[[Board], None], tail: Callable[[Board], Flow]) -> Callable[[Board], Flow]:
+    """The start of a copy (``State(src=)``) that is ``change``d (a determinization's redeal) on the
+    copied board before the rules resume with ``tail``: a rules generator started on the true board
+    would keep what it read there (a pile it holds), and the copy would play on unlike a clone of it."""
 
     def start(st: Board) -> Flow:
-        st.copy_from(src)
-        if isinstance(st, State):
-            st.decisions = decisions
+        change(st)
         yield from tail(st)
 
     return start

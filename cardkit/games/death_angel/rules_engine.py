@@ -14,11 +14,11 @@ to the protocol.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from cardkit.errors import CardkitError, Issue
 from cardkit.model import Card, CardSet
@@ -99,6 +99,15 @@ def ability_cards(card_set: CardSet, counts: Iterable[int]) -> set[str]:
             or (isinstance(c, Genestealer) and c.effects) or (isinstance(c, Location) and c.tier in dealt)}
 
 
+#: a game of each own agent in games of random play (bench/bench_agent_cost.py, pure Python, 1 and 3
+#: players: heuristic 7x and 4x; search 334x and 753x, ``search`` being 8 rollouts per option, so 60
+#: a rollout; clairvoyant plays the same search)
+_PER_ROLLOUT = 60.0
+AGENT_COSTS: Final[Mapping[str, float]] = MappingProxyType(
+    {"heuristic": 5.0, "search": 8 * _PER_ROLLOUT, "clairvoyant": 8 * _PER_ROLLOUT}
+    | {f"{name}:{n}": n * _PER_ROLLOUT for name in ("search", "clairvoyant") for n in (4, 16, 32, 64)})
+
+
 class DeathAngelEngine:
     """The engine protocol's :class:`~cardkit.rules.protocol.Engine` for Death Angel, with the
     optional hooks :class:`~cardkit.rules.protocol.Audited`, ``Evaluated``, ``Referenced``, ``Switchable``,
@@ -140,15 +149,20 @@ class DeathAngelEngine:
 
         return AGENTS["heuristic"]
 
+    def agent_costs(self) -> Mapping[str, float]:
+        """The Costed hook: what a game of each own agent costs in random games, so the playtest's
+        batches of ``search`` are not sized as random play's (250 games a batch)."""
+        return AGENT_COSTS
+
     # ------------------------------------------------------------ optional hooks
     def evaluate(self, state: State, seat: int) -> float:
         """The Evaluated hook: the estimated chance that the squad wins from ``state``
         (:func:`cardkit.games.death_angel.evaluation.evaluate`; every seat shares it)."""
-        from cardkit.games.death_angel.board import Board
-        from cardkit.games.death_angel.evaluation import evaluate
+        if not _EVALUATE:  # (imported at the first call, then kept: search asks once a playout)
+            from cardkit.games.death_angel.evaluation import evaluate
 
-        assert isinstance(state, Board)
-        return evaluate(state)
+            _EVALUATE.append(evaluate)
+        return _EVALUATE[0](state)
 
     def playout_limit(self) -> int | None:
         """Generic search cuts a playout off after :data:`~cardkit.games.death_angel.evaluation.PLAYOUT_LIMIT`
@@ -187,6 +201,10 @@ class DeathAngelEngine:
             except CardkitError as exc:
                 problems.extend(exc.issues)
         return render(results), list(problems), all(r.passed for r in results)
+
+
+#: :func:`cardkit.games.death_angel.evaluation.evaluate` once :meth:`DeathAngelEngine.evaluate` has imported it
+_EVALUATE: list[Callable[[Any], float]] = []
 
 
 def _typed(card_set: CardSet) -> DeathAngelSet:
