@@ -13,6 +13,11 @@ The build writes a manifest with the hash of every compiled source; at import,
 before any engine module loads, :func:`activate` compares it with the sources on
 disk and falls back to the sources when they differ, when the manifest is
 missing, or when ``CARDKIT_PURE=1`` asks for the pure-Python engine.
+
+An outside plugin package compiles its own modules the same way
+(:mod:`cardkit.compiling`, ``docs/engines.md``) and calls :func:`activate_package`
+from its ``__init__.py``: the same checks, its modules and group read from its own
+manifest.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ MODULES = (
     "cardkit.games.death_angel.invariants",
     "cardkit.games.death_angel.agents",
     "cardkit.games.death_angel.search",
+    "cardkit.games.death_angel.evaluation",  # generic search values every cut-off playout by it
     # the generic agents (random, flat-mc, mcts, clairvoyant): search on any engine, compiled with the
     # engine; outside engines (pure Python) are driven through the protocol's Python calls alike
     "cardkit.rules.agents",
@@ -72,14 +78,16 @@ def has_extension(module: str, package_dir: Path = PACKAGE_DIR) -> bool:
     return any(src.with_name(src.stem + suffix).is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
-def decide(package_dir: Path, environ: Mapping[str, str], modules: Sequence[str] = MODULES) -> tuple[bool, str]:
-    """Whether to run the compiled modules, and why (or why not)."""
+def decide(package_dir: Path, environ: Mapping[str, str], modules: Sequence[str] = MODULES,
+           group: str = GROUP) -> tuple[bool, str]:
+    """Whether to run the compiled modules (of the package in ``package_dir``, compiled as the
+    mypyc group ``group``), and why (or why not)."""
     if environ.get("CARDKIT_PURE", "") not in ("", "0"):
         return False, "CARDKIT_PURE is set"
     present = [m for m in modules if has_extension(m, package_dir)]
     if not present:
         return False, "not compiled: install with CARDKIT_COMPILE=1 for the compiled engine"
-    shared = [package_dir.parent / f"{GROUP}__mypyc{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES]
+    shared = [package_dir.parent / f"{group}__mypyc{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES]
     if len(present) != len(modules) or not any(p.is_file() for p in shared):
         return False, "the compiled build is incomplete; reinstall"
     try:
@@ -121,12 +129,68 @@ def activate(environ: Mapping[str, str] = os.environ) -> None:
         sys.meta_path.insert(0, _SourceFinder(MODULES))  # type: ignore[arg-type]
 
 
+def _build_text(build: str, reason: str) -> str:
+    return f"compiled ({reason})" if build == "compiled" else f"pure Python ({reason})"
+
+
 def engine_build() -> str:
-    """``"compiled (mypyc …)"`` or ``"pure Python (why)"``, for benchmarks and reports."""
+    """``"compiled (mypyc …)"`` or ``"pure Python (why)"``, for benchmarks and reports; then, for
+    every plugin package that activated a build of its own (:func:`activate_package`), ``"; name:
+    compiled (…)"`` or ``"; name: pure Python (why)"``."""
     activate()
-    if _STATUS["build"] == "compiled":
-        return f"compiled ({_STATUS['reason']})"
-    return f"pure Python ({_STATUS['reason']})"
+    text = _build_text(_STATUS["build"], _STATUS["reason"])
+    return text + "".join(f"; {name}: {_build_text(*status)}" for name, status in sorted(_PACKAGES.items()))
+
+
+#: the build each plugin package runs (activate_package), by package name: (build, reason)
+_PACKAGES: dict[str, tuple[str, str]] = {}
+
+
+def _extension_modules(package: str, package_dir: Path) -> list[str]:
+    """The modules of ``package`` that have an extension module file beside their source."""
+    found = []
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        for ext in package_dir.rglob("*" + suffix):
+            src = ext.with_name(ext.name[:-len(suffix)] + ".py")
+            if src.is_file():
+                rel = src.relative_to(package_dir).with_suffix("").parts
+                found.append(".".join((package, *rel)))
+    return sorted(set(found))
+
+
+def activate_package(package: str, init_file: str, environ: Mapping[str, str] = os.environ) -> bool:
+    """Choose the build of an outside plugin package once per process; call it from the package's
+    ``__init__.py`` as ``activate_package(__name__, __file__)``, before any compiled module of it is
+    imported.  The modules and the mypyc group are the ones its build manifest (``_compiled.json``
+    beside ``__init__.py``, written by :func:`cardkit.compiling.build_compiled`) lists; they run
+    compiled when all of them are, the manifest's hashes match their sources and ``CARDKIT_PURE``
+    is not set, else from their sources.  Returns whether they run compiled."""
+    if package in _PACKAGES:
+        return _PACKAGES[package][0] == "compiled"
+    package_dir = Path(init_file).resolve().parent
+    built = _extension_modules(package, package_dir)
+    if not built:
+        _PACKAGES[package] = ("pure", "not compiled: install with CARDKIT_COMPILE=1 for the compiled build")
+        return False
+    modules: Sequence[str] = built
+    group = package
+    try:
+        manifest: Any = json.loads((package_dir / MANIFEST).read_text(encoding="utf-8"))
+        modules, group = sorted(manifest["sources"]), str(manifest["group"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # decide() says why
+    use, reason = decide(package_dir, environ, modules, group)
+    _PACKAGES[package] = ("compiled" if use else "pure"), reason
+    if not use:
+        sys.meta_path.insert(0, _SourceFinder(sorted(set(built) | set(modules))))  # type: ignore[arg-type]
+    return use
+
+
+def package_build(package: str) -> str | None:
+    """``"compiled (mypyc …)"`` or ``"pure Python (why)"`` for a plugin package that called
+    :func:`activate_package`, None for one that did not."""
+    status = _PACKAGES.get(package)
+    return None if status is None else _build_text(*status)
 
 
 def is_compiled() -> bool:

@@ -24,7 +24,7 @@ from tests.conftest import REPO
 #: (name, units) from the ground floor up; a unit imports only units of lower floors
 FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ground", ("_compiled", "errors", "effects", "text")),
-    ("values", ("cardkit", "fsutil", "model")),
+    ("values", ("cardkit", "compiling", "fsutil", "model")),
     ("rules core", ("controls", "rules")),
     ("plugin registry", ("plugins",)),
     ("loading", ("load", "workers")),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import yaml
@@ -42,6 +43,9 @@ ALLOWED = (
     ("cardkit/_compiled.py", "deep_strike", '"cardkit.games.'),
     ("cardkit/_compiled.py", "scenario", '"cardkit.games.'),
     ("cardkit/_compiled.py", "location", "spec_from_file_location"),
+    # setuptools' setup(), which builds the extension modules of a compiled build
+    ("cardkit/compiling.py", "setup", "from setuptools import setup"),
+    ("cardkit/compiling.py", "setup", "setup(name=name,"),
     # library APIs the preview and the SVG check call: lxml's parse events, threading's Event,
     # watchfiles' stop event, the browser's window.location
     ("cardkit/layout/svgsafe.py", "events", "etree.iterparse("),
@@ -100,15 +104,47 @@ def term_pattern(terms: set[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9])(?:{'|'.join(alts)})s?(?![A-Za-z0-9])", re.I)
 
 
+def source_files(root: Path, place: str, suffix: str = "") -> list[Path]:
+    """The files of ``place`` (a file or a folder under ``root``) that are the project's source: in a
+    git checkout, those git lists (tracked, or new and not ignored: ``git ls-files --cached --others
+    --exclude-standard``), so an ignored build artefact (an in-place compiled build's ``_compiled.json``
+    and ``.so`` files) is never scanned; elsewhere (a copy without git) every file but ``__pycache__``.
+    ``suffix``: only files whose name ends so."""
+    base = root / place
+    if not base.exists():
+        return []
+    listed = _git_listed(root)
+    if listed is not None:
+        files = [root / rel for rel in listed if rel == place or rel.startswith(place.rstrip("/") + "/")]
+        files = [f for f in files if f.is_file()]  # (a tracked file deleted in the work tree is not there)
+    else:
+        files = [base] if base.is_file() else [p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    return sorted(f for f in files if f.name.endswith(suffix))
+
+
+def _git_listed(root: Path) -> list[str] | None:
+    """Every file git would commit under ``root`` (its top level), or None when ``root`` is not the top
+    of a git checkout (or git is missing)."""
+    try:
+        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        if Path(top).resolve() != root.resolve():
+            return None
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                             capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return sorted({name for name in out.decode("utf-8", "surrogateescape").split("\0") if name})
+
+
 def hits(root: Path, terms: set[str], places: tuple[str, ...] = GENERIC) -> list[str]:
     """``file:line: word: text`` for each occurrence of a term in the generic
-    code (every text file under the listed places), allowed uses left out."""
+    code (every text file of the source under the listed places: :func:`source_files`),
+    allowed uses left out."""
     rx = term_pattern(terms)
     out = []
     for place in places:
-        base = root / place
-        files = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-        for path in files:
+        for path in source_files(root, place):
             try:
                 text = path.read_text(encoding="utf-8")
             except UnicodeDecodeError:
@@ -158,11 +194,7 @@ def game_imports(root: Path, places: tuple[str, ...]) -> list[str]:
     games = game_packages(root)
     out = []
     for place in places:
-        base = root / place
-        files = [base] if base.is_file() else sorted(base.rglob("*.py"))
-        for path in files:
-            if path.suffix != ".py":
-                continue
+        for path in source_files(root, place, ".py"):
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
             for node in ast.walk(tree):
                 names: list[str] = []
@@ -203,13 +235,12 @@ def test_a_game_name_in_the_layout_is_found(tmp_path: Path):
     for place in GENERIC:
         if place in PENDING:
             continue
-        src = REPO / place
-        dst = tmp_path / place
-        if src.is_file():
+        for src in source_files(REPO, place):  # (the source: no build artefact of this checkout)
+            if src.suffix in (".ttf", ".otf"):
+                continue
+            dst = tmp_path / src.relative_to(REPO)
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(src, dst)
-        else:
-            shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__", "*.ttf", "*.otf"))
     shutil.copytree(REPO / "cards", tmp_path / "cards", ignore=shutil.ignore_patterns("*.png", "*.jpg"))
     terms = game_terms(tmp_path)
     assert hits(tmp_path, terms) == []
@@ -237,3 +268,31 @@ def test_cardkit_draws_no_game_s_icons():
     assert {"claw", "support", "radar"} <= declared["death-angel"]
     assert {game: names & (set(ICONS) | TOKEN_NAMES) for game, names in declared.items()
             if names & (set(ICONS) | TOKEN_NAMES)} == {}
+
+
+def test_an_ignored_build_artefact_is_not_scanned_in_a_git_checkout(tmp_path: Path):
+    """An editable install compiles the engine in place and writes ``cardkit/_compiled.json`` (the
+    hashes of the compiled game modules, by their names) and ``.so`` files beside the sources; git
+    ignores them.  The scan reads what git lists, so such a checkout passes as a clean clone does;
+    a file git would commit (tracked, or new and not ignored) is still read."""
+    (tmp_path / "cardkit/playtest").mkdir(parents=True)
+    (tmp_path / "cardkit/playtest/x.py").write_text('"""Plays games."""\n', encoding="utf-8")
+    artefact = tmp_path / "cardkit/_compiled.json"
+    artefact.write_text('{"cardkit.games.death_angel.rules_engine": "0f3a"}\n', encoding="utf-8")
+    (tmp_path / "cardkit/playtest/fast.py.so").write_bytes(b"\x7fELF\x02\x01\xff genestealer")
+    (tmp_path / ".gitignore").write_text("/cardkit/_compiled.json\n*.so\n", encoding="utf-8")
+    places = ("cardkit/_compiled.json", "cardkit/playtest")
+    terms = {"death angel", "genestealer"}
+    # not a git checkout: every file is read, the artefact too (its text names a game)
+    assert hits(tmp_path, terms, places) == [
+        'cardkit/_compiled.json:1: death_angel: {"cardkit.games.death_angel.rules_engine": "0f3a"}']
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    assert source_files(tmp_path, "cardkit/playtest") == [tmp_path / "cardkit/playtest/x.py"]
+    assert source_files(tmp_path, "cardkit/_compiled.json") == []
+    assert hits(tmp_path, terms, places) == []
+    # a new file that is not ignored, not yet added, is source and is read
+    (tmp_path / "cardkit/playtest/y.py").write_text("BACK = 'genestealer'\n", encoding="utf-8")
+    assert hits(tmp_path, terms, places) == ["cardkit/playtest/y.py:1: genestealer: BACK = 'genestealer'"]
+    # and the artefact is read again once git no longer ignores it
+    (tmp_path / ".gitignore").write_text("*.so\n", encoding="utf-8")
+    assert len(hits(tmp_path, terms, places)) == 2

@@ -115,10 +115,14 @@ def cover(icons: Sequence[str], left: Sequence[str]) -> tuple[str, ...]:
 class Night:
     """One game of Tidelights in progress (a :class:`cardkit.rules.protocol.State`)."""
 
-    def __init__(self, deck: Deck, players: int, seed: int, round_limit: int = ROUND_LIMIT) -> None:
+    def __init__(self, deck: Deck, players: int, seed: int, round_limit: int = ROUND_LIMIT,
+                 copy_of: Night | None = None) -> None:
         self.deck = deck
         self.players = players
         self.round_limit = round_limit
+        if copy_of is not None:
+            self._copy(copy_of)
+            return
         # the state's own stream, made when first drawn from and shared by clones until one of them draws
         # (see _stream): copying a random.Random costs more than the rest of a clone, and after the deal
         # only the one reshuffle of the crew discards draws from it
@@ -210,6 +214,8 @@ class Night:
     def clone(self) -> Night:
         if self._rng is not None:
             self._rng_shared = True  # both copies hold it now: whichever draws first copies it (_stream)
+        if _NATIVE:  # compiled (mypyc): its instances have no __dict__ to copy
+            return Night(self.deck, self.players, 0, self.round_limit, copy_of=self)
         new = object.__new__(Night)
         new.__dict__.update(self.__dict__)
         new.keepers = list(self.keepers)
@@ -224,6 +230,35 @@ class Night:
         new.storm_discard = list(self.storm_discard)
         new.fired = set(self.fired)
         return new
+
+    def _copy(self, other: Night) -> None:
+        """Become a copy of ``other`` (what :meth:`clone` does by copying ``__dict__``, field by field:
+        a compiled Night has no ``__dict__``; tests/test_tidelights_engine.py checks that both copy
+        every field alike)."""
+        self._rng, self._rng_seed, self._rng_shared = other._rng, other._rng_seed, other._rng_shared
+        self.everyone = other.everyone
+        self.keepers = list(other.keepers)
+        self.crew_deck = list(other.crew_deck)
+        self.crew_discard = list(other.crew_discard)
+        self.reshuffled = other.reshuffled
+        self.hands = [list(h) for h in other.hands]
+        self.tide = list(other.tide)
+        self.bay = [s.copy() for s in other.bay]
+        self.berths = list(other.berths)
+        self.berth_points = list(other.berth_points)
+        self.wrecked = list(other.wrecked)
+        self.storm_discard = list(other.storm_discard)
+        self.score, self.turn = other.score, other.turn
+        self.revealed, self.storms = other.revealed, other.storms
+        self.skip_guide, self.lamp_used, self.shift_used = other.skip_guide, other.lamp_used, other.shift_used
+        self.fog_until, self.fog_card = other.fog_until, other.fog_card
+        self.storm, self.ship = other.storm, other.ship
+        self.fired = set(other.fired)
+        self.extra_reveals, self.ignored = other.extra_reveals, other.ignored
+        self.over = other.over
+        self.log, self.quiet = other.log, other.quiet
+        self.kind, self.options, self._decision = other.kind, other.options, other._decision
+        self._lefts, self._lefts_for = other._lefts, other._lefts_for
 
     @property
     def rng(self) -> random.Random:
@@ -771,6 +806,8 @@ class Night:
 
 _END_GUIDE = option("end", "guide")
 _TIDE = (option("tide", "reveal"), option("tide", "stop"))
+#: whether this module runs compiled (mypyc): an extension module's ``__file__`` is not its ``.py``
+_NATIVE = not __file__.endswith(".py")
 #: the handler of each option kind (a guide decision has several: play, move, dock, end)
 _HANDLERS = {kind: getattr(Night, "_on_" + kind)
              for kind in ("peek", "tide", "shelter", "discard", "slack", "play", "move", "dock", "berth", "end")}
