@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from multiprocessing.context import BaseContext
 from pathlib import Path
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, TypeVar, get_args, overload
 
 from cardkit.rules.core import Decision, EndReason, Option
@@ -117,20 +117,26 @@ class Batch:
     trace: bool = False
 
 
-def batch_games(agent: str, variants: int = 0) -> int:
+def batch_games(agent: str, variants: int = 0, cost: float | None = None) -> int:
     """Games in a batch of ``agent`` (each game also played on ``variants`` variants of the set): about
-    :data:`BATCH` games of random play's work by the agent's expected cost
-    (:func:`cardkit.rules.agents.expected_cost`), at least one game, at most :data:`BATCH`.  A random
-    game's batch holds 250 games, an ``mcts`` game's one: a sweep of search games is cut into
-    batches small enough to spread over every worker of a cluster, and a batch of random games is
-    not cut into slivers.
+    :data:`BATCH` games of random play's work by the agent's expected ``cost`` in games of random play
+    (given by the plan: :func:`cardkit.playtest.agents.agent_cost`, which reads an engine's declared
+    costs of its own agents; without it the generic rule, :func:`cardkit.rules.agents.expected_cost`),
+    at least one game, at most :data:`BATCH`.  A random game's batch holds 250 games, an ``mcts``
+    game's one: a sweep of search games is cut into batches small enough to spread over every worker
+    of a cluster, and a batch of random games is not cut into slivers.  The size changes which
+    batch plays a game, never the game (its seed) nor the merged result.
 
     >>> batch_games("random"), batch_games("mcts:4"), batch_games("mcts"), batch_games("flat-mc:1")
     (250, 2, 1, 2)
+    >>> batch_games("search"), batch_games("search", cost=200.0)  # an engine's own search, as declared
+    (250, 1)
     """
-    from cardkit.rules.agents import expected_cost
+    if cost is None:
+        from cardkit.rules.agents import expected_cost
 
-    return max(1, min(BATCH, int(BATCH // (expected_cost(agent) * (1 + variants)))))
+        cost = expected_cost(agent)
+    return max(1, min(BATCH, int(BATCH // (max(1.0, cost) * (1 + variants)))))
 
 
 def seed_ranges(games: int, size: int) -> Iterator[tuple[int, int, int]]:
@@ -160,13 +166,17 @@ class Plan(Sequence[Batch]):
     seed: int
     certify_every: int = 0
     variants: tuple[Variant, ...] = ()
+    #: (agent, the expected cost of its game in games of random play) for agents whose cost is known
+    #: beyond the generic rule (an engine's own agents: :func:`cardkit.playtest.agents.agent_costs`)
+    costs: tuple[tuple[str, float], ...] = ()
 
     def _per_setup(self) -> tuple[tuple[int, int], ...]:
         """(games per batch, batches per setup) of every agent (:func:`batch_games`)."""
         out = []
         full, rest = divmod(self.games, BATCH)
+        costs = dict(self.costs)
         for a in self.agents:
-            size = batch_games(a, len(self.variants))
+            size = batch_games(a, len(self.variants), costs.get(a))
             out.append((size, full * -(-BATCH // size) + -(-rest // size)))
         return tuple(out)
 
@@ -202,9 +212,12 @@ class Plan(Sequence[Batch]):
 
 
 def plan(root: Path, set_id: str, players: Iterable[int], agents: Iterable[str], games: int, seed: int,
-         certify_every: int = 0, variants: tuple[Variant, ...] = ()) -> Plan:
-    """Batches in a fixed order (by player count, agent and seed range); see :class:`Plan`."""
-    return Plan(str(root), set_id, tuple(players), tuple(agents), games, seed, certify_every, variants)
+         certify_every: int = 0, variants: tuple[Variant, ...] = (), costs: Mapping[str, float] | None = None) -> Plan:
+    """Batches in a fixed order (by player count, agent and seed range); see :class:`Plan`.  ``costs``:
+    each agent's expected cost of a game (:func:`cardkit.playtest.agents.agent_costs`; an agent left
+    out is costed by the generic rule)."""
+    return Plan(str(root), set_id, tuple(players), tuple(agents), games, seed, certify_every, variants,
+                tuple(sorted((costs or {}).items())))
 
 
 # ------------------------------------------------------------------ mergeable tallies
@@ -590,7 +603,7 @@ def run_matchup(batch: Batch) -> BatchResult:
 
 
 def plan_matchups(root: Path, set_id: str, players: Iterable[int], agents: Sequence[str], games: int, seed: int,
-                  certify_every: int = 0) -> list[Batch]:
+                  certify_every: int = 0, costs: Mapping[str, float] | None = None) -> list[Batch]:
     """The matchup batches of a sweep: every unordered pair of distinct agents (each playing both
     seatings, so every ordered pair) at two players, games ``seed`` to ``seed + games``.  Other player
     counts have no matchups: who would sit in the third seat is a choice the table would hide."""
@@ -601,7 +614,7 @@ def plan_matchups(root: Path, set_id: str, players: Iterable[int], agents: Seque
             continue
         for i, a in enumerate(names):
             for b in names[i + 1:]:
-                size = min(batch_games(a), batch_games(b))
+                size = min(batch_games(a, cost=(costs or {}).get(a)), batch_games(b, cost=(costs or {}).get(b)))
                 for k, start, stop in seed_ranges(games, size):
                     certify = bool(certify_every) and k % certify_every == 0
                     out.append(Batch(str(root), set_id, p, f"{a}|{b}", (seed + start, seed + stop), certify,
