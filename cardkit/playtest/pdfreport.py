@@ -472,7 +472,11 @@ def _impact_page(p: _Page, rows: Sequence[ImpactRow], loc: Localizer, players: i
     left, top = 18 * MM, A4[1] - 20 * MM
     p.text(left, top, loc.ui_n("report.impact.title", players, players=players, agent=agent), 13, "title")
     games = rows[0].games if rows else 0
-    p.text(left, top - 6 * MM, loc.ui_n("report.impact.subtitle", games, games=games), 8)
+    if any(r.stopped is not None for r in rows):  # an auto run: every card played its own number of games
+        least, most = min(r.games for r in rows), max(r.games for r in rows)
+        p.text(left, top - 6 * MM, loc.ui("report.impact.subtitle_auto", least=least, most=most), 8)
+    else:
+        p.text(left, top - 6 * MM, loc.ui_n("report.impact.subtitle", games, games=games), 8)
     label_w, value_w = 52 * MM, 30 * MM
     bx, bw = left + label_w, A4[0] - 2 * left - label_w - value_w
     span = max([abs(v) for r in rows for v in (r.ci95.lo, r.ci95.hi)] + [0.01])
@@ -492,7 +496,7 @@ def _impact_page(p: _Page, rows: Sequence[ImpactRow], loc: Localizer, players: i
     for i, r in enumerate(rows):
         y = y1 - (i + 0.5) * step
         lo, hi = r.ci95.lo, r.ci95.hi
-        none = r.effect == "no measurable effect"
+        none = r.effect not in ("helps", "hurts")
         colour = "#9aa0a6" if none else (PALETTE[0] if r.win_rate_delta < 0 else PALETTE[1])
         x0, x1 = sorted((zero, at(r.win_rate_delta)))
         p.ops.append(Rect(x0, y - step * 0.3, max(0.4, x1 - x0), step * 0.6, fill=colour))
@@ -500,7 +504,13 @@ def _impact_page(p: _Page, rows: Sequence[ImpactRow], loc: Localizer, players: i
         for v in (lo, hi):
             p.ops.append(Line(at(v), y - step * 0.25, at(v), y + step * 0.25, INK, 0.6))
         p.text(bx - 2 * MM, y - size * 0.35, _name(loc, r.card), size, align="right")
-        value = loc.ui("report.impact.no_effect") if none else _pct(r.win_rate_delta, locale)
+        value = _pct(r.win_rate_delta, locale)
+        if r.effect == "no measurable effect":
+            value = loc.ui("report.impact.no_effect")
+        elif r.effect == "no effect beyond the margin" and r.margin is not None:
+            value = loc.ui("report.impact.within", amount=_pct(r.margin, locale))
+        elif r.effect == "not settled":
+            value = loc.ui("report.impact.not_settled")
         p.text(bx + bw + 2 * MM, y - size * 0.35, value, size)
     p.flush()
 

@@ -46,7 +46,11 @@ BALANCES: tuple[Balance, ...] = get_args(Balance)
 Figure_ = Literal["win rate", "mean score", "rating"]
 
 #: what switching a card's ability off did to the win rate
-Effect = Literal["no measurable effect", "helps", "hurts"]
+#: what a card's impact row says: the sign when its interval excludes 0; else, in a fixed-count run, "no
+#: measurable effect"; in a ``--games auto`` run, "no effect beyond the margin" when the pair stopped
+#: as narrow as ``--precision`` asked (the row's ``margin`` says how far), "not settled" when it
+#: stopped at its maximum (its interval is just too wide to tell)
+Effect = Literal["no measurable effect", "helps", "hurts", "no effect beyond the margin", "not settled"]
 
 #: how a game that the playtest counted ended
 Finish = Literal["win", "loss", "draw", "abandoned", "error"]
@@ -367,6 +371,10 @@ class ImpactRow:
     score_ablated: float | None = None
     score_delta: float | None = None
     score_ci95: Interval | None = None
+    #: "no effect beyond the margin": the change lies within +-margin (the interval's units)
+    margin: float | None = None
+    #: a ``--games auto`` run: why the pair stopped ("clear of 0", "precision reached", "maximum reached"); ``None`` in a fixed-count run
+    stopped: str | None = None
 
     def to_json(self) -> dict[str, Json]:
         out: dict[str, Json] = {
@@ -382,7 +390,24 @@ class ImpactRow:
             out[f"{m.name}_ci95"] = m.ci95.to_json()
         out.update({"fired_games": self.fired_games, "fired_when_ablated": self.fired_when_ablated,
                     "effect": self.effect})
+        if self.margin is not None:
+            out["margin"] = self.margin
+        if self.stopped is not None:
+            out["stopped"] = self.stopped
         return out
+
+    def effect_text(self) -> str:
+        """The effect in words, the margin written out (English; the PDF report localizes).
+
+        >>> r = ImpactRow("c", 1, "mcts", 50, 0.5, 0.5, 0.0, Interval(-0.02, 0.03), 4, None, (), 0, 0,
+        ...               "no effect beyond the margin", margin=0.03)
+        >>> r.effect_text()
+        'no effect beyond +-3.0 points'
+        """
+        if self.effect != "no effect beyond the margin" or self.margin is None:
+            return self.effect
+        amount = f"{self.margin:g}" if self.score_ci95 is not None else f"{self.margin * 100:.1f} points"
+        return f"no effect beyond +-{amount}"
 
 
 @dataclass(frozen=True)
@@ -504,6 +529,9 @@ class MetricRow:
 ANYTIME = ("anytime-valid 95 % confidence sequences (betting, Waudby-Smith and Ramdas): each interval "
            "marked so holds at every number of games at once, so it stays valid however the run decided "
            "to stop")
+IMPACT_RCI = ("impact pairs: repeated 95 % confidence intervals of a group-sequential design (Haybittle-Peto "
+              "boundaries, Bonferroni over the looks): the fixed-count interval with z impact_z[0] at every look "
+              "before the pair's maximum and impact_z[1] at it, valid whichever look the pair stopped at")
 
 
 @dataclass(frozen=True)
@@ -548,11 +576,22 @@ class Sequential:
     precision: float | None  # points of the figure (percentage points of a rate, score units)
     units: tuple[SequentialUnit, ...]
     games: int  # games played in all (a matchup seed and an impact pair count two)
+    #: with ``--impact``: seeds added per round after the first (a look at every pair), seeds per impact
+    #: pair at most, and its intervals' critical values before and at that maximum (``None`` without
+    #: impact pairs: rounds double, as before)
+    step: int | None = None
+    impact_max: int | None = None
+    impact_z: tuple[float, float] | None = None
 
     def to_json(self) -> dict[str, Json]:
-        return {"intervals": ANYTIME, "rounds": self.rounds, "first_round": self.first_round,
-                "max_games": self.max_games, "precision": self.precision, "games_played": self.games,
-                "units": to_json(self.units)}
+        out: dict[str, Json] = {"intervals": ANYTIME, "rounds": self.rounds, "first_round": self.first_round,
+                                "max_games": self.max_games, "precision": self.precision}
+        if self.step is not None:
+            out.update({"step": self.step, "impact_max": self.impact_max,
+                        "impact_intervals": IMPACT_RCI if self.impact_z is not None else None,
+                        "impact_z": list(self.impact_z) if self.impact_z is not None else None})
+        out.update({"games_played": self.games, "units": to_json(self.units)})
+        return out
 
 
 # ------------------------------------------------------------------ the whole report

@@ -164,7 +164,7 @@ def run(request: PlaytestRequest, progress: Progress | None = None, project: Pro
     refuses.  ``project``: the project at ``request.root`` when the caller has loaded it already;
     ``warn``: told a note before a long sweep starts (a large sweep on the pure-Python engine)."""
     from cardkit._compiled import engine_build
-    from cardkit.playtest.agents import agents_for, ceilings
+    from cardkit.playtest.agents import agent_costs, agents_for, ceilings
     from cardkit.playtest.report import compare as compare_runs
     from cardkit.playtest.sweep import BACKENDS, Batch, Variant, plan, plan_matchups, run_sweep, summarize
     from cardkit.plugins import engine_for
@@ -241,20 +241,23 @@ def run(request: PlaytestRequest, progress: Progress | None = None, project: Pro
         judged = [a for a in agents if a != "random"] or agents  # random play wins too rarely to weigh a card
     competitive = info.cooperation is Cooperation.COMPETITIVE and len(agents) > 1
     anytime = sequential = None
-    impact_ivs = None
+    impact_ivs = impact_stops = None
     if request.games == "auto":
         from cardkit.playtest.auto import DEFAULT_MAX, Schedule, run_auto
 
-        schedule = Schedule(request.max_games or DEFAULT_MAX, request.precision)
+        schedule = (Schedule.for_impact(request.max_games, request.precision) if request.impact and ablatable
+                    else Schedule(request.max_games or DEFAULT_MAX, request.precision))
         auto = run_auto(root, set_id, counts, agents, info, (lo, hi), schedule, request.seed, request.certify_every,
                         ceiling_names, ablatable, judged if request.impact else (), jobs=request.jobs,
                         backend=backend, scheduler=request.scheduler, progress=progress)
         sweep, anytime, sequential, impact_ivs = auto.sweep, auto.anytime, auto.sequential, auto.impact
+        impact_stops = auto.impact_stops
         played = sequential.games
         games_label = max((s.games for s in sequential.units), default=0)
     else:
         games = request.games
         variants = (Variant("compare", str(compare.resolve())),) if compare is not None else ()
+        costs = agent_costs(engine, agents)  # batches sized by what a game of each agent costs
         batches: Sequence[Batch]
         if request.impact:
             from cardkit.playtest.impact import plan_impact
@@ -262,12 +265,13 @@ def run(request: PlaytestRequest, progress: Progress | None = None, project: Pro
             batches = plan_impact(root, set_id, counts, judged, games, request.seed, ablatable, request.certify_every)
             batches = [replace(b, variants=variants + b.variants) if b.count_base else b for b in batches]
             batches += plan(root, set_id, counts, [a for a in agents if a not in judged], games, request.seed,
-                            request.certify_every, variants)
+                            request.certify_every, variants, costs)
         else:
-            batches = plan(root, set_id, counts, agents, games, request.seed, request.certify_every, variants)
+            batches = plan(root, set_id, counts, agents, games, request.seed, request.certify_every, variants,
+                           costs)
         if competitive:  # agents against each other, both seatings
             batches = list(batches) + plan_matchups(root, set_id, counts, agents, games, request.seed,
-                                                    request.certify_every)
+                                                    request.certify_every, costs)
         played = sum((b.seeds[1] - b.seeds[0]) * (2 if b.matchup else 1) for b in batches)
         if played >= LARGE_SWEEP and not engine_build().startswith("compiled") and warn is not None:
             warn(f"note: {played:,} games on the pure-Python engine; the compiled engine plays them about "
@@ -285,7 +289,8 @@ def run(request: PlaytestRequest, progress: Progress | None = None, project: Pro
         from cardkit.playtest.impact import impact_rows as rows_of
         from cardkit.playtest.impact import team_tables, unswitchable_note
 
-        impact_rows = tuple(rows_of(sweep, card_set, ablatable, unablatable, unswitchable_note(engine), impact_ivs))
+        impact_rows = tuple(rows_of(sweep, card_set, ablatable, unablatable, unswitchable_note(engine), impact_ivs,
+                                     impact_stops))
         teams = tuple(team_tables(sweep))
     result = PlaytestResult(set_id, request.seed, tuple(agents), summary, reference, (lo, hi),
                             compare=tuple(compare_runs(sweep)) if compare is not None else None,

@@ -7,9 +7,10 @@ the edge by :func:`~cardkit.playtest.records.to_json`.
 
 * :class:`SeatTable`: per seat of a competitive game, complete games won with a Wilson
   interval, and the first seat's advantage over each other seat: the difference of two
-  win rates *of the same games*, so with Newcombe's interval for paired proportions
-  (:func:`~cardkit.playtest.ladder.paired_diff_ci`), which accounts for one seat's win
-  being another's loss.
+  win rates *of the same games*, its interval clustered by seed (the seeds are the
+  independent units, as for the ratings and the skill gap) and never narrower than
+  Newcombe's interval for paired proportions (:func:`~cardkit.playtest.ladder.paired_diff_ci`),
+  which accounts for one seat's win being another's loss.
 * :class:`MatchupCell`: one agent against another at two players, over both seatings
   of the same seeds (common random numbers: the same deal and chance outcomes).
 * :class:`MetricDeclaration` and :class:`MetricRow`: what the game declares (name, kind,
@@ -24,17 +25,18 @@ from dataclasses import dataclass
 from cardkit.playtest.ladder import is_ceiling, paired_diff_ci
 from cardkit.playtest.records import (Advantage, Interval, MatchupCell, MetricDeclaration, MetricRow, MetricValue,
                                       SeatRate, SeatTable, score_text, to_json)
+from cardkit.playtest.stats import seed_diff_ci
 from cardkit.playtest.sweep import Sweep, Tally, hist_median, hist_percentile, wilson
 from cardkit.rules.protocol import Aggregate, Cooperation, EngineInfo
 
 __all__ = ["Advantage", "Interval", "MatchupCell", "MetricDeclaration", "MetricRow", "MetricValue", "SeatRate",
-           "SeatTable", "Tables", "declarations", "matchups", "metric_rows", "seat_table", "seat_tables", "to_json"]
+           "SeatTable", "Tables", "declarations", "seat_diff_ci", "matchups", "metric_rows", "seat_table", "seat_tables", "to_json"]
 
 
 # ------------------------------------------------------------------ building
 def seat_table(t: Tally) -> SeatTable:
-    """Per seat of one setup: complete games won (Wilson), and seat 1 minus each other seat
-    (Newcombe's paired interval: both rates are read from the same games)."""
+    """Per seat of one setup: complete games won (Wilson), and seat 1 minus each other seat with
+    :func:`seat_diff_ci` (both rates are read from the same games, the seeds independent)."""
     done = t.wins + t.losses + t.draws
     seats = []
     for i, w in enumerate(t.seat_wins):
@@ -48,8 +50,35 @@ def seat_table(t: Tally) -> SeatTable:
         # a 2x2 table of the games: both won, only seat 1, only seat i, neither
         cells = (both, w1 - both, wi - both, done - w1 - wi + both)
         d = (w1 - wi) / done if done else 0.0
-        adv.append(Advantage(i + 1, round(d, 4), Interval.of(paired_diff_ci(*cells))))
+        adv.append(Advantage(i + 1, round(d, 4), Interval.of(seat_diff_ci(*cells))))
     return SeatTable(t.players, t.agent, tuple(seats), tuple(adv))
+
+
+def seat_diff_ci(both: int, only_1: int, only_other: int, neither: int) -> tuple[float, float]:
+    """95 % interval for seat 1's win rate minus another seat's, from the complete games of a setup:
+    both won, only seat 1, only the other, neither.
+
+    Clustered by seed, as the ratings and the skill gap are (:func:`~cardkit.playtest.stats.seed_diff_ci`):
+    the seeds are the independent units, and a seat's advantage in a seed is seat 1's wins minus
+    the other's in the seed's games, read with Student's t over the seeds.  A setup plays each seed
+    once (game ``k`` of a sweep is seed ``seed + k``, whichever batch plays it), so a seed's
+    difference is its game's: +1 only seat 1 won, -1 only the other, 0 both or neither.  Never
+    narrower than Newcombe's paired interval (:func:`~cardkit.playtest.ladder.paired_diff_ci`),
+    which is kept where it is the wider (few seeds, or rates near 0 or 1, where t's interval
+    over the seeds shrinks).
+
+    A seed that one seat wins far more often (the deal decides) changes neither: games of different
+    seeds are independent however strong the seed's effect (tests/playtest/test_seat_coverage.py).
+
+    >>> [round(x, 3) for x in seat_diff_ci(0, 30, 10, 0)], [round(x, 3) for x in paired_diff_ci(0, 30, 10, 0)]
+    ([0.196, 0.78], [0.196, 0.716])
+    """
+    lo, hi = paired_diff_ci(both, only_1, only_other, neither)
+    # seat 1's points against the other seat in a seed: 1 only seat 1 won, 0 only the other, 1/2 both or neither
+    clustered = seed_diff_ci({(1.0, 1): only_1, (0.0, 1): only_other, (0.5, 1): both + neither}, games_per_seed=1)
+    if clustered is not None:
+        lo, hi = min(lo, clustered[1][0]), max(hi, clustered[1][1])
+    return lo, hi
 
 
 def seat_tables(sweep: Sweep) -> list[SeatTable]:
