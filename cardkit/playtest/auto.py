@@ -8,7 +8,10 @@ sequence (:mod:`cardkit.playtest.sequential`), fed with one value per seed in se
 * a **skill gap** (an agent against ``random`` at one player count, the same seeds): the paired
   difference of the two outcome values, placed in ``[0, 1]``;
 * a **matchup** (two agents of a competitive game, both seatings): a's wins minus b's per seed;
-* an **impact pair** (a card switched off, one setup): the paired difference of the outcome value.
+* an **impact pair** (a card switched off, one setup): the paired difference of the outcome value,
+  read by a group-sequential design instead (:class:`cardkit.playtest.sequential.RepeatedIntervals`:
+  the fixed-count run's own interval, Newcombe's or the normal one, with a wider critical value at
+  each look), since a pair must tell small changes apart and the sequences are too wide for that.
 
 Round ``r`` (0-based) brings every unit that still needs games up to ``FIRST_ROUND * 2**r`` seeds
 (at most ``max_games``).  A unit stops when its interval is clear of every edge that matters for
@@ -28,15 +31,18 @@ from pathlib import Path
 
 from cardkit.playtest.ladder import is_ceiling
 from cardkit.playtest.records import AnytimeIntervals, Interval, Sequential, SequentialUnit
-from cardkit.playtest.sequential import ConfidenceSequence, settle
+from cardkit.playtest.impact import mean_ci, paired_ci
+from cardkit.playtest.sequential import ConfidenceSequence, RepeatedIntervals, settle
 from cardkit.playtest.sweep import Backend, Batch, BatchResult, Sweep, Variant, _results, usable_cores
 from cardkit.rules.protocol import Cooperation, EngineInfo, Outcome
 
-__all__ = ["CHUNK", "DEFAULT_MAX", "FIRST_ROUND", "Auto", "Schedule", "run_auto"]
+__all__ = ["CHUNK", "DEFAULT_MAX", "FIRST_ROUND", "IMPACT_MAX", "IMPACT_STEP", "Auto", "Schedule", "run_auto"]
 
 FIRST_ROUND = 50  # seeds per unit in the first round; each round doubles the seeds played
 CHUNK = 25  # seeds per batch: the unit of work and of invariant certification, whatever the round
 DEFAULT_MAX = 1600  # seeds per unit at most, unless --max-games says otherwise
+IMPACT_STEP = 50  # with --impact, every round adds this many seeds: an impact pair's looks
+IMPACT_MAX = 300  # seeds per impact pair at most (its last look), unless --max-games says otherwise
 
 
 @dataclass(frozen=True)
@@ -46,10 +52,53 @@ class Schedule:
     max_games: int = DEFAULT_MAX
     precision: float | None = None  # points of the figure: percentage points of a rate, score units
     first: int = FIRST_ROUND
+    #: seeds added per round after the first; ``None``: each round doubles the seeds
+    step: int | None = None
+    #: seeds per impact pair at most (at most ``max_games``)
+    impact_max: int | None = None
 
     def target(self, r: int) -> int:
-        """Seeds per unit once round ``r`` (0-based) is played."""
+        """Seeds per unit once round ``r`` (0-based) is played.
+
+        >>> [Schedule(400).target(r) for r in range(5)], [Schedule(400, step=50).target(r) for r in range(4)]
+        ([50, 100, 200, 400, 400], [50, 100, 150, 200])
+        """
+        if self.step is not None:
+            return min(self.max_games, self.first + self.step * r)
         return min(self.max_games, self.first * 2 ** r)
+
+    @property
+    def impact_cap(self) -> int:
+        """Seeds per impact pair at most."""
+        return min(self.max_games, self.impact_max) if self.impact_max is not None else self.max_games
+
+    @property
+    def impact_looks(self) -> tuple[int, ...]:
+        """The seeds at which an impact pair is looked at: after every round, up to its maximum.
+
+        >>> Schedule.for_impact(None, None).impact_looks
+        (50, 100, 150, 200, 250, 300)
+        >>> Schedule(120, step=50).impact_looks
+        (50, 100, 120)
+        """
+        looks: list[int] = []
+        r = 0
+        while not looks or looks[-1] < self.impact_cap:
+            looks.append(min(self.target(r), self.impact_cap))
+            r += 1
+        return tuple(looks)
+
+    @property
+    def impact_design(self) -> RepeatedIntervals:
+        """The group-sequential design of every impact pair (its intervals' critical values)."""
+        return RepeatedIntervals(self.impact_looks)
+
+    @classmethod
+    def for_impact(cls, max_games: int | None, precision: float | None) -> Schedule:
+        """The schedule of a run with ``--impact``: rounds of :data:`IMPACT_STEP` seeds, impact pairs
+        looked at after each and at most :data:`IMPACT_MAX` seeds (``max_games`` when given caps
+        everything)."""
+        return cls(max_games or DEFAULT_MAX, precision, step=IMPACT_STEP, impact_max=max_games or IMPACT_MAX)
 
 
 @dataclass(frozen=True)
@@ -61,6 +110,9 @@ class Auto:
     anytime: AnytimeIntervals
     sequential: Sequential
     impact: Mapping[tuple[str, int, str], tuple[float, float]]
+    #: (card, players, agent) -> why the impact pair stopped ("clear of 0", "precision reached",
+    #: "maximum reached"): what an interval holding 0 means
+    impact_stops: Mapping[tuple[str, int, str], str] = field(default_factory=dict)
 
 
 @dataclass
@@ -71,10 +123,30 @@ class _Unit:
     card: str | None = None
     cs: ConfidenceSequence = field(default_factory=ConfidenceSequence)
     stopped: str = ""
+    #: an impact pair's outcome values per seed, (base, card switched off), placed in [0, 1]
+    pairs: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def games(self) -> int:
-        return self.cs.n
+        return len(self.pairs) if self.what == "impact" else self.cs.n
+
+    def change(self, design: RepeatedIntervals, scored: bool, span: float = 1.0) -> tuple[float, float]:
+        """An impact pair's interval of the change (switched off minus base, in the figure's own units:
+        a win rate, or score units of a ``span`` wide range) at its current look: the fixed-count
+        run's interval (:func:`~cardkit.playtest.impact.paired_ci`, or the normal one of a scored game)
+        with the design's critical value."""
+        n = len(self.pairs)
+        z = design.z(n)
+        if scored:
+            diffs = [(v - b) * span for b, v in self.pairs]
+            total = sum(diffs)
+            _, lo, hi = mean_ci(total, sum(d * d for d in diffs), n, z)
+            return (lo, hi)
+        wins_base = sum(1 for b, _ in self.pairs if b >= 1.0)
+        wins_off = sum(1 for _, v in self.pairs if v >= 1.0)
+        only_base = sum(1 for b, v in self.pairs if b >= 1.0 > v)
+        only_off = sum(1 for b, v in self.pairs if v >= 1.0 > b)
+        return paired_ci(n, wins_base, wins_off, only_base, only_off, z)
 
 
 def run_auto(root: Path, set_id: str, counts: Sequence[int], agents: Sequence[str], info: EngineInfo,
@@ -95,12 +167,12 @@ def run_auto(root: Path, set_id: str, counts: Sequence[int], agents: Sequence[st
     unit = span if scored else 0.01  # one "point" of the figure, in its own units
     prec_fig = schedule.precision * unit / span if schedule.precision is not None else None  # in [0, 1]
     prec_diff = prec_fig / 2 if prec_fig is not None else None  # a difference d sits at (d + 1) / 2
+    prec_change = schedule.precision * unit if schedule.precision is not None else None  # an impact pair's
+    design = schedule.impact_design
 
     def place(v: float) -> float:  # an outcome value in [0, 1]
         return min(1.0, max(0.0, (v - low) / span))
 
-    def place_diff(d: float) -> float:  # a difference of outcome values in [0, 1]
-        return min(1.0, max(0.0, (d / span + 1.0) / 2.0))
 
     setups = {(p, a): _Unit("setup", p, a) for p in counts for a in agents}
     values: dict[tuple[int, str], list[float]] = {k: [] for k in setups}  # placed values, in seed order
@@ -140,19 +212,20 @@ def run_auto(root: Path, set_id: str, counts: Sequence[int], agents: Sequence[st
                 matchups[(p, res.matchup.a, res.matchup.b)].cs.extend(
                     min(1.0, max(0.0, (d / 2.0 + 1.0) / 2.0)) for d in res.trace.get("matchup", ()))
                 continue
-            base = [place(v) for v in res.trace.get("", ())]
+            raw = res.trace.get("", ())
+            base = [place(v) for v in raw]
             setups[(p, a)].cs.extend(base)
             values[(p, a)].extend(base)
             for label, diffs in res.trace.items():
                 if label and (label, p, a) in impacts:
-                    impacts[(label, p, a)].cs.extend(place_diff(d) for d in diffs)
+                    impacts[(label, p, a)].pairs.extend((place(v), place(v + d)) for v, d in zip(raw, diffs))
         for (p, a), g in gaps.items():
             mine, theirs = values[(p, a)], values[(p, "random")]
             g.cs.extend((x - y + 1.0) / 2.0 for x, y in zip(mine[g.games:], theirs[g.games:]))
         rounds += 1
         at_max = target >= schedule.max_games
         _judge(setups, gaps, matchups, impacts, (place(band[0]), place(band[1])), prec_fig, prec_diff, ceilings,
-               competitive, at_max)
+               competitive, at_max, schedule.impact_cap, lambda u: u.change(design, scored, span), prec_change)
 
     def fig(iv: tuple[float, float]) -> tuple[float, float]:
         return (low + iv[0] * span, low + iv[1] * span)
@@ -186,13 +259,16 @@ def run_auto(root: Path, set_id: str, counts: Sequence[int], agents: Sequence[st
     for mk, u in sorted(matchups.items()):
         rows.append(SequentialUnit("matchup", u.players, u.agent, None, u.games,
                                    Interval.of(match_ivs.get(mk, (-1.0, 1.0))), u.stopped))
-    impact_ivs = {k: diff(u.cs.interval(), span if scored else 1.0) for k, u in impacts.items() if u.games}
+    impact_ivs = {k: u.change(design, scored, span) for k, u in impacts.items() if u.games}
     for ik, u in sorted(impacts.items()):
         rows.append(SequentialUnit("impact", u.players, u.agent, u.card, u.games,
                                    Interval.of(impact_ivs.get(ik, (-1.0, 1.0)), digits), u.stopped))
     seq = Sequential(rounds, schedule.first, schedule.max_games, schedule.precision,
-                     tuple(r for r in rows if r is not None), played)
-    return Auto(sweep, AnytimeIntervals(figures, gap_ivs, match_ivs), seq, impact_ivs)
+                     tuple(r for r in rows if r is not None), played, schedule.step,
+                     schedule.impact_cap if impacts else None,
+                     (round(design.z(1), 3), round(design.z(schedule.impact_cap), 3)) if impacts else None)
+    return Auto(sweep, AnytimeIntervals(figures, gap_ivs, match_ivs), seq, impact_ivs,
+                {k: u.stopped for k, u in impacts.items() if u.games})
 
 
 def _shifted(progress: Callable[[int, int], None] | None, before: int, planned: int
@@ -251,8 +327,11 @@ def _collect(batches: Sequence[Batch], jobs: int, backend: Backend, scheduler: s
 def _judge(setups: dict[tuple[int, str], _Unit], gaps: dict[tuple[int, str], _Unit],
            matchups: dict[tuple[int, str, str], _Unit], impacts: dict[tuple[str, int, str], _Unit],
            band: tuple[float, float], prec_fig: float | None, prec_diff: float | None, ceilings: frozenset[str],
-           competitive: bool, at_max: bool) -> None:
-    """After a round: stop every unit whose figure has settled (or all of them at the maximum)."""
+           competitive: bool, at_max: bool, impact_cap: int | None = None,
+           change: Callable[[_Unit], tuple[float, float]] | None = None, prec_change: float | None = None) -> None:
+    """After a round: stop every unit whose figure has settled (or all of them at the maximum).  An
+    impact pair is judged by ``change`` (its interval of the change, clear of 0 or as narrow as
+    ``prec_change``) and also stops at ``impact_cap`` seeds."""
     def stop(u: _Unit, why: str) -> None:
         if not u.stopped:
             u.stopped = why
@@ -261,14 +340,19 @@ def _judge(setups: dict[tuple[int, str], _Unit], gaps: dict[tuple[int, str], _Un
         for u in group:
             if u.stopped:
                 continue
+            cap = impact_cap if u.what == "impact" and impact_cap is not None else None
+            done = at_max or (cap is not None and u.games >= cap)
             if not u.games:
-                if at_max:
+                if done:
                     stop(u, "maximum reached")
                 continue
-            s = settle(u.cs.interval(), (0.5,), prec_diff)
+            if u.what == "impact" and change is not None:
+                s = settle(change(u), (0.0,), prec_change)
+            else:
+                s = settle(u.cs.interval(), (0.5,), prec_diff)
             if s.settled:
                 stop(u, "clear of 0" if s.why == "clear of the band" else s.why)
-            elif at_max:
+            elif done:
                 stop(u, "maximum reached")
     lows: dict[int, float] = {}
     for (p, a), u in setups.items():

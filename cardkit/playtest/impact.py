@@ -73,13 +73,13 @@ def paired_ci(n: int, wins_base: int, wins_variant: int, only_base: int, only_va
     return (max(-1.0, d - delta), min(1.0, d + eps))
 
 
-def _mean_ci(total: float, squares: float, n: int) -> tuple[float, float, float]:
-    """Mean of paired differences with a normal 95 % interval, from their sum and sum of squares."""
+def mean_ci(total: float, squares: float, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """Mean of paired differences with a normal 95 % interval (``z``), from their sum and sum of squares."""
     if n == 0:
         return (0.0, 0.0, 0.0)
     mean = total / n
     var = (squares - total * total / n) / (n - 1) if n > 1 else 0.0
-    half = Z95 * math.sqrt(max(0.0, var) / n)
+    half = z * math.sqrt(max(0.0, var) / n)
     return (mean, mean - half, mean + half)
 
 
@@ -91,12 +91,15 @@ def effect_word(lo: float, hi: float) -> Effect:
 
 def impact_rows(sweep: Sweep, card_set: CardSet, cards: list[str], unablatable: list[str],
                 note: str = NOT_SWITCHABLE,
-                intervals: Mapping[tuple[str, int, str], tuple[float, float]] | None = None) -> list[ImpactEntry]:
+                intervals: Mapping[tuple[str, int, str], tuple[float, float]] | None = None,
+                stops: Mapping[tuple[str, int, str], str] | None = None) -> list[ImpactEntry]:
     """One row per ablated card and setup, ranked: the cards whose loss costs the most first (wins, or
     in a scored game the outcome value: the first seat's score).  ``intervals``: (card, players,
     agent) -> the interval of the change to report instead of the fixed-count one (a sequential
-    sweep's confidence sequence, in the change's own units)."""
-    rows = [_row(p, sweep, (intervals or {}).get(key)) for key, p in sweep.paired.items() if key[0] in cards]
+    sweep's confidence sequence, in the change's own units); ``stops``: why each such pair stopped,
+    which words an interval holding 0 (:func:`auto_effect`)."""
+    rows = [_row(p, sweep, (intervals or {}).get(key), (stops or {}).get(key))
+            for key, p in sweep.paired.items() if key[0] in cards]
     rows.sort(key=lambda r: (r.players, r.agent, r.score_delta if r.score_delta is not None else r.win_rate_delta,
                              r.card))
     out: list[ImpactEntry] = list(rows)
@@ -104,7 +107,26 @@ def impact_rows(sweep: Sweep, card_set: CardSet, cards: list[str], unablatable: 
     return out
 
 
-def _row(p: Paired, sweep: Sweep, interval: tuple[float, float] | None = None) -> ImpactRow:
+def auto_effect(lo: float, hi: float, stopped: str) -> tuple[Effect, float | None]:
+    """What a sequential sweep's pair says, and its margin: the sign when the interval excludes 0; "no
+    effect beyond the margin" (+-the interval's farther end) when it stopped as narrow as asked; "not
+    settled" when it stopped at the maximum, too wide to tell either way.
+
+    >>> auto_effect(-0.09, -0.01, "clear of 0"), auto_effect(-0.02, 0.031, "precision reached")
+    (('helps', None), ('no effect beyond the margin', 0.031))
+    >>> auto_effect(-0.2, 0.1, "maximum reached")
+    ('not settled', None)
+    """
+    word = effect_word(lo, hi)
+    if word != "no measurable effect":
+        return word, None
+    if stopped == "precision reached":
+        return "no effect beyond the margin", round(max(abs(lo), abs(hi)), 4)
+    return "not settled", None
+
+
+def _row(p: Paired, sweep: Sweep, interval: tuple[float, float] | None = None,
+         stopped: str | None = None) -> ImpactRow:
     n = p.games
     delta = (p.wins_variant - p.wins_base) / n
     scored = p.info is not None and p.info.outcome is Outcome.SCORED
@@ -118,16 +140,19 @@ def _row(p: Paired, sweep: Sweep, interval: tuple[float, float] | None = None) -
     effect = effect_word(lo, hi)
     score: dict[str, Any] = {}
     if scored:  # the outcome value decides, not the win rate (a scored game may have no winner at all)
-        mean, slo, shi = _mean_ci(p.value_variant - p.value_base, p.value_diff_sq, n)
+        mean, slo, shi = mean_ci(p.value_variant - p.value_base, p.value_diff_sq, n)
         if interval is not None:
             slo, shi = interval
         effect = effect_word(slo, shi)
         score = {"score_base": round(p.value_base / n, 3), "score_ablated": round(p.value_variant / n, 3),
                  "score_delta": round(mean, 3), "score_ci95": Interval.of((slo, shi), 3)}
+    margin = None
+    if interval is not None and stopped is not None:
+        effect, margin = auto_effect(*interval, stopped)
     return ImpactRow(p.label, p.players, p.agent, n, round(p.wins_base / n, 4), round(p.wins_variant / n, 4),
                      round(delta, 4), Interval.of((lo, hi)), p.only_base + p.only_variant,
                      (rv - rb) if rb is not None and rv is not None else None, _paired_metrics(p), fired,
-                     p.fired_variant, effect, **score)
+                     p.fired_variant, effect, **score, margin=margin, stopped=stopped)
 
 
 def _paired_metrics(p: Paired) -> tuple[PairedMetric, ...]:
@@ -135,7 +160,7 @@ def _paired_metrics(p: Paired) -> tuple[PairedMetric, ...]:
     out = []
     for m in p.info.metrics if p.info else ():
         if m.paired:
-            mean, lo, hi = _mean_ci(p.sums_variant.get(m.name, 0) - p.sums_base.get(m.name, 0),
+            mean, lo, hi = mean_ci(p.sums_variant.get(m.name, 0) - p.sums_base.get(m.name, 0),
                                     p.diff_sq.get(m.name, 0), p.games)
             out.append(PairedMetric(m.name, round(mean, 3), Interval.of((lo, hi), 3)))
     return tuple(out)
@@ -183,7 +208,7 @@ def impact_table(rows: Sequence[ImpactEntry], names: dict[str, str] | None = Non
         rd = f"{r.rounds_delta:+g}" if r.rounds_delta is not None else "-"
         lines.append(f"{r.players:>7} {r.agent:<10} {names.get(r.card, r.card)[:28]:<28} "
                      f"{r.win_rate_base:>8.1%} {r.win_rate_ablated:>6.1%} {r.win_rate_delta:>+7.1%} "
-                     f"{f'[{lo:+.1%}, {hi:+.1%}]':>17} {rd:>6} {_delta(r, metric)}  {r.effect}")
+                     f"{f'[{lo:+.1%}, {hi:+.1%}]':>17} {rd:>6} {_delta(r, metric)}  {r.effect_text()}")
         if r.score_delta is not None and r.score_ci95 is not None:  # a scored game: the effect reads the score
             lines.append(f"{'':>7} {'':<10} {'':<28} mean score {r.score_base:g} -> {r.score_ablated:g} "
                          f"({r.score_delta:+g} [{r.score_ci95.lo:+g}, {r.score_ci95.hi:+g}])")
