@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+import io
 import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po, write_po
 
 from tests.watchdog import pytest_runtest_protocol  # noqa: F401  (a hanging test fails: tests/watchdog.py)
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def set_translation(project: Path, locale: str, domain: str, msgctxt: str, text: str) -> None:
+    """Give the message ``msgctxt`` of ``locales/<locale>/LC_MESSAGES/<domain>.po`` under
+    ``project`` the translation ``text``, written back with Babel as a translator's tool would."""
+    path = project / "locales" / locale / "LC_MESSAGES" / f"{domain}.po"
+    cat = read_po(io.BytesIO(path.read_bytes()), locale=locale)
+    next(m for m in cat if m.context == msgctxt).string = text
+    buf = io.BytesIO()
+    write_po(buf, cat, width=76)
+    path.write_bytes(buf.getvalue())
 
 
 @pytest.fixture

@@ -5,11 +5,9 @@ found, named with the sheet where it does not fit."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
-from babel.messages.pofile import read_po, write_po
 
 from cardkit.layout.faces import load_faces
 from cardkit.layout.sheet import DUPLEX, LAYOUTS, PAPERS, Sheet, plan_sheet
@@ -18,16 +16,8 @@ from cardkit.load.project import load_project
 from cardkit.printing import compose_set, size_groups
 from cardkit.printing.furniture import furniture_fits, sheet_plans
 from cardkit.strings.localize import Localizer
-from tests.conftest import REPO
+from tests.conftest import REPO, set_translation
 
-
-def _set_translation(project: Path, locale: str, domain: str, msgctxt: str, text: str) -> None:
-    path = project / "locales" / locale / "LC_MESSAGES" / f"{domain}.po"
-    cat = read_po(io.BytesIO(path.read_bytes()), locale=locale)
-    next(m for m in cat if m.context == msgctxt).string = text
-    buf = io.BytesIO()
-    write_po(buf, cat, width=76)
-    path.write_bytes(buf.getvalue())
 
 
 def test_every_layout_and_paper_is_fit_checked():
@@ -60,7 +50,7 @@ def test_a_help_text_too_long_for_a5_but_not_a4_is_found_on_a5(project: Path, cl
     english = Localizer(project, "en", card_set).ui("calibration.help")
 
     def box_fits(sheet: Sheet, help_text: str) -> bool:
-        _set_translation(project, "fi", "ui", "calibration.help", help_text)
+        set_translation(project, "fi", "ui", "calibration.help", help_text)
         loc = Localizer(project, "fi", card_set)
         return all(f.ok for d in DUPLEX for f in calibration_fits(sheet, loc, d, book) if f.box is not None)
 
@@ -119,7 +109,7 @@ def test_a_custom_paper_asked_for_is_fit_checked_like_a_named_one(project: Path,
     help_text = " ".join(words)
     while help_fits(("100x220",), True):
         help_text += " " + " ".join(words[:6])
-        _set_translation(project, "fi", "ui", "calibration.help", help_text)
+        set_translation(project, "fi", "ui", "calibration.help", help_text)
     assert help_fits(("100x220",), False)  # the planted defect: the custom paper only
 
     def t950(*more: str) -> tuple[int, list[dict[str, object]]]:

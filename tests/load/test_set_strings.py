@@ -4,17 +4,15 @@ cardkit's own, and given the checks card strings get (fit included)."""
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po, write_po
 
 from cardkit.strings.localize import Localizer
 from cardkit.load.project import load_project
-from tests.conftest import REPO
+from tests.conftest import REPO, set_translation
 
 SET = "deep-strike"
 STRINGS = f"cards/{SET}/strings.yaml"
@@ -41,14 +39,6 @@ def _append(project: Path, *lines: str) -> int:
     path.write_text(text + "".join(f"{ln}\n" for ln in lines), encoding="utf-8")
     return text.count("\n") + 1
 
-
-def _set_translation(project: Path, locale: str, msgctxt: str, text: str) -> None:
-    path = project / "locales" / locale / "LC_MESSAGES" / f"{SET}.po"
-    cat = read_po(io.BytesIO(path.read_bytes()), locale=locale)
-    next(m for m in cat if m.context == msgctxt).string = text
-    buf = io.BytesIO()
-    write_po(buf, cat, width=78)
-    path.write_bytes(buf.getvalue())
 
 
 def test_taken_ids_are_located_errors(ds: Path, cli):
@@ -103,7 +93,7 @@ def test_set_strings_go_to_the_set_catalog_and_the_localizer_finds_them(ds: Path
     loc = Localizer(ds, "fi", card_set)
     assert loc.ui("label.fortune", n=3) == "Fortune 3"
     assert loc.where_ui("label.fortune") == (STRINGS, line)
-    _set_translation(ds, "fi", "label.fortune", "Onni {n}")
+    set_translation(ds, "fi", SET, "label.fortune", "Onni {n}")
     loc = Localizer(ds, "fi", card_set)
     assert loc.ui("label.fortune", n=3) == "Onni 3" and loc.ui_domain("label.fortune") == SET
     po = f"locales/fi/LC_MESSAGES/{SET}.po"
@@ -120,7 +110,7 @@ def test_a_set_string_that_does_not_fit_is_found_in_the_set_catalog(ds: Path, cl
     """A face prints scenario.deployment (a `ui:` source heading a column of
     blocks): an overlong Finnish heading is the fit error, blamed on that
     string and located in the set's own catalog."""
-    _set_translation(ds, "fi", "scenario.deployment", " ".join(["Joukkojen sijoittaminen"] * 60))
+    set_translation(ds, "fi", SET, "scenario.deployment", " ".join(["Joukkojen sijoittaminen"] * 60))
     result = cli("l10n", "check", "--root", str(ds), "--locale", "fi", "--format", "json")
     assert result.code == 1
     fit = [f for f in json.loads(result.out)["findings"] if f["check"] == "T950"]

@@ -5,16 +5,14 @@ there, the token page prints as a page of its own, with its heading and footer."
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pypdfium2 as pdfium
-from babel.messages.pofile import read_po, write_po
 
 from cardkit.layout.units import MM
 from cardkit.load.project import load_project
 from cardkit.printing import build_pdf
-from tests.conftest import REPO
+from tests.conftest import REPO, set_translation
 from tests.print.prepress import check_pdf
 
 
@@ -68,21 +66,13 @@ def test_the_heading_and_instruction_print_in_the_first_free_slot_and_are_report
     assert check_pdf(result.path, pages=range(31, 34)).problems == []
 
 
-def _set_translation(project: Path, locale: str, domain: str, msgctxt: str, text: str) -> None:
-    path = project / "locales" / locale / "LC_MESSAGES" / f"{domain}.po"
-    cat = read_po(io.BytesIO(path.read_bytes()), locale=locale)
-    next(m for m in cat if m.context == msgctxt).string = text
-    buf = io.BytesIO()
-    write_po(buf, cat, width=76)
-    path.write_bytes(buf.getvalue())
-
 
 def test_a_heading_too_wide_for_the_slot_gets_the_token_page_and_that_is_reported(project: Path, tmp_path):
     """A Finnish heading that fits the page (261 mm between its margins) but not a 63 mm
     slot even at 8 pt: the tokens go on a token page of their own, whose heading and footer
     print and are reported; nothing is reported for the free slots."""
     long = "Tukipelimerkit, taisteluparimerkit ja kaikki muut leikattavat merkit"
-    _set_translation(project, "fi", "death-angel", "tokens.title", long)
+    set_translation(project, "fi", "death-angel", "tokens.title", long)
     card_set = load_project(project).card_set("death-angel")
     result = build_pdf(project, card_set, "fi", paper="a4", layout="gutterfold", orientation="landscape",
                        out=tmp_path / "fi.pdf")
