@@ -65,7 +65,8 @@ def main() -> None:
     project = load_project(ROOT)
     for jobs, label in ((0, f"one worker per core ({os.cpu_count()})"), (1, "one process")):
         out = tmp / f"jobs{jobs}"
-        wall, cpu_s, res = timed(lambda: write_review(ROOT, project, out, ["fi", "ko"], jobs=jobs), args.repeat)
+        wall, cpu_s, res = timed(lambda out=out, jobs=jobs: write_review(ROOT, project, out, ["fi", "ko"], jobs=jobs),
+                                 args.repeat)
         rows.append((f"write_review in-process, {label}", f"{wall:.1f} s", f"{cpu_s:.1f} s",
                      f"{res.faces} faces, {res.images} images"))
     load_after = os.getloadavg()

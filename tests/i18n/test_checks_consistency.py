@@ -17,8 +17,8 @@ def entry(ctx: str, source: str, translation: str, domain: str = "ui", line: int
     return Entry("fi", domain, ctx, source, translation, f"locales/fi/LC_MESSAGES/{domain}.po", line, fuzzy)
 
 
-def found(entries: list[Entry], g: Glossary = Glossary("fi")) -> list[str]:
-    return sorted(f.msgctxt for f in check_consistency(entries, g))
+def found(entries: list[Entry], g: Glossary | None = None) -> list[str]:
+    return sorted(f.msgctxt for f in check_consistency(entries, g if g is not None else Glossary("fi")))
 
 
 def test_minority_translation_is_reported_with_the_reference():

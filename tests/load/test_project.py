@@ -118,7 +118,7 @@ def test_derived_schemas_are_committed_and_current():
         on_disk = {p.relative_to(REPO).as_posix() for p in (REPO / loaded.set.directory / "schemas").glob("*.json")}
         assert on_disk == set(loaded.derived), sid
         for rel, text in loaded.derived.items():
-            assert json.loads(text)  # valid JSON
+            assert json.loads(text), rel  # valid JSON
 
 
 def test_wheel_carries_the_same_schemas(tmp_path: Path):

@@ -113,7 +113,7 @@ class RaceEngine:
                             score_targets=(4.0,))
 
     def _haste(self, card_set: object) -> str:
-        return sorted(getattr(card_set, "cards"))[0]
+        return sorted(card_set.cards)[0]  # type: ignore[attr-defined]
 
     def new_game(self, card_set: object, players: int, disabled: frozenset[str] = frozenset()) -> RaceGame:
         haste = self._haste(card_set)
