@@ -29,7 +29,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 # compiled together as one mypyc group: all or none of them run compiled
 MODULES = (
@@ -133,13 +133,16 @@ def _build_text(build: str, reason: str) -> str:
     return f"compiled ({reason})" if build == "compiled" else f"pure Python ({reason})"
 
 
-def engine_build() -> str:
+def engine_build(packages: Iterable[str] | None = None) -> str:
     """``"compiled (mypyc …)"`` or ``"pure Python (why)"``, for benchmarks and reports; then, for
     every plugin package that activated a build of its own (:func:`activate_package`), ``"; name:
-    compiled (…)"`` or ``"; name: pure Python (why)"``."""
+    compiled (…)"`` or ``"; name: pure Python (why)"``.  ``packages``: name only these plugin
+    packages (a report names the engine that played its games, whatever else the process imported)."""
     activate()
     text = _build_text(_STATUS["build"], _STATUS["reason"])
-    return text + "".join(f"; {name}: {_build_text(*status)}" for name, status in sorted(_PACKAGES.items()))
+    wanted = None if packages is None else set(packages)
+    return text + "".join(f"; {name}: {_build_text(*status)}" for name, status in sorted(_PACKAGES.items())
+                          if wanted is None or name in wanted)
 
 
 #: the build each plugin package runs (activate_package), by package name: (build, reason)

@@ -189,6 +189,7 @@ def run(request: PlaytestRequest, progress: Progress | None = None, project: Pro
         set_id = request.set_id if request.set_id is not None else (min(project.sets) if project.sets else "")
         card_set = project.card_set(set_id)
     engine = engine_for(card_set.game, "playtest")
+    build = engine_build(packages=(type(engine).__module__.partition(".")[0],))
     named = list(request.agents)
     known = agents_for(engine, card_set, named or ["random", "mcts"])  # the generic ones named, or the defaults
     counts = list(request.players)
@@ -273,7 +274,7 @@ def run(request: PlaytestRequest, progress: Progress | None = None, project: Pro
             batches = list(batches) + plan_matchups(root, set_id, counts, agents, games, request.seed,
                                                     request.certify_every, costs)
         played = sum((b.seeds[1] - b.seeds[0]) * (2 if b.matchup else 1) for b in batches)
-        if played >= LARGE_SWEEP and not engine_build().startswith("compiled") and warn is not None:
+        if played >= LARGE_SWEEP and not build.startswith("compiled") and warn is not None:
             warn(f"note: {played:,} games on the pure-Python engine; the compiled engine plays them about "
                  "5x faster: CARDKIT_COMPILE=1 pip install -e . (see README)")
         total = played
@@ -294,7 +295,7 @@ def run(request: PlaytestRequest, progress: Progress | None = None, project: Pro
         teams = tuple(team_tables(sweep))
     result = PlaytestResult(set_id, request.seed, tuple(agents), summary, reference, (lo, hi),
                             compare=tuple(compare_runs(sweep)) if compare is not None else None,
-                            impact=impact_rows, teams=teams, engine=engine_build(), sequential=sequential)
+                            impact=impact_rows, teams=teams, engine=build, sequential=sequential)
     tables = Tables.of(sweep, info, ceiling_names)
     if request.report is not None and report_loc is not None:
         from cardkit.playtest.pdfreport import write_report

@@ -194,3 +194,23 @@ def test_a_copy_field_by_field_is_the_clone_of_dict():
                        [vars(s) if hasattr(s, "__dict__") else (s.id, s.crew, s.weathered) for s in st.bay]
                 st.apply(rng.choice(d.options))
     assert kinds >= {"tide", "guide", "berth"}
+
+
+def test_a_report_names_the_build_of_the_engine_that_played_not_of_every_plugin_imported(tmp_path):
+    """A process that imported another plugin package (a test worker, a notebook) writes the same
+    Death Angel report as a fresh one: ``engine`` names cardkit's build and the playing engine's."""
+    from cardkit.playtest import PlaytestRequest, run
+
+    pkg = tmp_path / "other_engine"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    request = PlaytestRequest(root=REPO, players=(1,), agents=("random",), games=2, jobs=1)
+    fresh = run(request).result.engine
+    before = list(sys.meta_path)
+    try:
+        _compiled.activate_package("other_engine", str(pkg / "__init__.py"), {})
+        assert "other_engine: pure Python" in _compiled.engine_build()  # the benchmarks' view: every package
+        assert run(request).result.engine == fresh and "other_engine" not in fresh
+    finally:
+        sys.meta_path[:] = before
+        _compiled._PACKAGES.pop("other_engine", None)
