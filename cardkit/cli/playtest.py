@@ -83,10 +83,20 @@ def _sequential_text(seq: Sequential) -> str:
     """How a ``--games auto`` run played, and that its intervals are the anytime-valid ones."""
     from cardkit.playtest.records import ANYTIME
 
+    growth = "doubling" if seq.step is None else f"{seq.step} more a round"
     lines = [f"--games auto: {seq.games:,} games in {seq.rounds} rounds (first {seq.first_round} seeds per "
-             f"figure, doubling, at most {seq.max_games:,}"
+             f"figure, {growth}, at most {seq.max_games:,}"
+             + (f", {seq.impact_max:,} per impact pair" if seq.impact_max is not None else "")
              + (f", precision {seq.precision:g} points" if seq.precision is not None else "") + ")",
-             f"intervals: {ANYTIME}"]
+             f"intervals{'' if seq.impact_z is None else ' (setups, skill gaps, matchups)'}: {ANYTIME}"]
+    if seq.impact_z is not None and seq.impact_max is not None and seq.impact_max <= seq.first_round:
+        lines.append(f"impact pairs: one look, at their maximum of {seq.impact_max} seeds: the fixed-count 95 % "
+                     f"interval (z {seq.impact_z[1]:.2f})")
+    elif seq.impact_z is not None:
+        lines.append("impact pairs: repeated 95 % confidence intervals of a group-sequential design (Haybittle-Peto "
+                     f"boundaries, Bonferroni over the looks): the fixed-count interval with z {seq.impact_z[0]:.2f} at "
+                     f"every look before the pair's maximum and z {seq.impact_z[1]:.2f} at it, valid whichever look "
+                     "the pair stopped at")
     for u in seq.units:
         what = f"{u.what} {u.players}p {u.agent}" + (f" {u.card}" if u.card else "")
         lines.append(f"  {what}: {u.games} seeds, [{u.interval.lo:g}, {u.interval.hi:g}], {u.stopped}")

@@ -474,7 +474,8 @@ def _impact_page(p: _Page, rows: Sequence[ImpactRow], loc: Localizer, players: i
     games = rows[0].games if rows else 0
     if any(r.stopped is not None for r in rows):  # an auto run: every card played its own number of games
         least, most = min(r.games for r in rows), max(r.games for r in rows)
-        p.text(left, top - 6 * MM, loc.ui("report.impact.subtitle_auto", least=least, most=most), 8)
+        p.text(left, top - 6 * MM, loc.ui("report.impact.subtitle_auto", least=least, most=most) if least < most
+               else loc.ui_n("report.impact.subtitle_auto_same", most, games=most), 8)
     else:
         p.text(left, top - 6 * MM, loc.ui_n("report.impact.subtitle", games, games=games), 8)
     label_w, value_w = 52 * MM, 30 * MM

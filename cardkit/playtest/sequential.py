@@ -237,10 +237,15 @@ class RepeatedIntervals:
         return self.alpha - self.spent * (len(self.looks) - 1)
 
     def z(self, n: int) -> float:
-        """The critical value of the interval after ``n`` observations (the last look's from its maximum on)."""
+        """The critical value of the interval after ``n`` observations (the last look's from its maximum on,
+        and at every ``n`` of a design with one look: nothing is spent before it).
+
+        >>> round(RepeatedIntervals((50,)).z(1), 2), round(RepeatedIntervals((50,)).z(50), 2)
+        (1.96, 1.96)
+        """
         from statistics import NormalDist
 
-        a = self.final_alpha if n >= self.looks[-1] else self.spent
+        a = self.final_alpha if n >= self.looks[-1] or len(self.looks) == 1 else self.spent
         return NormalDist().inv_cdf(1.0 - a / 2.0)
 
 

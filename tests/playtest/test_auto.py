@@ -265,3 +265,47 @@ def test_an_auto_impact_report_says_what_each_stopped_pair_means(cli, tmp_path):
             f = same[r["card"]]
             assert (r["win_rate_delta"], r["games_changed"]) == (f["win_rate_delta"], f["games_changed"])
             assert r["ci95"][0] <= f["ci95"][0] and f["ci95"][1] <= r["ci95"][1]
+
+
+def test_the_text_report_says_how_rounds_grew_and_which_intervals_impact_pairs_have():
+    """With impact pairs the rounds grow by a step, not doubling, and their intervals are the design's
+    repeated ones (not the setups' confidence sequences): the text says so, with its critical values."""
+    from cardkit.cli.playtest import _sequential_text
+    from cardkit.playtest.records import Sequential
+
+    plain = _sequential_text(Sequential(3, 50, 1600, None, (), 700))
+    assert "doubling, at most 1,600)" in plain and "impact pairs" not in plain
+    assert "\nintervals: anytime-valid" in plain
+    d = Schedule.for_impact(200, None).impact_design
+    z = (d.z(d.looks[0]), d.z(d.looks[-1]))
+    text = _sequential_text(Sequential(4, 50, 200, None, (), 900, step=50, impact_max=200, impact_z=z))
+    assert "50 more a round, at most 200, 200 per impact pair)" in text
+    assert "intervals (setups, skill gaps, matchups): anytime-valid" in text
+    assert f"z {z[0]:.2f} at every look before the pair's maximum and z {z[1]:.2f} at it" in text
+    assert z[0] > 3 > 1.96 < z[1] < 2.1
+
+
+def test_when_every_pair_played_the_same_games_the_report_names_one_number(cli, tmp_path):
+    """At most 50 seeds (the first look), every impact pair plays 50: the Finnish report's impact page
+    says "50 peliparia", not "50–50"."""
+    from pypdf import PdfReader
+
+    pdf = tmp_path / "r.pdf"
+    code, rep = _json(cli, "--players", "1", "--agent", "heuristic", "--impact", "--games", "auto",
+                      "--max-games", "50", "--jobs", "1", "--report", str(pdf), "--locale", "fi")
+    assert {u["games"] for u in rep["sequential"]["units"] if u["what"] == "impact"} == {50}
+    text = " ".join(page.extract_text() for page in PdfReader(pdf).pages)
+    assert "kytketään pois, 50 peliparia korttia kohden; viivat: aina päteviä" in text.replace("\n", " ")
+    assert "50–50" not in text
+
+
+def test_a_design_with_one_look_is_the_fixed_count_interval():
+    """--max-games at or below the first round leaves impact pairs one look, at their maximum: nothing is
+    spent before it, so its interval is the fixed-count one, and the report says so."""
+    from cardkit.cli.playtest import _sequential_text
+    from cardkit.playtest.records import Sequential
+
+    d = Schedule.for_impact(50, None).impact_design
+    assert d.looks == (50,) and abs(d.z(1) - 1.96) < 0.001 and d.z(1) == d.z(50)
+    text = _sequential_text(Sequential(1, 50, 50, None, (), 100, step=50, impact_max=50, impact_z=(d.z(1), d.z(50))))
+    assert "impact pairs: one look, at their maximum of 50 seeds: the fixed-count 95 % interval (z 1.96)" in text
