@@ -47,6 +47,8 @@ on with exactly the decisions the original takes.  The checks:
   that compared no two deals that differ is finding N024, never a silent pass;
 * the same seed plays the same game twice (N005); the engine's static facts
   are consistent and its games have the player count asked for (N016, N017);
+  the costs an engine declares for its agents (``Costed``) name its own agents,
+  each a finite number above 0 (N025);
   an engine that raises is a finding, not a crash (N001).
 """
 
@@ -63,6 +65,7 @@ from cardkit.rules.protocol import (
     CHANCE,
     AgentFactory,
     Cooperation,
+    Costed,
     End,
     Engine,
     Game,
@@ -484,6 +487,7 @@ def run(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None,
         out.add("N016", f"player count(s) {', '.join(map(str, outside))} outside the engine's "
                 f"{info.min_players}-{info.max_players}")
         counts = tuple(p for p in counts if p not in outside)
+    _check_costs(engine, out)
     checker = _Checker(engine, card_set, out, limit)
     played_games = decisions = 0
     for p in counts:
@@ -540,6 +544,30 @@ def run(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None,
                 "(search would read hidden cards; a game with nothing hidden declares Information.PERFECT)")
     return Conformance(out.issues, out.counts, played_games, decisions, counts, tuple(sorted(checker.cloned_kinds)),
                        tuple(checks), tuple(ceilings), checker.worlds_cloned)
+
+
+def _check_costs(engine: Engine, out: _Run) -> None:
+    """N025: the optional :class:`~cardkit.rules.protocol.Costed` hook names only the engine's own
+    agents, each with a finite cost above 0 (a sweep sizes its batches by it: a string, an infinite
+    or a missing number would break the plan or silently cost 1)."""
+    if not isinstance(engine, Costed):
+        return
+    try:
+        costs = engine.agent_costs()
+        own = set(engine.agents())
+    except Exception as exc:  # noqa: BLE001
+        out.add("N001", f"agent_costs raised {_short(exc)}")
+        return
+    if not hasattr(costs, "items"):
+        out.add("N025", f"agent_costs() gave {type(costs).__name__}, not a mapping of agent names to costs")
+        return
+    for name, cost in costs.items():
+        if name not in own:
+            out.add("N025", f"agent_costs() names {name!r}, not one of the engine's own agents "
+                    f"({', '.join(sorted(own)) or 'none'}; the generic agents cost by their budget)")
+        elif isinstance(cost, bool) or not isinstance(cost, (int, float)) or not 0 < cost < float("inf"):
+            out.add("N025", f"agent_costs() gives {name!r} the cost {cost!r}: a finite number above 0 "
+                    "(games of random play)")
 
 
 def check(engine: Engine, card_set: CardSet, players: Sequence[int] | None = None, games: int = 20, seed: int = 1,

@@ -169,6 +169,13 @@ class IgnoresSwitch(DuelState):
         super().__init__(cards, frozenset())  # type: ignore[arg-type]
 
 
+class MisCosted(Rigged):
+    """Declares costs for an agent it does not have and an infinite one for its own."""
+
+    def agent_costs(self) -> Mapping[str, float]:
+        return {"greedy": float("inf"), "heuristic": 5.0}
+
+
 class RaisesLate(DuelState):
     def apply(self, option: Option) -> None:
         if self.tricks == 5:
@@ -196,6 +203,7 @@ BROKEN: list[tuple[str, Rigged]] = [
     ("N018", Rigged(LeakyDeterminize)),
     ("N019", Rigged(OptionTwice)),
     ("N020", Rigged(IgnoresSwitch)),
+    ("N025", MisCosted()),
 ]
 
 
@@ -491,3 +499,17 @@ def test_a_clone_of_a_determinization_that_plays_on_differently_is_a_finding(sta
         assert all("played on differently from the determinized state (" in line for line in lines)
     with pytest.raises(AssertionError, match=rf"error\[{code}\]"):
         assert_conforms(Rigged(state), duel_set(), games=6, agents=False)
+
+
+def test_declared_agent_costs_are_checked_one_line_each():
+    """Both faults of MisCosted are found, each on its own line; a sound declaration is none."""
+    lines = [i.message for i in check(MisCosted(), duel_set(), games=2, agents=False) if i.code == "N025"]
+    assert len(lines) == 2, lines
+    assert any("'heuristic', not one of the engine's own agents (greedy" in m for m in lines)
+    assert any("gives 'greedy' the cost inf" in m for m in lines)
+
+    class WellCosted(Rigged):
+        def agent_costs(self) -> Mapping[str, float]:
+            return {"greedy": 3}
+
+    assert [i for i in check(WellCosted(), duel_set(), games=2, agents=False) if i.code == "N025"] == []
