@@ -30,14 +30,16 @@ NOT_SWITCHABLE = "the engine cannot switch this card's ability off"
 
 
 def plan_impact(root: Path, set_id: str, players: Iterable[int], agents: Iterable[str], games: int, seed: int,
-                cards: list[str], certify_every: int = 0) -> list[Batch]:
+                cards: list[str], certify_every: int = 0, costs: Mapping[str, float] | None = None) -> list[Batch]:
     """The base sweep's batches, each also playing its seeds once per ablated card.  Cards go in
-    groups of :data:`GROUP`; only the first group's batches count the base games in the report."""
+    groups of :data:`GROUP`; only the first group's batches count the base games in the report.
+    ``costs``: each agent's expected cost of a game, as the plain sweep's plan takes it
+    (:func:`cardkit.playtest.agents.agent_costs`; an agent left out is costed by the generic rule)."""
     groups = [tuple(cards[i:i + GROUP]) for i in range(0, len(cards), GROUP)] or [()]
     out = []
     for p in players:
         for a in agents:
-            size = min(batch_games(a, len(group)) for group in groups)
+            size = min(batch_games(a, len(group), (costs or {}).get(a)) for group in groups)
             for block, start, stop in seed_ranges(games, size):
                 certify = bool(certify_every) and block % certify_every == 0
                 for g, group in enumerate(groups):

@@ -263,7 +263,8 @@ def run(request: PlaytestRequest, progress: Progress | None = None, project: Pro
         if request.impact:
             from cardkit.playtest.impact import plan_impact
 
-            batches = plan_impact(root, set_id, counts, judged, games, request.seed, ablatable, request.certify_every)
+            batches = plan_impact(root, set_id, counts, judged, games, request.seed, ablatable, request.certify_every,
+                                  costs)
             batches = [replace(b, variants=variants + b.variants) if b.count_base else b for b in batches]
             batches += plan(root, set_id, counts, [a for a in agents if a not in judged], games, request.seed,
                             request.certify_every, variants, costs)

@@ -75,3 +75,18 @@ def test_search_batches_are_one_game_each_and_play_the_same_games(cli):
     one, two = run("--jobs", "1"), run("--jobs", "2")
     assert one == two
     assert [(s["agent"], s["games"]) for s in one["setups"]] == [("random", 3), ("search", 3)]
+
+
+def test_impact_batches_are_sized_by_the_same_costs():
+    """An impact run's batches (the base games and every ablated card's) are sized by the declared
+    cost too: Death Angel's ``search`` one seed a batch, where random play's size held them all."""
+    from cardkit.playtest.impact import plan_impact
+
+    engine = engine_for("death-angel", "playtest")
+    cards = sorted(engine.abilities(_card_set(str(REPO), "death-angel"), [1]))[:3]
+    costs = agent_costs(engine, ["search", "heuristic"])
+    sized = plan_impact(REPO, "death-angel", [1], ["search", "heuristic"], 4, 1, cards, costs=costs)
+    generic = plan_impact(REPO, "death-angel", [1], ["search", "heuristic"], 4, 1, cards)
+    assert [b.seeds for b in sized if b.agent == "search"] == [(1, 2), (2, 3), (3, 4), (4, 5)]
+    assert [b.seeds for b in generic if b.agent == "search"] == [(1, 5)]
+    assert all(len(b.variants) == 3 for b in sized)  # every batch still plays each ablated card
