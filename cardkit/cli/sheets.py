@@ -42,7 +42,9 @@ def export_cmd(out: Annotated[Path, typer.Option("--out", help="the workbook to 
 
     loaded = _loaded_set(root, set_id)
     written = export_set(loaded, SheetFormat(format.value), out)
-    typer.echo(f"wrote {', '.join(str(p) for p in written)} ({len(loaded.set.cards)} cards)")
+    rows, physical = len(loaded.set.cards), loaded.set.physical_count()
+    typer.echo(f"wrote {', '.join(str(p) for p in written)} ({rows} cards"
+               + (f", {physical} with their copies, as validate counts them)" if physical != rows else ")"))
 
 
 @app.command("import")

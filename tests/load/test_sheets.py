@@ -585,3 +585,15 @@ def test_the_bound_is_the_kinds_max_cards_and_the_reader_reads_what_it_allows(tm
     assert code == 1 and [ln for ln in lines if "error" in ln] == [
         "cards/tidelights/storms.ods: error[S006]: sheet 'storms': more than 700 cards in one file; at most 700: split "
         "the file"]
+
+
+def test_the_export_line_counts_cards_as_validate_does(tmp_path: Path, cli):
+    """Death Angel's rows are card definitions, some with copies: the line gives both counts, the
+    second the one ``cardkit validate`` prints, so the two commands never seem to disagree."""
+    from tests.conftest import REPO
+
+    out = cli("export", "--root", str(REPO), "--set", "death-angel", "--out", str(tmp_path / "da.xlsx")).out
+    valid = cli("validate", "--root", str(REPO)).out
+    physical = int(valid.split("death-angel ")[1].split(" cards")[0])
+    rows = int(out.split("(")[1].split(" cards")[0])
+    assert rows < physical and f"({rows} cards, {physical} with their copies" in out
