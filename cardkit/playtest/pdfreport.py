@@ -33,11 +33,16 @@ INK = "#1d1b18"
 PALETTE = ["#2f62b3", "#b3262b", "#3f8f3a", "#6c3c9e", "#d9b51f", "#7d8288"]
 
 
-def _pct(v: float, locale: str) -> str:
-    """A percentage with one decimal in the locale's own pattern ("45,6 %" in Finnish)."""
+def _pct(v: float, locale: str, signed: bool = False) -> str:
+    """A percentage with one decimal in the locale's own pattern ("45,6 %" in Finnish); ``signed``: a
+    change, "+" before a rise as "-" before a fall ("+21,0 %").
+
+    >>> _pct(0.456, "fi"), _pct(0.21, "en", signed=True), _pct(-0.12, "ko", signed=True)
+    ('45,6\xa0%', '+21.0%', '-12.0%')
+    """
     loc = Locale.parse(locale.replace("-", "_"))
     pattern = loc.percent_formats[None].pattern.replace("#,##0", "#,##0.0", 1)
-    return format_percent(v, format=pattern, locale=loc)
+    return format_percent(v, format=f"+{pattern};-{pattern}" if signed else pattern, locale=loc)
 
 
 class _Page:
@@ -505,7 +510,7 @@ def _impact_page(p: _Page, rows: Sequence[ImpactRow], loc: Localizer, players: i
         for v in (lo, hi):
             p.ops.append(Line(at(v), y - step * 0.25, at(v), y + step * 0.25, INK, 0.6))
         p.text(bx - 2 * MM, y - size * 0.35, _name(loc, r.card), size, align="right")
-        value = _pct(r.win_rate_delta, locale)
+        value = _pct(r.win_rate_delta, locale, signed=True)
         if r.effect == "no measurable effect":
             value = loc.ui("report.impact.no_effect")
         elif r.effect == "no effect beyond the margin" and r.margin is not None:
