@@ -173,7 +173,6 @@ def run_auto(root: Path, set_id: str, counts: Sequence[int], agents: Sequence[st
     def place(v: float) -> float:  # an outcome value in [0, 1]
         return min(1.0, max(0.0, (v - low) / span))
 
-
     setups = {(p, a): _Unit("setup", p, a) for p in counts for a in agents}
     values: dict[tuple[int, str], list[float]] = {k: [] for k in setups}  # placed values, in seed order
     gaps = {(p, a): _Unit("skill gap", p, f"{a}|random") for p in counts for a in agents

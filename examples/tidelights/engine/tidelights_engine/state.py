@@ -218,29 +218,15 @@ class Night:
             return Night(self.deck, self.players, 0, self.round_limit, copy_of=self)
         new = object.__new__(Night)
         new.__dict__.update(self.__dict__)
-        new.keepers = list(self.keepers)
-        new.crew_deck = list(self.crew_deck)
-        new.crew_discard = list(self.crew_discard)
-        new.hands = [list(h) for h in self.hands]
-        new.tide = list(self.tide)
-        new.bay = [s.copy() for s in self.bay]
-        new.berths = list(self.berths)
-        new.berth_points = list(self.berth_points)
-        new.wrecked = list(self.wrecked)
-        new.storm_discard = list(self.storm_discard)
-        new.fired = set(self.fired)
+        new._copy_piles(self)
         return new
 
-    def _copy(self, other: Night) -> None:
-        """Become a copy of ``other`` (what :meth:`clone` does by copying ``__dict__``, field by field:
-        a compiled Night has no ``__dict__``; tests/test_tidelights_engine.py checks that both copy
-        every field alike)."""
-        self._rng, self._rng_seed, self._rng_shared = other._rng, other._rng_seed, other._rng_shared
-        self.everyone = other.everyone
+    def _copy_piles(self, other: Night) -> None:
+        """Own copies of ``other``'s mutable fields (its piles, hands, berths and fired abilities): what
+        both ways of copying (:meth:`clone`'s ``__dict__`` and :meth:`_copy`) must not share."""
         self.keepers = list(other.keepers)
         self.crew_deck = list(other.crew_deck)
         self.crew_discard = list(other.crew_discard)
-        self.reshuffled = other.reshuffled
         self.hands = [list(h) for h in other.hands]
         self.tide = list(other.tide)
         self.bay = [s.copy() for s in other.bay]
@@ -248,12 +234,21 @@ class Night:
         self.berth_points = list(other.berth_points)
         self.wrecked = list(other.wrecked)
         self.storm_discard = list(other.storm_discard)
+        self.fired = set(other.fired)
+
+    def _copy(self, other: Night) -> None:
+        """Become a copy of ``other`` (what :meth:`clone` does by copying ``__dict__``, field by field:
+        a compiled Night has no ``__dict__``; tests/test_tidelights_engine.py checks that both copy
+        every field alike)."""
+        self._rng, self._rng_seed, self._rng_shared = other._rng, other._rng_seed, other._rng_shared
+        self.everyone = other.everyone
+        self._copy_piles(other)
+        self.reshuffled = other.reshuffled
         self.score, self.turn = other.score, other.turn
         self.revealed, self.storms = other.revealed, other.storms
         self.skip_guide, self.lamp_used, self.shift_used = other.skip_guide, other.lamp_used, other.shift_used
         self.fog_until, self.fog_card = other.fog_until, other.fog_card
         self.storm, self.ship = other.storm, other.ship
-        self.fired = set(other.fired)
         self.extra_reveals, self.ignored = other.extra_reveals, other.ignored
         self.over = other.over
         self.log, self.quiet = other.log, other.quiet
